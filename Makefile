@@ -1,0 +1,46 @@
+# qshape: top-level entry points. `make demo` and `make check` work on a fresh
+# Debian 12 machine: they install what is missing, configure, build and run.
+
+BUILD      ?= build
+BUILD_TYPE ?= Release
+LLVM_DIR_  ?= /usr/lib/llvm-22
+PYTHON     ?= /usr/bin/python3
+JOBS       ?= $(shell nproc)
+
+# Debian packages qshape needs (only the missing ones are installed).
+DEB_PACKAGES = llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools \
+               cmake ninja-build g++ libgtest-dev python3 python3-pytest
+
+.PHONY: all deps configure build check demo bench docs clean
+
+all: build
+
+deps:
+	@./utils/install-deps.sh $(DEB_PACKAGES)
+
+$(BUILD)/build.ninja:
+	@$(MAKE) --no-print-directory deps
+	cmake -G Ninja -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) \
+	  -DMLIR_DIR=$(LLVM_DIR_)/lib/cmake/mlir -DPython3_EXECUTABLE=$(PYTHON)
+
+configure: $(BUILD)/build.ninja
+
+build: deps configure
+	ninja -C $(BUILD) -j $(JOBS)
+
+check: build
+	@$(PYTHON) utils/run-tests.py --build $(BUILD) --python $(PYTHON)
+
+demo: build
+	@./utils/demo.sh $(BUILD)
+
+bench: build
+	@$(PYTHON) bench/run.py --build $(BUILD)
+
+docs: build
+	ninja -C $(BUILD) qshape-docs
+	mkdir -p docs/generated
+	cp $(BUILD)/docs/Dialects/QuantumDialect.md $(BUILD)/docs/QShapePasses.md docs/generated/
+
+clean:
+	rm -rf $(BUILD)

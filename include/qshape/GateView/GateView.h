@@ -1,0 +1,156 @@
+//===- GateView.h - name-based access to quantum ops ------------*- C++ -*-===//
+//
+// qshape's passes never dyn_cast to qshape's op classes: inside Catalyst the
+// ops are Catalyst's classes, and in upstream mlir-opt without the dialect
+// plugin they are unregistered. This adapter reads every quantum op by its
+// name, its ODS operand/result segments and its attribute names, and builds
+// new ops through OperationState, so the same pass code runs on all three.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef QSHAPE_GATEVIEW_GATEVIEW_H
+#define QSHAPE_GATEVIEW_GATEVIEW_H
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/Operation.h"
+#include "mlir/IR/Value.h"
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <optional>
+
+namespace qshape {
+
+/// What a quantum op is, decided by its name alone.
+enum class QOpKind : uint8_t {
+  NotQuantum,    ///< not in the `quantum` namespace
+  Gate,          ///< custom, paulirot, multirz, pcphase, unitary
+  GlobalPhase,   ///< gphase (ordered: acts on the whole state)
+  Extract,       ///< extract
+  Insert,        ///< insert
+  Alloc,         ///< alloc
+  AllocQubit,    ///< alloc_qb
+  Dealloc,       ///< dealloc
+  DeallocQubit,  ///< dealloc_qb
+  Measure,       ///< measure (mid-circuit)
+  Observable,    ///< namedobs, compbasis, tensor, hamiltonian, hermitian, mcmobs
+  Measurement,   ///< expval, var, probs, state, sample, counts
+  StatePrep,     ///< set_state, set_basis_state
+  Adjoint,       ///< adjoint region
+  Ctrl,          ///< ctrl region
+  Yield,         ///< yield (terminator of adjoint/ctrl)
+  Device,        ///< device, device_release, init, finalize, num_qubits
+  OtherQuantum,  ///< a quantum op qshape does not interpret (e.g. operator)
+};
+
+QOpKind classify(mlir::Operation *op);
+QOpKind classify(llvm::StringRef opName);
+llvm::StringRef kindName(QOpKind kind);
+
+/// True for quantum ops that qshape knows to be free of side effects by
+/// name (gates, extract, insert, observables, adjoint/ctrl of such ops),
+/// false for ordered quantum ops; for other ops, MLIR's effect interfaces
+/// decide, and an op without them (e.g. unregistered) counts as ordered.
+bool isOrdered(mlir::Operation *op);
+
+/// Operand group `index` of an op whose ODS declares several variadic
+/// groups (`operandSegmentSizes`). Without that attribute the whole operand
+/// list is one group.
+mlir::OperandRange getOperandSegment(mlir::Operation *op, unsigned index);
+mlir::ResultRange getResultSegment(mlir::Operation *op, unsigned index);
+
+/// A read-only view of a gate-like op: custom, paulirot, multirz, pcphase,
+/// unitary and gphase.
+class GateView {
+public:
+  /// Returns a view when `op` is a gate-like op, std::nullopt otherwise.
+  static std::optional<GateView> get(mlir::Operation *op);
+
+  mlir::Operation *getOperation() const { return op; }
+  llvm::StringRef getOpName() const;
+  /// PennyLane gate name: `gate_name` of custom; "PauliRot", "MultiRZ",
+  /// "PCPhase", "QubitUnitary", "GlobalPhase" for the others.
+  llvm::StringRef getGateName() const;
+  /// Float parameters (custom: params; paulirot/multirz/pcphase/gphase: the
+  /// angle). A unitary's matrix is `getMatrix()`.
+  mlir::OperandRange getParams() const;
+  mlir::Value getMatrix() const;
+  mlir::OperandRange getInQubits() const;
+  mlir::ResultRange getOutQubits() const;
+  mlir::OperandRange getCtrlQubits() const;
+  mlir::OperandRange getCtrlValues() const;
+  mlir::ResultRange getOutCtrlQubits() const;
+  bool isAdjoint() const;
+  /// Pauli word of paulirot (empty otherwise).
+  llvm::SmallVector<llvm::StringRef> getPauliWord() const;
+  /// `dim` of pcphase.
+  std::optional<int64_t> getDim() const;
+  /// The result that carries the qubit consumed as `operandIndex` (targets
+  /// and controls), or null when that operand is not a qubit.
+  mlir::Value getOutFor(unsigned operandIndex) const;
+
+private:
+  explicit GateView(mlir::Operation *op, QOpKind kind) : op(op), kind(kind) {}
+  unsigned qubitSegment() const; // index of the in_qubits segment
+  mlir::Operation *op;
+  QOpKind kind;
+};
+
+/// Register access ops: extract and insert.
+struct RegisterAccess {
+  mlir::Operation *op = nullptr;
+  mlir::Value reg;                  ///< register read (extract) or updated (insert)
+  std::optional<int64_t> staticIdx; ///< `idx_attr`
+  mlir::Value dynamicIdx;           ///< `idx` operand
+  mlir::Value qubit;                ///< extracted result or inserted operand
+  mlir::Value result;               ///< extract: the qubit; insert: the new register
+  bool isInsert = false;
+
+  static std::optional<RegisterAccess> get(mlir::Operation *op);
+};
+
+/// Static size of an alloc (`nqubits_attr`), if any.
+std::optional<int64_t> getAllocSize(mlir::Operation *op);
+
+//===----------------------------------------------------------------------===//
+// Builders (work for registered and unregistered `quantum` ops alike).
+//===----------------------------------------------------------------------===//
+
+/// `!quantum.bit` / `!quantum.reg` as the host context spells them (qshape's,
+/// Catalyst's, or an opaque type when the dialect is not loaded).
+mlir::Type getQubitType(mlir::MLIRContext *ctx);
+mlir::Type getQuregType(mlir::MLIRContext *ctx);
+
+/// An index that is either static (attribute) or dynamic (i64 value).
+struct IndexSpec {
+  std::optional<int64_t> value;
+  mlir::Value dynamic;
+  static IndexSpec ofStatic(int64_t v) { return {v, {}}; }
+  static IndexSpec ofDynamic(mlir::Value v) { return {std::nullopt, v}; }
+};
+
+mlir::Operation *buildExtract(mlir::OpBuilder &b, mlir::Location loc, mlir::Value reg,
+                              IndexSpec idx);
+mlir::Operation *buildInsert(mlir::OpBuilder &b, mlir::Location loc, mlir::Value reg,
+                             IndexSpec idx, mlir::Value qubit);
+
+/// Everything needed to create a `quantum.custom` gate.
+struct CustomGateSpec {
+  llvm::StringRef gateName;
+  llvm::SmallVector<mlir::Value> params;
+  llvm::SmallVector<mlir::Value> qubits;
+  llvm::SmallVector<mlir::Value> ctrlQubits;
+  llvm::SmallVector<mlir::Value> ctrlValues;
+  bool adjoint = false;
+};
+mlir::Operation *buildCustomGate(mlir::OpBuilder &b, mlir::Location loc,
+                                 const CustomGateSpec &spec);
+
+/// Rewrite a register access op in place to use a static index (used by
+/// canonicalization of constant index operands).
+void setStaticIndex(mlir::Operation *accessOp, int64_t index);
+
+} // namespace qshape
+
+#endif // QSHAPE_GATEVIEW_GATEVIEW_H
