@@ -9,7 +9,7 @@ JOBS       ?= $(shell nproc)
 
 # Debian packages qshape needs (only the missing ones are installed).
 DEB_PACKAGES = llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools \
-               cmake ninja-build g++ libgtest-dev python3 python3-pytest
+               clang-22 cmake ninja-build libgtest-dev python3 python3-pytest
 
 .PHONY: all deps configure build check demo bench docs clean
 
@@ -21,7 +21,8 @@ deps:
 $(BUILD)/build.ninja:
 	@$(MAKE) --no-print-directory deps
 	cmake -G Ninja -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) \
-	  -DMLIR_DIR=$(LLVM_DIR_)/lib/cmake/mlir -DPython3_EXECUTABLE=$(PYTHON)
+	  -DMLIR_DIR=$(LLVM_DIR_)/lib/cmake/mlir -DPython3_EXECUTABLE=$(PYTHON) \
+	  -DCMAKE_C_COMPILER=$(LLVM_DIR_)/bin/clang -DCMAKE_CXX_COMPILER=$(LLVM_DIR_)/bin/clang++
 
 configure: $(BUILD)/build.ninja
 

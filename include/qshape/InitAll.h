@@ -18,6 +18,11 @@ namespace qshape {
 /// Catalyst a second `quantum` dialect would abort the host.
 void registerQuantumDialect(mlir::DialectRegistry &registry);
 
+/// Registers what qshape's command-line tools parse: the `quantum` dialect
+/// and the upstream dialects Catalyst circuits contain (builtin, func,
+/// arith, math, scf, cf, tensor, memref, complex, index, llvm, linalg).
+void registerToolDialects(mlir::DialectRegistry &registry);
+
 /// Registers the upstream dialects qshape's passes create ops of (arith,
 /// scf, tensor, ...), so they load on demand in any host.
 void registerDependentDialects(mlir::DialectRegistry &registry);

@@ -1,0 +1,61 @@
+//===- Fingerprint.h - process-stable structural fingerprints ---*- C++ -*-===//
+//
+// Two 256-bit BLAKE3 digests of an op (usually a module or a function),
+// computed over the canonical form (CanonicalForm.h) in a length-prefixed
+// encoding (Encoding.h) that starts with a schema version:
+//  - exact: equal exactly when the canonical forms are equal;
+//  - shape: the same with floating-point constant values abstracted to their
+//    type and shape, so circuits that differ only in baked angles agree.
+// Printed as `blake3:<64 hex digits>`.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef QSHAPE_FINGERPRINT_FINGERPRINT_H
+#define QSHAPE_FINGERPRINT_FINGERPRINT_H
+
+#include "mlir/IR/Operation.h"
+#include "mlir/Support/LLVM.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <array>
+#include <string>
+
+namespace qshape {
+
+/// Bump when the encoding changes; the golden digests in
+/// test/Fingerprint/golden.test change with it, deliberately.
+constexpr unsigned kFingerprintSchemaVersion = 1;
+
+using Digest = std::array<uint8_t, 32>;
+
+std::string formatDigest(const Digest &d);
+
+struct Fingerprint {
+  Digest exact;
+  Digest shape;
+  std::string exactString() const { return formatDigest(exact); }
+  std::string shapeString() const { return formatDigest(shape); }
+};
+
+struct FingerprintOptions {
+  /// Canonicalize a clone first (set false only when `op` is known to be
+  /// canonical already, e.g. right after qshape-canonicalize).
+  bool canonicalize = true;
+};
+
+/// Fingerprint of `op` including its regions. `op` itself is not modified.
+mlir::FailureOr<Fingerprint> computeFingerprint(mlir::Operation *op,
+                                                const FingerprintOptions &options = {});
+
+/// Fingerprints of `module` and of each function-like op directly or
+/// transitively nested in it, computed on one canonical clone.
+struct ModuleFingerprints {
+  Fingerprint module;
+  llvm::SmallVector<std::pair<std::string, Fingerprint>> functions; // symbol name
+};
+mlir::FailureOr<ModuleFingerprints> computeModuleFingerprints(mlir::Operation *module,
+                                                              const FingerprintOptions &options = {});
+
+} // namespace qshape
+
+#endif // QSHAPE_FINGERPRINT_FINGERPRINT_H
