@@ -304,15 +304,36 @@ bool Canonicalizer::forwardAccesses() {
       }
       continue;
     }
-    // insert(r, i, extract(r, i)) is r.
-    if (Operation *def = a->qubit.getDefiningOp()) {
-      std::optional<RegisterAccess> ext = RegisterAccess::get(def);
-      if (ext && !ext->isInsert && ext->reg == a->reg && sameIndex(*a, *ext)) {
-        op->getResult(0).replaceAllUsesWith(a->reg);
-        op->erase();
-        erased.insert(op);
+    // insert(insert(r, i, a), i, b) is insert(r, i, b).
+    if (Operation *def = a->reg.getDefiningOp()) {
+      std::optional<RegisterAccess> prev = RegisterAccess::get(def);
+      if (prev && prev->isInsert && sameIndex(*a, *prev)) {
+        op->setOperand(0, prev->reg);
+        a->reg = prev->reg;
         ++stats.accessesForwarded;
         changed = true;
+      }
+    }
+    // insert(r, i, extract(r', i)) is r when r holds at i what r' held: r'
+    // is r, or r is reached from r' only through inserts at other indices.
+    if (Operation *def = a->qubit.getDefiningOp()) {
+      std::optional<RegisterAccess> ext = RegisterAccess::get(def);
+      if (ext && !ext->isInsert && sameIndex(*a, *ext)) {
+        Value r = a->reg;
+        while (r != ext->reg) {
+          Operation *rdef = r.getDefiningOp();
+          std::optional<RegisterAccess> ins = rdef ? RegisterAccess::get(rdef) : std::nullopt;
+          if (!ins || !ins->isInsert || !differentIndex(*a, *ins))
+            break;
+          r = ins->reg;
+        }
+        if (r == ext->reg) {
+          op->getResult(0).replaceAllUsesWith(a->reg);
+          op->erase();
+          erased.insert(op);
+          ++stats.accessesForwarded;
+          changed = true;
+        }
       }
     }
   }
@@ -404,27 +425,74 @@ void Canonicalizer::computeKeys(Block &block) {
 }
 
 /// Topological order of `block` by a priority that depends on structure
-/// only: (1) ops without side effects before ordered ones (side-effecting
-/// ops keep their relative order through a chain of edges); (2) the op whose
-/// latest-scheduled producer is most recent, so each qubit's chain of gates
-/// stays together; (3) op name, static register index (ascending wires),
-/// structural key. Constants do not take part (they sit at the top).
+/// only. "Floating" ops (pure, region-free, non-quantum: arith, math,
+/// tensor.extract, ...) and constants do not take part: constants sit at the
+/// top, and each floating op is placed right before its first user, so its
+/// position follows from its users' and never from values it computes. The
+/// other ops are ordered by: (1) ops without side effects before ordered
+/// ones (side-effecting ops keep their relative order through a chain of
+/// edges); (2) the op whose latest-scheduled producer is most recent, so
+/// each qubit's chain of gates stays together; (3) op name, static register
+/// index (ascending wires), structural key.
 void Canonicalizer::scheduleBlock(Block &block) {
   Operation *terminator =
       block.empty() ? nullptr
                     : (block.back().hasTrait<OpTrait::IsTerminator>() ? &block.back() : nullptr);
   SmallVector<Operation *> ops;
   DenseMap<Operation *, unsigned> index;
+  DenseSet<Operation *> floating;
   for (Operation &op : block) {
     if (&op == terminator || isConstantOp(&op))
       continue;
+    if (isMergeable(&op)) {
+      floating.insert(&op);
+      continue;
+    }
     index[&op] = ops.size();
     ops.push_back(&op);
   }
-  if (ops.size() < 2)
-    return;
-
   size_t n = ops.size();
+
+  // The block op that holds `v`'s definition, if it is in this block.
+  auto producerInBlock = [&](Value v) -> Operation * {
+    Operation *def = v.getDefiningOp();
+    return def ? block.findAncestorOpInBlock(*def) : nullptr;
+  };
+  // Ops whose operands (nested ones included) `fn` should see.
+  auto forEachOperand = [&](Operation *op, function_ref<void(Value)> fn) {
+    for (Value v : op->getOperands())
+      fn(v);
+    if (op->getNumRegions())
+      op->walk([&](Operation *inner) {
+        if (inner != op)
+          for (Value v : inner->getOperands())
+            fn(v);
+      });
+  };
+  // Main-op producers of a floating op, looking through floating chains.
+  DenseMap<Operation *, SmallVector<unsigned, 2>> floatingProducers;
+  std::function<const SmallVector<unsigned, 2> &(Operation *)> producersOf =
+      [&](Operation *f) -> const SmallVector<unsigned, 2> & {
+    auto it = floatingProducers.find(f);
+    if (it != floatingProducers.end())
+      return it->second;
+    SmallVector<unsigned, 2> result;
+    for (Value v : f->getOperands()) {
+      Operation *p = producerInBlock(v);
+      if (!p)
+        continue;
+      if (floating.contains(p)) {
+        for (unsigned q : producersOf(p))
+          if (!llvm::is_contained(result, q))
+            result.push_back(q);
+      } else if (auto idx = index.find(p); idx != index.end()) {
+        if (!llvm::is_contained(result, idx->second))
+          result.push_back(idx->second);
+      }
+    }
+    return floatingProducers[f] = std::move(result);
+  };
+
   SmallVector<SmallVector<unsigned, 2>> users(n);
   SmallVector<unsigned> indegree(n, 0);
   SmallVector<SmallVector<unsigned, 2>> preds(n);
@@ -438,25 +506,17 @@ void Canonicalizer::scheduleBlock(Block &block) {
   int lastOrdered = -1;
   for (unsigned i = 0; i < n; ++i) {
     Operation *op = ops[i];
-    auto addDeps = [&](Operation *user) {
-      for (Value v : user->getOperands()) {
-        Operation *def = v.getDefiningOp();
-        if (!def)
-          continue;
-        Operation *anc = block.findAncestorOpInBlock(*def);
-        if (!anc)
-          continue;
-        auto it = index.find(anc);
-        if (it != index.end())
-          addEdge(it->second, i);
+    forEachOperand(op, [&](Value v) {
+      Operation *p = producerInBlock(v);
+      if (!p)
+        return;
+      if (floating.contains(p)) {
+        for (unsigned q : producersOf(p))
+          addEdge(q, i);
+      } else if (auto it = index.find(p); it != index.end()) {
+        addEdge(it->second, i);
       }
-    };
-    addDeps(op);
-    if (op->getNumRegions())
-      op->walk([&](Operation *inner) {
-        if (inner != op)
-          addDeps(inner);
-      });
+    });
     if (isOrdered(op)) {
       if (lastOrdered >= 0)
         addEdge(unsigned(lastOrdered), i);
@@ -500,25 +560,64 @@ void Canonicalizer::scheduleBlock(Block &block) {
   for (unsigned i = 0; i < n; ++i)
     if (indegree[i] == 0)
       ready.push(makeItem(i));
-  SmallVector<Operation *> order;
-  order.reserve(n);
+  SmallVector<Operation *> mainOrder;
+  mainOrder.reserve(n);
   int counter = 0;
   while (!ready.empty()) {
     Item it = ready.top();
     ready.pop();
     pos[it.idx] = counter++;
-    order.push_back(ops[it.idx]);
+    mainOrder.push_back(ops[it.idx]);
     for (unsigned u : users[it.idx])
       if (--indegree[u] == 0)
         ready.push(makeItem(u));
   }
-  if (order.size() != n)
+  if (mainOrder.size() != n)
     return; // a use before its definition (graph-like block): leave it
+
+  // Interleave floating ops: each right before its first user, its own
+  // floating operands first (operand order).
+  SmallVector<Operation *> order;
+  order.reserve(n + floating.size());
+  DenseSet<Operation *> placed;
+  std::function<void(Operation *)> place = [&](Operation *f) {
+    if (!placed.insert(f).second)
+      return;
+    for (Value v : f->getOperands())
+      if (Operation *p = producerInBlock(v); p && floating.contains(p))
+        place(p);
+    order.push_back(f);
+  };
+  auto placeOperandsOf = [&](Operation *op) {
+    forEachOperand(op, [&](Value v) {
+      if (Operation *p = producerInBlock(v); p && floating.contains(p))
+        place(p);
+    });
+  };
+  for (Operation *op : mainOrder) {
+    placeOperandsOf(op);
+    order.push_back(op);
+  }
+  if (terminator)
+    placeOperandsOf(terminator);
+  for (Operation &op : block) // floating ops without users in this block
+    if (floating.contains(&op) && !placed.contains(&op))
+      place(&op);
 
   // Splicing every op before the terminator is O(1) each.
   bool moved = false;
-  for (size_t k = 0; k < n; ++k)
-    moved |= order[k] != ops[k];
+  {
+    size_t k = 0;
+    for (Operation &op : block) {
+      if (&op == terminator || isConstantOp(&op))
+        continue;
+      if (k >= order.size() || order[k] != &op) {
+        moved = true;
+        break;
+      }
+      ++k;
+    }
+  }
   if (!moved)
     return;
   for (Operation *op : order) {

@@ -131,7 +131,7 @@ struct QShapeStatsPass : qshape::impl::QShapeStatsBase<QShapeStatsPass> {
       std::string err;
       auto file = openOutputFile(output, &err);
       if (!file) {
-        module.emitError() << "qshape-stats: cannot write '" << output << "': " << err;
+        module.emitError() << "qshape-stats: " << err;
         return signalPassFailure();
       }
       file->os() << llvm::formatv("{0:2}", s.toJSON()) << "\n";

@@ -62,15 +62,22 @@ LogicalResult verifyMatrix(Operation *op, Type type, size_t nQubits) {
   return success();
 }
 
-/// Region ops yield values whose types are the op's (non-control) results.
-LogicalResult verifyYield(Operation *op, Region &region, TypeRange expected) {
-  Operation *term = region.front().getTerminator();
+/// Region ops take their target arguments as entry block arguments and
+/// yield values whose types are the op's (non-control) results.
+LogicalResult verifyRegion(Operation *op, Region &region, TypeRange args,
+                           TypeRange expected) {
+  Block &entry = region.front();
+  if (entry.getArgumentTypes() != args)
+    return op->emitOpError() << "region takes (" << entry.getArgumentTypes()
+                             << ") but the op's target arguments are (" << args
+                             << "); they must match";
+  Operation *term = entry.empty() ? nullptr : &entry.back();
   if (!term || term->getName().getStringRef() != "quantum.yield")
     return op->emitOpError("region must end in quantum.yield");
   if (term->getOperandTypes() != expected)
-    return op->emitOpError() << "region yields " << term->getNumOperands()
-                             << " values whose types do not match the op's "
-                             << expected.size() << " results";
+    return op->emitOpError() << "region yields (" << term->getOperandTypes()
+                             << ") but the op returns (" << expected
+                             << "); they must match";
   return success();
 }
 
@@ -140,8 +147,12 @@ LogicalResult GlobalPhaseOp::verify() {
 LogicalResult MultiRZOp::verify() { return verifyGate(*this); }
 
 LogicalResult PCPhaseOp::verify() {
-  if (getDim() < 0)
-    return emitOpError("dim must be non-negative");
+  // `dim` is an I64Attr, whose accessor returns uint64_t: read it signed.
+  int64_t dim = getDimAttr().getInt();
+  size_t n = getInQubits().size();
+  if (dim < 0 || (n < 63 && dim > (int64_t(1) << n)))
+    return emitOpError() << "dim must be between 0 and 2^" << n << " = "
+                         << (n < 63 ? (int64_t(1) << n) : INT64_MAX) << ", got " << dim;
   return verifyGate(*this);
 }
 
@@ -152,7 +163,7 @@ LogicalResult QubitUnitaryOp::verify() {
 }
 
 LogicalResult AdjointOp::verify() {
-  return verifyYield(*this, getRegion(), getResults().getTypes());
+  return verifyRegion(*this, getRegion(), getArgs().getTypes(), getResults().getTypes());
 }
 
 LogicalResult CtrlOp::verify() {
@@ -161,7 +172,7 @@ LogicalResult CtrlOp::verify() {
     return failure();
   if (getArgs().getTypes() != getResults().getTypes())
     return emitOpError("result types must match the types of the target arguments");
-  return verifyYield(*this, getRegion(), getResults().getTypes());
+  return verifyRegion(*this, getRegion(), getArgs().getTypes(), getResults().getTypes());
 }
 
 LogicalResult ComputationalBasisOp::verify() {

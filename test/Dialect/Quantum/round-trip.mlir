@@ -1,0 +1,324 @@
+// Every op of the `quantum` dialect in every printed variant of the reference
+// sheet (docs/Dialect, Catalyst's textual form). The pretty form must print
+// back exactly as Catalyst prints it, and the generic form must parse back to
+// the same pretty text.
+//
+// RUN: qshape-opt %s | qshape-opt | FileCheck %s
+// RUN: qshape-opt %s --mlir-print-op-generic | qshape-opt | FileCheck %s
+//
+// qshape's passes read ops by attribute name (GateView), so the generic form
+// must carry Catalyst's property names.
+// RUN: qshape-opt %s --mlir-print-op-generic | FileCheck %s --check-prefix=GENERIC
+
+// CHECK-LABEL: func.func @runtime
+// CHECK-NEXT:    quantum.init{{$}}
+// CHECK-NEXT:    quantum.init {seed = 42 : i64}
+// CHECK-NEXT:    quantum.device shots(%{{.*}}) ["/path/liblightning_qubit_catalyst.so", "LightningSimulator", "{'mcmc': False}"]{{$}}
+// CHECK-NEXT:    quantum.device ["lib.so", "NullQubit", "{}"]{{$}}
+// CHECK-NEXT:    quantum.device ["lib.so", "NullQubit", "{}"] {auto_qubit_management}
+// CHECK-NEXT:    %{{.*}} = quantum.num_qubits : i64
+// CHECK-NEXT:    quantum.device_release
+// CHECK-NEXT:    quantum.finalize
+// CHECK-NEXT:    return
+// GENERIC-LABEL: "func.func"
+// GENERIC-SAME:    sym_name = "runtime"
+// GENERIC:       "quantum.init"() : () -> ()
+// GENERIC:       "quantum.init"() <{seed = 42 : i64}>
+// GENERIC:       "quantum.device"(%{{.*}}) <{device_name = "LightningSimulator", kwargs = "{'mcmc': False}", lib = "/path/liblightning_qubit_catalyst.so"}> : (i64) -> ()
+// GENERIC:       "quantum.device"() <{device_name = "NullQubit", kwargs = "{}", lib = "lib.so"}> : () -> ()
+// GENERIC:       "quantum.device"() <{auto_qubit_management, device_name = "NullQubit", kwargs = "{}", lib = "lib.so"}> : () -> ()
+func.func @runtime(%shots: i64) {
+  quantum.init
+  quantum.init {seed = 42 : i64}
+  quantum.device shots(%shots) ["/path/liblightning_qubit_catalyst.so", "LightningSimulator", "{'mcmc': False}"]
+  quantum.device ["lib.so", "NullQubit", "{}"]
+  quantum.device ["lib.so", "NullQubit", "{}"] {auto_qubit_management}
+  %n = quantum.num_qubits : i64
+  quantum.device_release
+  quantum.finalize
+  return
+}
+
+// CHECK-LABEL: func.func @qubit_management
+// CHECK-NEXT:    %[[R:.*]] = quantum.alloc( 3) : !quantum.reg
+// CHECK-NEXT:    %[[RD:.*]] = quantum.alloc(%arg0) : !quantum.reg
+// CHECK-NEXT:    %[[Q0:.*]] = quantum.extract %[[R]][ 0] : !quantum.reg -> !quantum.bit
+// CHECK-NEXT:    %[[Q1:.*]] = quantum.extract %[[R]][ 2] : !quantum.reg -> !quantum.bit
+// CHECK-NEXT:    %[[QD:.*]] = quantum.extract %[[RD]][%arg1] : !quantum.reg -> !quantum.bit
+// CHECK-NEXT:    %[[R1:.*]] = quantum.insert %[[R]][ 0], %[[Q0]] : !quantum.reg, !quantum.bit
+// CHECK-NEXT:    %[[R2:.*]] = quantum.insert %[[R1]][ 2], %[[Q1]] : !quantum.reg, !quantum.bit
+// CHECK-NEXT:    %[[RD1:.*]] = quantum.insert %[[RD]][%arg1], %[[QD]] : !quantum.reg, !quantum.bit
+// CHECK-NEXT:    %[[QB:.*]] = quantum.alloc_qb : !quantum.bit
+// CHECK-NEXT:    quantum.dealloc_qb %[[QB]] : !quantum.bit
+// CHECK-NEXT:    quantum.dealloc %[[R2]] : !quantum.reg
+// CHECK-NEXT:    quantum.dealloc %[[RD1]] : !quantum.reg
+// CHECK-NEXT:    return
+// GENERIC-LABEL: sym_name = "qubit_management"
+// GENERIC:       "quantum.alloc"() <{nqubits_attr = 3 : i64}> : () -> !quantum.reg
+// GENERIC:       "quantum.alloc"(%{{[^,) ]+}}) : (i64) -> !quantum.reg
+// GENERIC:       "quantum.extract"(%{{.*}}) <{idx_attr = 0 : i64}> : (!quantum.reg) -> !quantum.bit
+// GENERIC:       "quantum.extract"(%{{.*}}) <{idx_attr = 2 : i64}> : (!quantum.reg) -> !quantum.bit
+// GENERIC:       "quantum.extract"(%{{.*}}, %{{[^,) ]+}}) : (!quantum.reg, i64) -> !quantum.bit
+// GENERIC:       "quantum.insert"(%{{.*}}, %{{.*}}) <{idx_attr = 0 : i64}> : (!quantum.reg, !quantum.bit) -> !quantum.reg
+// GENERIC:       "quantum.insert"(%{{.*}}, %{{.*}}) <{idx_attr = 2 : i64}> : (!quantum.reg, !quantum.bit) -> !quantum.reg
+// GENERIC:       "quantum.insert"(%{{.*}}, %{{[^,) ]+}}, %{{.*}}) : (!quantum.reg, i64, !quantum.bit) -> !quantum.reg
+func.func @qubit_management(%n: i64, %i: i64) {
+  %r = quantum.alloc( 3) : !quantum.reg
+  // The parser also accepts the index and size without the leading space.
+  %rd = quantum.alloc(%n) : !quantum.reg
+  %q0 = quantum.extract %r[ 0] : !quantum.reg -> !quantum.bit
+  %q1 = quantum.extract %r[2] : !quantum.reg -> !quantum.bit
+  %qd = quantum.extract %rd[%i] : !quantum.reg -> !quantum.bit
+  %r1 = quantum.insert %r[ 0], %q0 : !quantum.reg, !quantum.bit
+  %r2 = quantum.insert %r1[2], %q1 : !quantum.reg, !quantum.bit
+  %rd1 = quantum.insert %rd[%i], %qd : !quantum.reg, !quantum.bit
+  %qb = quantum.alloc_qb : !quantum.bit
+  quantum.dealloc_qb %qb : !quantum.bit
+  quantum.dealloc %r2 : !quantum.reg
+  quantum.dealloc %rd1 : !quantum.reg
+  return
+}
+
+// CHECK-LABEL: func.func @state_prep
+// CHECK-NEXT:    %{{.*}}:2 = quantum.set_state(%arg0) %arg4, %arg5 : (tensor<4xcomplex<f64>>, !quantum.bit, !quantum.bit) -> (!quantum.bit, !quantum.bit)
+// CHECK-NEXT:    %{{.*}}:2 = quantum.set_basis_state(%arg1) %{{.*}}#0, %{{.*}}#1 : (tensor<2xi1>, !quantum.bit, !quantum.bit) -> (!quantum.bit, !quantum.bit)
+// CHECK-NEXT:    %{{.*}}:2 = quantum.set_state(%arg2) %{{.*}}#0, %{{.*}}#1 : (memref<4xcomplex<f64>>, !quantum.bit, !quantum.bit) -> (!quantum.bit, !quantum.bit)
+// CHECK-NEXT:    %{{.*}}:2 = quantum.set_basis_state(%arg3) %{{.*}}#0, %{{.*}}#1 : (memref<2xi1>, !quantum.bit, !quantum.bit) -> (!quantum.bit, !quantum.bit)
+// CHECK-NEXT:    return
+func.func @state_prep(%v: tensor<4xcomplex<f64>>, %b: tensor<2xi1>, %vm: memref<4xcomplex<f64>>,
+                      %bm: memref<2xi1>, %q0: !quantum.bit, %q1: !quantum.bit) {
+  %s:2 = quantum.set_state(%v) %q0, %q1 : (tensor<4xcomplex<f64>>, !quantum.bit, !quantum.bit) -> (!quantum.bit, !quantum.bit)
+  %t:2 = quantum.set_basis_state(%b) %s#0, %s#1 : (tensor<2xi1>, !quantum.bit, !quantum.bit) -> (!quantum.bit, !quantum.bit)
+  %u:2 = quantum.set_state(%vm) %t#0, %t#1 : (memref<4xcomplex<f64>>, !quantum.bit, !quantum.bit) -> (!quantum.bit, !quantum.bit)
+  %w:2 = quantum.set_basis_state(%bm) %u#0, %u#1 : (memref<2xi1>, !quantum.bit, !quantum.bit) -> (!quantum.bit, !quantum.bit)
+  return
+}
+
+// CHECK-LABEL: func.func @custom
+// CHECK-NEXT:    %[[H:.*]] = quantum.custom "Hadamard"() %arg1 : !quantum.bit
+// CHECK-NEXT:    %[[CX:.*]]:2 = quantum.custom "CNOT"() %[[H]], %arg2 : !quantum.bit, !quantum.bit
+// CHECK-NEXT:    %[[RX:.*]] = quantum.custom "RX"(%arg0) %[[CX]]#0 : !quantum.bit
+// CHECK-NEXT:    %[[ROT:.*]] = quantum.custom "Rot"(%arg0, %arg0, %arg0) %[[RX]] : !quantum.bit
+// CHECK-NEXT:    %[[S:.*]] = quantum.custom "S"() %[[ROT]] adj : !quantum.bit
+// CHECK-NEXT:    %[[T:.*]] = arith.constant true
+// CHECK-NEXT:    %[[F:.*]] = arith.constant false
+// CHECK-NEXT:    %[[O:.*]], %[[C:.*]]:2 = quantum.custom "RX"(%arg0) %[[S]] ctrls(%[[CX]]#1, %arg3) ctrlvals(%[[T]], %[[F]]) : !quantum.bit ctrls !quantum.bit, !quantum.bit
+// CHECK-NEXT:    %{{.*}}, %{{.*}} = quantum.custom "T"() %[[O]] adj ctrls(%[[C]]#0) ctrlvals(%[[T]]) : !quantum.bit ctrls !quantum.bit
+// CHECK-NEXT:    return
+// GENERIC-LABEL: sym_name = "custom"
+// GENERIC:       "quantum.custom"(%{{[^,) ]+}}) <{gate_name = "Hadamard", operandSegmentSizes = array<i32: 0, 1, 0, 0>, resultSegmentSizes = array<i32: 1, 0>}> : (!quantum.bit) -> !quantum.bit
+// GENERIC:       "quantum.custom"(%{{.*}}, %{{[^,) ]+}}) <{gate_name = "CNOT", operandSegmentSizes = array<i32: 0, 2, 0, 0>, resultSegmentSizes = array<i32: 2, 0>}>
+// GENERIC:       "quantum.custom"(%{{[^,) ]+}}, %{{.*}}) <{gate_name = "RX", operandSegmentSizes = array<i32: 1, 1, 0, 0>, resultSegmentSizes = array<i32: 1, 0>}> : (f64, !quantum.bit) -> !quantum.bit
+// GENERIC:       <{gate_name = "Rot", operandSegmentSizes = array<i32: 3, 1, 0, 0>
+// GENERIC:       <{adjoint, gate_name = "S", operandSegmentSizes = array<i32: 0, 1, 0, 0>
+// GENERIC:       <{gate_name = "RX", operandSegmentSizes = array<i32: 1, 1, 2, 2>, resultSegmentSizes = array<i32: 1, 2>}> : (f64, !quantum.bit, !quantum.bit, !quantum.bit, i1, i1) -> (!quantum.bit, !quantum.bit, !quantum.bit)
+// GENERIC:       <{adjoint, gate_name = "T", operandSegmentSizes = array<i32: 0, 1, 1, 1>, resultSegmentSizes = array<i32: 1, 1>}>
+func.func @custom(%theta: f64, %q0: !quantum.bit, %q1: !quantum.bit, %q2: !quantum.bit) {
+  %h = quantum.custom "Hadamard"() %q0 : !quantum.bit
+  %cx:2 = quantum.custom "CNOT"() %h, %q1 : !quantum.bit, !quantum.bit
+  %rx = quantum.custom "RX"(%theta) %cx#0 : !quantum.bit
+  %rot = quantum.custom "Rot"(%theta, %theta, %theta) %rx : !quantum.bit
+  %s = quantum.custom "S"() %rot adj : !quantum.bit
+  %true = arith.constant true
+  %false = arith.constant false
+  %o, %c:2 = quantum.custom "RX"(%theta) %s ctrls(%cx#1, %q2) ctrlvals(%true, %false) : !quantum.bit ctrls !quantum.bit, !quantum.bit
+  %o2, %c2 = quantum.custom "T"() %o adj ctrls(%c#0) ctrlvals(%true) : !quantum.bit ctrls !quantum.bit
+  return
+}
+
+// CHECK-LABEL: func.func @other_gates
+// CHECK-NEXT:    %[[P:.*]]:2 = quantum.paulirot ["Z", "X"](%arg0) %arg2, %arg3 : !quantum.bit, !quantum.bit
+// CHECK-NEXT:    %[[P2:.*]], %[[PC:.*]] = quantum.paulirot ["Y"](%arg0) %[[P]]#0 adj ctrls(%[[P]]#1) ctrlvals(%arg1) : !quantum.bit ctrls !quantum.bit
+// CHECK-NEXT:    quantum.gphase(%arg0){{$}}
+// CHECK-NEXT:    quantum.gphase(%arg0) adj{{$}}
+// CHECK-NEXT:    %[[G:.*]] = quantum.gphase(%arg0) ctrls(%[[PC]]) ctrlvals(%arg1) : ctrls !quantum.bit
+// CHECK-NEXT:    %[[G2:.*]] = quantum.gphase(%arg0) adj ctrls(%[[G]]) ctrlvals(%arg1) : ctrls !quantum.bit
+// CHECK-NEXT:    %[[M:.*]]:2 = quantum.multirz(%arg0) %[[P2]], %[[G2]] : !quantum.bit, !quantum.bit
+// CHECK-NEXT:    %[[M2:.*]], %[[MC:.*]] = quantum.multirz(%arg0) %[[M]]#0 adj ctrls(%[[M]]#1) ctrlvals(%arg1) : !quantum.bit ctrls !quantum.bit
+// CHECK-NEXT:    %[[PH:.*]] = quantum.pcphase(%arg0, dim : 1) %[[M2]] : !quantum.bit
+// CHECK-NEXT:    %[[PH2:.*]], %[[PHC:.*]] = quantum.pcphase(%arg0, dim : 2) %[[PH]] adj ctrls(%[[MC]]) ctrlvals(%arg1) : !quantum.bit ctrls !quantum.bit
+// CHECK-NEXT:    %[[U:.*]]:2 = quantum.unitary(%arg4 : tensor<4x4xcomplex<f64>>) %[[PH2]], %[[PHC]] : !quantum.bit, !quantum.bit
+// CHECK-NEXT:    %[[U2:.*]], %{{.*}} = quantum.unitary(%arg5 : memref<2x2xcomplex<f64>>) %[[U]]#0 adj ctrls(%[[U]]#1) ctrlvals(%arg1) : !quantum.bit ctrls !quantum.bit
+// CHECK-NEXT:    return
+// GENERIC-LABEL: sym_name = "other_gates"
+// GENERIC:       "quantum.paulirot"(%{{[^,) ]+}}, %{{[^,) ]+}}, %{{[^,) ]+}}) <{operandSegmentSizes = array<i32: 1, 2, 0, 0>, pauli_product = ["Z", "X"], resultSegmentSizes = array<i32: 2, 0>}>
+// GENERIC:       "quantum.paulirot"({{.*}}) <{adjoint, operandSegmentSizes = array<i32: 1, 1, 1, 1>, pauli_product = ["Y"], resultSegmentSizes = array<i32: 1, 1>}>
+// GENERIC:       "quantum.gphase"(%{{[^,) ]+}}) <{operandSegmentSizes = array<i32: 1, 0, 0>}> : (f64) -> ()
+// GENERIC:       "quantum.gphase"(%{{[^,) ]+}}) <{adjoint, operandSegmentSizes = array<i32: 1, 0, 0>}> : (f64) -> ()
+// GENERIC:       "quantum.gphase"(%{{[^,) ]+}}, %{{.*}}, %{{[^,) ]+}}) <{operandSegmentSizes = array<i32: 1, 1, 1>}> : (f64, !quantum.bit, i1) -> !quantum.bit
+// GENERIC:       "quantum.multirz"(%{{[^,) ]+}}, %{{.*}}, %{{.*}}) <{operandSegmentSizes = array<i32: 1, 2, 0, 0>, resultSegmentSizes = array<i32: 2, 0>}>
+// GENERIC:       "quantum.pcphase"(%{{[^,) ]+}}, %{{.*}}) <{dim = 1 : i64, operandSegmentSizes = array<i32: 1, 1, 0, 0>, resultSegmentSizes = array<i32: 1, 0>}>
+// GENERIC:       "quantum.unitary"(%{{[^,) ]+}}, %{{.*}}, %{{.*}}) <{operandSegmentSizes = array<i32: 1, 2, 0, 0>, resultSegmentSizes = array<i32: 2, 0>}> : (tensor<4x4xcomplex<f64>>, !quantum.bit, !quantum.bit) -> (!quantum.bit, !quantum.bit)
+func.func @other_gates(%t: f64, %true: i1, %q0: !quantum.bit, %q1: !quantum.bit,
+                       %m: tensor<4x4xcomplex<f64>>, %mm: memref<2x2xcomplex<f64>>) {
+  %p:2 = quantum.paulirot ["Z", "X"](%t) %q0, %q1 : !quantum.bit, !quantum.bit
+  %p2, %pc = quantum.paulirot ["Y"](%t) %p#0 adj ctrls(%p#1) ctrlvals(%true) : !quantum.bit ctrls !quantum.bit
+  quantum.gphase(%t)
+  quantum.gphase(%t) adj
+  %g = quantum.gphase(%t) ctrls(%pc) ctrlvals(%true) : ctrls !quantum.bit
+  %g2 = quantum.gphase(%t) adj ctrls(%g) ctrlvals(%true) : ctrls !quantum.bit
+  %mz:2 = quantum.multirz(%t) %p2, %g2 : !quantum.bit, !quantum.bit
+  %mz2, %mc = quantum.multirz(%t) %mz#0 adj ctrls(%mz#1) ctrlvals(%true) : !quantum.bit ctrls !quantum.bit
+  %ph = quantum.pcphase(%t, dim : 1) %mz2 : !quantum.bit
+  %ph2, %phc = quantum.pcphase(%t, dim : 2) %ph adj ctrls(%mc) ctrlvals(%true) : !quantum.bit ctrls !quantum.bit
+  %u:2 = quantum.unitary(%m : tensor<4x4xcomplex<f64>>) %ph2, %phc : !quantum.bit, !quantum.bit
+  %u2, %uc = quantum.unitary(%mm : memref<2x2xcomplex<f64>>) %u#0 adj ctrls(%u#1) ctrlvals(%true) : !quantum.bit ctrls !quantum.bit
+  return
+}
+
+// CHECK-LABEL: func.func @regions
+// CHECK-NEXT:    %[[A:.*]] = quantum.adjoint(%arg0) : !quantum.reg {
+// CHECK-NEXT:    ^bb0(%[[X:.*]]: !quantum.reg):
+// CHECK-NEXT:      %[[Q:.*]] = quantum.extract %[[X]][ 0] : !quantum.reg -> !quantum.bit
+// CHECK-NEXT:      %[[T:.*]] = quantum.custom "T"() %[[Q]] : !quantum.bit
+// CHECK-NEXT:      %[[X1:.*]] = quantum.insert %[[X]][ 0], %[[T]] : !quantum.reg, !quantum.bit
+// CHECK-NEXT:      quantum.yield %[[X1]] : !quantum.reg
+// CHECK-NEXT:    }
+// CHECK-NEXT:    %[[OC:.*]], %[[OQ:.*]] = quantum.ctrl(%arg1) ctrlvals(%arg3) (%arg2) : !quantum.bit -> !quantum.bit {
+// CHECK-NEXT:    ^bb0(%[[Y:.*]]: !quantum.bit):
+// CHECK-NEXT:      %[[H:.*]] = quantum.custom "Hadamard"() %[[Y]] : !quantum.bit
+// CHECK-NEXT:      quantum.yield %[[H]] : !quantum.bit
+// CHECK-NEXT:    }
+// CHECK-NEXT:    %{{.*}}:2, %{{.*}}:2 = quantum.ctrl(%[[OC]], %[[OQ]]) ctrlvals(%arg3, %arg3) (%[[A]], %arg4) : !quantum.bit, !quantum.bit -> !quantum.reg, !quantum.bit {
+// CHECK-NEXT:    ^bb0(%{{.*}}: !quantum.reg, %{{.*}}: !quantum.bit):
+// CHECK-NEXT:      quantum.yield %{{.*}}, %{{.*}} : !quantum.reg, !quantum.bit
+// CHECK-NEXT:    }
+// An adjoint without targets (only a global phase) has an implicit, empty yield.
+// CHECK-NEXT:    quantum.adjoint() {
+// CHECK-NEXT:      quantum.gphase(%arg5)
+// CHECK-NEXT:    }
+// CHECK-NEXT:    return
+// GENERIC-LABEL: sym_name = "regions"
+// GENERIC:       "quantum.adjoint"(%{{[^,) ]+}}) ({
+// GENERIC:         "quantum.yield"(%{{.*}}) : (!quantum.reg) -> ()
+// GENERIC-NEXT:  }) : (!quantum.reg) -> !quantum.reg
+// GENERIC:       "quantum.ctrl"(%{{[^,) ]+}}, %{{[^,) ]+}}, %{{[^,) ]+}}) <{operandSegmentSizes = array<i32: 1, 1, 1>, resultSegmentSizes = array<i32: 1, 1>}> ({
+// GENERIC:       "quantum.adjoint"() ({
+// GENERIC-NEXT:    "quantum.gphase"
+// GENERIC-NEXT:    "quantum.yield"() : () -> ()
+// GENERIC-NEXT:  }) : () -> ()
+func.func @regions(%r: !quantum.reg, %c: !quantum.bit, %q: !quantum.bit, %true: i1,
+                   %q2: !quantum.bit, %t: f64) {
+  %a = quantum.adjoint(%r) : !quantum.reg {
+  ^bb0(%x: !quantum.reg):
+    %q0 = quantum.extract %x[ 0] : !quantum.reg -> !quantum.bit
+    %t0 = quantum.custom "T"() %q0 : !quantum.bit
+    %x1 = quantum.insert %x[ 0], %t0 : !quantum.reg, !quantum.bit
+    quantum.yield %x1 : !quantum.reg
+  }
+  %oc, %oq = quantum.ctrl(%c) ctrlvals(%true) (%q) : !quantum.bit -> !quantum.bit {
+  ^bb0(%y: !quantum.bit):
+    %h = quantum.custom "Hadamard"() %y : !quantum.bit
+    quantum.yield %h : !quantum.bit
+  }
+  %cc:2, %rr:2 = quantum.ctrl(%oc, %oq) ctrlvals(%true, %true) (%a, %q2) : !quantum.bit, !quantum.bit -> !quantum.reg, !quantum.bit {
+  ^bb0(%z: !quantum.reg, %w: !quantum.bit):
+    quantum.yield %z, %w : !quantum.reg, !quantum.bit
+  }
+  quantum.adjoint() {
+    quantum.gphase(%t)
+  }
+  return
+}
+
+// CHECK-LABEL: func.func @observables
+// CHECK-NEXT:    %[[Z:.*]] = quantum.namedobs %arg0[ PauliZ] : !quantum.obs
+// CHECK-NEXT:    %[[I:.*]] = quantum.namedobs %arg0[ Identity] : !quantum.obs
+// CHECK-NEXT:    %[[X:.*]] = quantum.namedobs %arg1[ PauliX] : !quantum.obs
+// CHECK-NEXT:    %{{.*}} = quantum.namedobs %arg1[ PauliY] : !quantum.obs
+// CHECK-NEXT:    %{{.*}} = quantum.namedobs %arg1[ Hadamard] : !quantum.obs
+// CHECK-NEXT:    %{{.*}} = quantum.compbasis qubits %arg0, %arg1 : !quantum.obs
+// CHECK-NEXT:    %{{.*}} = quantum.compbasis qreg %arg2 : !quantum.obs
+// CHECK-NEXT:    %{{.*}} = quantum.compbasis : !quantum.obs
+// CHECK-NEXT:    %{{.*}} = quantum.mcmobs %arg3, %arg4 : !quantum.obs
+// CHECK-NEXT:    %{{.*}} = quantum.hermitian(%arg5 : tensor<2x2xcomplex<f64>>) %arg0 : !quantum.obs
+// CHECK-NEXT:    %{{.*}} = quantum.hermitian(%arg6 : memref<4x4xcomplex<f64>>) %arg0, %arg1 : !quantum.obs
+// CHECK-NEXT:    %[[TN:.*]] = quantum.tensor %[[Z]], %[[X]] : !quantum.obs
+// CHECK-NEXT:    %{{.*}} = quantum.hamiltonian(%arg7 : tensor<2xf64>) %[[I]], %[[TN]] : !quantum.obs
+// CHECK-NEXT:    %{{.*}} = quantum.hamiltonian(%arg8 : memref<1xf64>) %[[TN]] : !quantum.obs
+// CHECK-NEXT:    return
+// GENERIC-LABEL: sym_name = "observables"
+// GENERIC:       "quantum.namedobs"(%{{[^,) ]+}}) <{type = #quantum<named_observable PauliZ>}> : (!quantum.bit) -> !quantum.obs
+// GENERIC:       "quantum.namedobs"(%{{[^,) ]+}}) <{type = #quantum<named_observable Identity>}>
+// GENERIC:       "quantum.namedobs"(%{{[^,) ]+}}) <{type = #quantum<named_observable PauliX>}>
+// GENERIC:       "quantum.namedobs"(%{{[^,) ]+}}) <{type = #quantum<named_observable PauliY>}>
+// GENERIC:       "quantum.namedobs"(%{{[^,) ]+}}) <{type = #quantum<named_observable Hadamard>}>
+// GENERIC:       "quantum.compbasis"(%{{[^,) ]+}}, %{{[^,) ]+}}) <{operandSegmentSizes = array<i32: 2, 0>}>
+// GENERIC:       "quantum.compbasis"(%{{[^,) ]+}}) <{operandSegmentSizes = array<i32: 0, 1>}>
+func.func @observables(%q0: !quantum.bit, %q1: !quantum.bit, %r: !quantum.reg, %m0: i1, %m1: i1,
+                       %h: tensor<2x2xcomplex<f64>>, %hm: memref<4x4xcomplex<f64>>,
+                       %c: tensor<2xf64>, %cm: memref<1xf64>) {
+  %z = quantum.namedobs %q0[ PauliZ] : !quantum.obs
+  %i = quantum.namedobs %q0[Identity] : !quantum.obs
+  %x = quantum.namedobs %q1[ PauliX] : !quantum.obs
+  %y = quantum.namedobs %q1[ PauliY] : !quantum.obs
+  %hd = quantum.namedobs %q1[ Hadamard] : !quantum.obs
+  %cb = quantum.compbasis qubits %q0, %q1 : !quantum.obs
+  %cr = quantum.compbasis qreg %r : !quantum.obs
+  %ca = quantum.compbasis : !quantum.obs
+  %mcm = quantum.mcmobs %m0, %m1 : !quantum.obs
+  %he = quantum.hermitian(%h : tensor<2x2xcomplex<f64>>) %q0 : !quantum.obs
+  %he2 = quantum.hermitian(%hm : memref<4x4xcomplex<f64>>) %q0, %q1 : !quantum.obs
+  %t = quantum.tensor %z, %x : !quantum.obs
+  %ham = quantum.hamiltonian(%c : tensor<2xf64>) %i, %t : !quantum.obs
+  %ham2 = quantum.hamiltonian(%cm : memref<1xf64>) %t : !quantum.obs
+  return
+}
+
+// CHECK-LABEL: func.func @measurements
+// CHECK-NEXT:    %[[M:.*]], %[[Q:.*]] = quantum.measure %arg0 : i1, !quantum.bit
+// CHECK-NEXT:    %{{.*}}, %{{.*}} = quantum.measure %[[Q]] postselect 1 : i1, !quantum.bit
+// CHECK-NEXT:    %{{.*}}, %{{.*}} = quantum.measure %arg1 postselect 0 : i1, !quantum.bit
+// CHECK-NEXT:    %{{.*}} = quantum.expval %arg2 : f64
+// CHECK-NEXT:    %{{.*}} = quantum.var %arg2 : f64
+// CHECK-NEXT:    %{{.*}} = quantum.probs %arg2 : tensor<4xf64>
+// CHECK-NEXT:    %{{.*}} = quantum.probs %arg2 shape %arg3 : tensor<?xf64>
+// CHECK-NEXT:    quantum.probs %arg2 in(%arg4 : memref<4xf64>){{$}}
+// CHECK-NEXT:    %{{.*}} = quantum.state %arg2 : tensor<4xcomplex<f64>>
+// CHECK-NEXT:    %{{.*}} = quantum.state %arg2 shape %arg3 : tensor<?xcomplex<f64>>
+// CHECK-NEXT:    quantum.state %arg2 in(%arg5 : memref<4xcomplex<f64>>){{$}}
+// CHECK-NEXT:    %{{.*}} = quantum.sample %arg2 : tensor<1000x2xf64>
+// CHECK-NEXT:    %{{.*}} = quantum.sample %arg2 : tensor<1000xf64>
+// CHECK-NEXT:    %{{.*}} = quantum.sample %arg2 shape %arg3, %arg7 : tensor<?x?xf64>
+// CHECK-NEXT:    quantum.sample %arg2 in(%arg6 : memref<10x2xf64>){{$}}
+// CHECK-NEXT:    %{{.*}}, %{{.*}} = quantum.counts %arg2 : tensor<4xf64>, tensor<4xi64>
+// CHECK-NEXT:    %{{.*}}, %{{.*}} = quantum.counts %arg2 shape %arg3 : tensor<?xf64>, tensor<?xi64>
+// CHECK-NEXT:    quantum.counts %arg2 in(%arg4 : memref<4xf64>, %arg8 : memref<4xi64>){{$}}
+// CHECK-NEXT:    return
+// GENERIC-LABEL: sym_name = "measurements"
+// GENERIC:       "quantum.measure"(%{{[^,) ]+}}) : (!quantum.bit) -> (i1, !quantum.bit)
+// GENERIC:       "quantum.measure"(%{{.*}}) <{postselect = 1 : i32}> : (!quantum.bit) -> (i1, !quantum.bit)
+// GENERIC:       "quantum.probs"(%{{[^,) ]+}}) <{operandSegmentSizes = array<i32: 1, 0, 0>}> : (!quantum.obs) -> tensor<4xf64>
+// GENERIC:       "quantum.probs"(%{{[^,) ]+}}, %{{[^,) ]+}}) <{operandSegmentSizes = array<i32: 1, 1, 0>}> : (!quantum.obs, i64) -> tensor<?xf64>
+// GENERIC:       "quantum.probs"(%{{[^,) ]+}}, %{{[^,) ]+}}) <{operandSegmentSizes = array<i32: 1, 0, 1>}> : (!quantum.obs, memref<4xf64>) -> ()
+// GENERIC:       "quantum.counts"(%{{[^,) ]+}}, %{{[^,) ]+}}, %{{[^,) ]+}}) <{operandSegmentSizes = array<i32: 1, 0, 1, 1>}> : (!quantum.obs, memref<4xf64>, memref<4xi64>) -> ()
+func.func @measurements(%q: !quantum.bit, %q1: !quantum.bit, %o: !quantum.obs, %n: i64,
+                        %pm: memref<4xf64>, %sm: memref<4xcomplex<f64>>, %dm: memref<10x2xf64>,
+                        %w: i64, %cm: memref<4xi64>) {
+  %m, %q2 = quantum.measure %q : i1, !quantum.bit
+  %m2, %q3 = quantum.measure %q2 postselect 1 : i1, !quantum.bit
+  %m3, %q4 = quantum.measure %q1 postselect 0 : i1, !quantum.bit
+  %e = quantum.expval %o : f64
+  %v = quantum.var %o : f64
+  %p = quantum.probs %o : tensor<4xf64>
+  %pd = quantum.probs %o shape %n : tensor<?xf64>
+  quantum.probs %o in(%pm : memref<4xf64>)
+  %s = quantum.state %o : tensor<4xcomplex<f64>>
+  %sd = quantum.state %o shape %n : tensor<?xcomplex<f64>>
+  quantum.state %o in(%sm : memref<4xcomplex<f64>>)
+  %sa = quantum.sample %o : tensor<1000x2xf64>
+  %sa1 = quantum.sample %o : tensor<1000xf64>
+  %sad = quantum.sample %o shape %n, %w : tensor<?x?xf64>
+  quantum.sample %o in(%dm : memref<10x2xf64>)
+  %ev, %c = quantum.counts %o : tensor<4xf64>, tensor<4xi64>
+  %evd, %cd = quantum.counts %o shape %n : tensor<?xf64>, tensor<?xi64>
+  quantum.counts %o in(%pm : memref<4xf64>, %cm : memref<4xi64>)
+  return
+}
+
+// CHECK-LABEL: func.func @types(%arg0: !quantum.bit, %arg1: !quantum.reg, %arg2: !quantum.obs, %arg3: !quantum.res) -> (!quantum.bit, !quantum.reg, !quantum.obs, !quantum.res)
+// CHECK-NEXT:    return %arg0, %arg1, %arg2, %arg3 : !quantum.bit, !quantum.reg, !quantum.obs, !quantum.res
+func.func @types(%q: !quantum.bit, %r: !quantum.reg, %o: !quantum.obs, %s: !quantum.res)
+    -> (!quantum.bit, !quantum.reg, !quantum.obs, !quantum.res) {
+  return %q, %r, %o, %s : !quantum.bit, !quantum.reg, !quantum.obs, !quantum.res
+}
