@@ -20,6 +20,8 @@
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <chrono>
+
 using namespace mlir;
 namespace cl = llvm::cl;
 
@@ -31,6 +33,9 @@ static cl::opt<bool> json("json", cl::desc("Print a JSON array instead of lines"
 static cl::opt<bool> functions("functions",
                                cl::desc("Also print the digests of every function"),
                                cl::cat(category));
+static cl::opt<bool> timing("timing",
+                            cl::desc("Print parse and fingerprint times per file to stderr"),
+                            cl::cat(category));
 static cl::opt<bool> allowUnregistered(
     "allow-unregistered-dialect",
     cl::desc("Accept ops of dialects qshape does not know (generic form)"), cl::cat(category));
@@ -64,13 +69,20 @@ int main(int argc, char **argv) {
     llvm::SourceMgr sourceMgr;
     sourceMgr.AddNewSourceBuffer(std::move(buffer), llvm::SMLoc());
     SourceMgrDiagnosticHandler handler(sourceMgr, &context);
+    auto t0 = std::chrono::steady_clock::now();
     OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+    auto t1 = std::chrono::steady_clock::now();
     if (!module) {
       llvm::errs() << "qshape-fingerprint: " << path << ": could not parse (see above)\n";
       status = 1;
       continue;
     }
     FailureOr<qshape::ModuleFingerprints> fps = qshape::computeModuleFingerprints(*module);
+    auto t2 = std::chrono::steady_clock::now();
+    if (timing)
+      llvm::errs() << "qshape-fingerprint: " << path << ": parse "
+                   << std::chrono::duration<double>(t1 - t0).count() << " s, fingerprint "
+                   << std::chrono::duration<double>(t2 - t1).count() << " s\n";
     if (failed(fps)) {
       llvm::errs() << "qshape-fingerprint: " << path << ": could not canonicalize\n";
       status = 1;

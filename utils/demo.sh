@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# `make demo`: qshape's main jobs on the bundled examples (examples/), which
+# are the two user reports' circuits: W1 (seed 000: 140 batch jobs, written
+# with and without autograph) and W2 (seed 001: Trotterized QPE of H2).
+set -euo pipefail
+BUILD=${1:-build}
+BIN=$BUILD/bin
+EX=examples
+PY=${PYTHON:-/usr/bin/python3}
+
+stats() { # one line per file from qshape-stats' JSON
+  for f in "$@"; do
+    "$BIN/qshape-opt" "$f" --qshape-stats=output=- -o /dev/null |
+      "$PY" -c 'import json,sys; s=json.load(sys.stdin); print("  %-28s %6d ops %6d gates %6d static gates %3d qubits %2d loops" % (sys.argv[1], s["ops"], s["gates"], s["static_gates"], s["qubits"], s["loops"]))' "$(basename "$f")"
+  done
+}
+
+echo "== Quantum resource statistics (qshape-stats) =="
+stats $EX/w1-unrolled.mlir $EX/w1-loop.mlir $EX/qpe-h2-native.mlir $EX/qpe-h2-decomposed.mlir
+echo
+echo "== Canonical form shrinks the unrolled traces (qshape-canonicalize) =="
+for f in $EX/w1-unrolled.mlir $EX/qpe-h2-native.mlir; do
+  "$BIN/qshape-opt" "$f" --qshape-canonicalize > "$BUILD/demo-$(basename "$f")"
+  stats "$BUILD/demo-$(basename "$f")"
+done
+echo
+echo "== Fingerprints (qshape-fingerprint: <exact> <shape> <file>) =="
+echo "random3-rewritten.mlir is random3.mlir with renamed values, locations,"
+echo "shuffled attributes, generic printing, duplicated constants, constant"
+echo "indices and a different order of independent gates:"
+(cd $EX && "../$BIN/qshape-fingerprint" random3.mlir random3-rewritten.mlir) | sed 's/^/  /'
+echo "The four W1 jobs differ only in one gate name, so they are four topologies:"
+for op in PauliX PauliY PauliZ Hadamard; do
+  "$PY" bench/workloads.py w1 --op $op --form unrolled -o "$BUILD/demo-w1-$op.mlir"
+done
+(cd "$BUILD" && "../$BIN/qshape-fingerprint" demo-w1-PauliX.mlir demo-w1-PauliY.mlir demo-w1-PauliZ.mlir demo-w1-Hadamard.mlir) | sed 's/^/  /'
+if [ -x "$BIN/qshape-sim" ]; then
+  echo
+  echo "== The oracle (qshape-sim): both W1 forms compute the same expectation value =="
+  for f in w1-unrolled w1-loop; do
+    printf '  %-16s ' "$f"; "$BIN/qshape-sim" $EX/$f.mlir --args "$(cat $EX/w1.args.json)"
+  done
+fi
