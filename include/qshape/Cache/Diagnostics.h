@@ -1,0 +1,45 @@
+//===- Diagnostics.h - One warning per process for cache problems -*- C++
+//-*-===//
+//
+// The cache must never stop a compilation. Every problem it meets (a read-only
+// or full disk, a directory with unsafe permissions, a lock it cannot take) is
+// counted by the caller and reported here. Only the first report of a process
+// reaches the warning handler, so a broken cache prints exactly one line on
+// stderr however many lookups and stores follow.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef QSHAPE_CACHE_DIAGNOSTICS_H
+#define QSHAPE_CACHE_DIAGNOSTICS_H
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/ADT/Twine.h"
+
+#include <cstdint>
+#include <functional>
+
+namespace qshape::cache {
+
+/// Receives the one warning a process emits about its cache.
+using WarningHandler = std::function<void(llvm::StringRef Message)>;
+
+/// Installs a process-wide warning handler and returns the previous one. An
+/// empty handler restores the default, which prints
+/// "qshape-cache: warning: <message> (...)" to stderr, with a note that later
+/// problems are only counted.
+WarningHandler setWarningHandler(WarningHandler Handler);
+
+/// Records a cache problem. The first problem of the process is passed to the
+/// warning handler; the others only increase problemCount(). Returns true if
+/// this call emitted the warning.
+bool reportProblem(const llvm::Twine &Message);
+
+/// Number of problems reported in this process, emitted or not.
+uint64_t problemCount();
+
+/// Forgets that a warning was emitted and zeroes problemCount(). For tests.
+void resetProblemsForTesting();
+
+} // namespace qshape::cache
+
+#endif // QSHAPE_CACHE_DIAGNOSTICS_H

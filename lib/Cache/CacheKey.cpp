@@ -1,0 +1,165 @@
+//===- CacheKey.cpp - Cache keys and the key builder ----------------------===//
+
+#include "qshape/Cache/CacheKey.h"
+
+#include "qshape/Cache/FileUtil.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Endian.h"
+
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <mutex>
+
+#ifndef QSHAPE_VERSION_STRING
+#define QSHAPE_VERSION_STRING "unknown"
+#endif
+
+using namespace qshape::cache;
+
+std::string qshape::cache::toHex(llvm::ArrayRef<uint8_t> Bytes) {
+  return llvm::toHex(Bytes, /*LowerCase=*/true);
+}
+
+std::optional<CacheKey> CacheKey::parse(llvm::StringRef Text) {
+  Text.consume_front("blake3:");
+  if (Text.size() != NumHexDigits)
+    return std::nullopt;
+  Digest Bytes;
+  for (size_t I = 0; I < NumBytes; ++I) {
+    unsigned Value = 0;
+    for (char C : Text.substr(2 * I, 2)) {
+      unsigned Nibble;
+      if (C >= '0' && C <= '9')
+        Nibble = unsigned(C - '0');
+      else if (C >= 'a' && C <= 'f')
+        Nibble = unsigned(C - 'a' + 10);
+      else
+        return std::nullopt;
+      Value = Value * 16 + Nibble;
+    }
+    Bytes[I] = uint8_t(Value);
+  }
+  return CacheKey(Bytes);
+}
+
+std::string CacheKey::hex() const { return toHex(Bytes); }
+
+std::string CacheKey::str() const { return "blake3:" + hex(); }
+
+llvm::StringRef qshape::cache::keySyntaxHelp() {
+  return "a key is 64 lowercase hex digits [0-9a-f], optionally prefixed "
+         "with 'blake3:'";
+}
+
+//===----------------------------------------------------------------------===//
+// KeyBuilder
+//===----------------------------------------------------------------------===//
+
+namespace {
+void addLengthPrefixed(llvm::BLAKE3 &Hasher, llvm::StringRef Bytes) {
+  uint8_t Length[8];
+  llvm::support::endian::write64le(Length, Bytes.size());
+  Hasher.update(llvm::ArrayRef<uint8_t>(Length));
+  Hasher.update(Bytes);
+}
+} // namespace
+
+KeyBuilder::KeyBuilder() {
+  // Domain separation: no other BLAKE3 use in qshape starts like this.
+  addLengthPrefixed(Hasher, "qshape-cache-key");
+}
+
+KeyBuilder &KeyBuilder::add(llvm::StringRef Name, llvm::StringRef Value) {
+  addLengthPrefixed(Hasher, Name);
+  addLengthPrefixed(Hasher, Value);
+  auto Digest = llvm::BLAKE3::hash<8>(llvm::arrayRefFromStringRef(Value));
+  ManifestLines.push_back((Name + ": " + llvm::Twine(Value.size()) +
+                           " bytes, blake3 " + toHex(Digest))
+                              .str());
+  return *this;
+}
+
+KeyBuilder &KeyBuilder::add(llvm::StringRef Name, uint64_t Value) {
+  uint8_t Bytes[8];
+  llvm::support::endian::write64le(Bytes, Value);
+  return add(Name, llvm::StringRef(reinterpret_cast<const char *>(Bytes), 8));
+}
+
+CacheKey KeyBuilder::key() const {
+  llvm::BLAKE3 Copy = Hasher; // final() does not consume, but is non-const
+  return CacheKey(Copy.final<CacheKey::NumBytes>());
+}
+
+std::string KeyBuilder::manifest() const {
+  std::string Text;
+  for (const std::string &Line : ManifestLines)
+    Text += Line + "\n";
+  return Text;
+}
+
+KeyBuilder qshape::cache::makeKeyBuilder(const KeyInputs &Inputs) {
+  KeyBuilder Builder;
+  Builder.add("schema-version", uint64_t(Inputs.SchemaVersion))
+      .add("fingerprint", Inputs.Fingerprint)
+      .add("pipeline", Inputs.Pipeline)
+      .add("qshape-version", Inputs.QShapeVersion.empty()
+                                 ? getProducerVersion()
+                                 : llvm::StringRef(Inputs.QShapeVersion))
+      .add("build-id", Inputs.BuildId.empty() ? getBuildId()
+                                              : llvm::StringRef(Inputs.BuildId))
+      .add("toolchain-version", Inputs.ToolchainVersion)
+      .add("target-triple", Inputs.TargetTriple)
+      .add("salt", Inputs.Salt);
+  return Builder;
+}
+
+//===----------------------------------------------------------------------===//
+// Producer version and build id
+//===----------------------------------------------------------------------===//
+
+llvm::StringRef qshape::cache::getProducerVersion() {
+  return "qshape " QSHAPE_VERSION_STRING;
+}
+
+namespace {
+std::optional<std::string> hashFile(const char *Path) {
+  using namespace fileutil;
+  if (!Path || !*Path)
+    return std::nullopt;
+  UniqueFD FD = openFile(Path, O_RDONLY);
+  if (!FD.valid())
+    return std::nullopt;
+  llvm::BLAKE3 Hasher;
+  std::vector<char> Buffer(1 << 20);
+  uint64_t Offset = 0;
+  while (true) {
+    llvm::ErrorOr<size_t> N =
+        readAt(FD.get(), Buffer.data(), Buffer.size(), Offset);
+    if (!N)
+      return std::nullopt;
+    if (*N == 0)
+      break;
+    Hasher.update(llvm::StringRef(Buffer.data(), *N));
+    Offset += *N;
+  }
+  return "blake3:" + toHex(Hasher.final<CacheKey::NumBytes>());
+}
+
+std::string computeBuildId() {
+  Dl_info Info{};
+  // Any function of this library finds the object it was linked into: the
+  // plugin .so or the executable.
+  if (dladdr(reinterpret_cast<void *>(&computeBuildId), &Info) != 0)
+    if (std::optional<std::string> Id = hashFile(Info.dli_fname))
+      return *Id;
+  if (std::optional<std::string> Id = hashFile("/proc/self/exe"))
+    return *Id;
+  return ("version:" + getProducerVersion()).str();
+}
+} // namespace
+
+llvm::StringRef qshape::cache::getBuildId() {
+  static std::string Id = computeBuildId(); // thread-safe, once per process
+  return Id;
+}

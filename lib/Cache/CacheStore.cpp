@@ -1,0 +1,601 @@
+//===- CacheStore.cpp - Persistent compile cache --------------------------===//
+
+#include "qshape/Cache/CacheStore.h"
+
+#include "qshape/Cache/Diagnostics.h"
+#include "qshape/Cache/FileUtil.h"
+#include "qshape/Cache/LockFile.h"
+
+#include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <cstdlib>
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+using namespace qshape::cache;
+using namespace qshape::cache::fileutil;
+
+namespace {
+constexpr llvm::StringLiteral TempPrefix = ".tmp-";
+constexpr llvm::StringLiteral CacheDirTag =
+    "Signature: 8a477f597d28d172789f06886806bc55\n"
+    "# This file is a cache directory tag created by qshape.\n"
+    "# For information about cache directory tags, see:\n"
+    "#\thttps://bford.info/cachedir/\n";
+
+std::string joinPath(llvm::StringRef A, llvm::StringRef B) {
+  llvm::SmallString<256> Path(A);
+  llvm::sys::path::append(Path, B);
+  return std::string(Path);
+}
+
+bool isHexName(llvm::StringRef Name, size_t Length) {
+  return Name.size() == Length && llvm::all_of(Name, [](char C) {
+           return (C >= '0' && C <= '9') || (C >= 'a' && C <= 'f');
+         });
+}
+
+/// Saturating a + delta for the size estimate.
+uint64_t addSigned(uint64_t Value, int64_t Delta) {
+  if (Delta < 0)
+    return Value > uint64_t(-Delta) ? Value - uint64_t(-Delta) : 0;
+  return Value + uint64_t(Delta);
+}
+
+std::string octalMode(mode_t Mode) {
+  std::string Text;
+  llvm::raw_string_ostream(Text)
+      << llvm::format("%04o", unsigned(Mode & 07777));
+  return Text;
+}
+
+/// Checks the ownership and mode policy; returns why \p Dir is refused.
+std::optional<std::string> checkDirectoryPolicy(const std::string &Dir) {
+  struct stat St;
+  if (::stat(Dir.c_str(), &St) != 0)
+    return "cannot use cache directory '" + Dir + "': " + describe(lastError());
+  if (!S_ISDIR(St.st_mode))
+    return "cache path '" + Dir + "' is not a directory";
+  if (St.st_uid != ::geteuid())
+    return "cache directory '" + Dir + "' is owned by uid " +
+           std::to_string(St.st_uid) + ", not by you (uid " +
+           std::to_string(::geteuid()) +
+           "); the cache is disabled. Point QSHAPE_CACHE_DIR at a directory "
+           "of your own";
+  if (St.st_mode & (S_IWGRP | S_IWOTH))
+    return "cache directory '" + Dir +
+           "' is writable by group or others (mode " + octalMode(St.st_mode) +
+           "), so others could plant entries; the cache is disabled. Fix: "
+           "chmod 700 '" +
+           Dir + "'";
+  return std::nullopt;
+}
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Directory and size helpers
+//===----------------------------------------------------------------------===//
+
+std::string qshape::cache::defaultCacheDirectory() {
+  if (const char *Dir = std::getenv("QSHAPE_CACHE_DIR"); Dir && *Dir)
+    return Dir;
+  if (const char *Xdg = std::getenv("XDG_CACHE_HOME"); Xdg && Xdg[0] == '/')
+    return joinPath(Xdg, "qshape");
+  llvm::SmallString<128> Home;
+  if (llvm::sys::path::home_directory(Home))
+    return joinPath(joinPath(Home, ".cache"), "qshape");
+  return "";
+}
+
+std::optional<uint64_t> qshape::cache::parseSize(llvm::StringRef Text) {
+  Text = Text.trim();
+  size_t NumberEnd = Text.find_first_not_of("0123456789.");
+  llvm::StringRef Number = Text.take_front(NumberEnd);
+  llvm::StringRef Suffix = Text.drop_front(Number.size());
+  if (Number.empty() || Number.count('.') > 1 || Number == ".")
+    return std::nullopt;
+  Suffix.consume_back("B") || Suffix.consume_back("b");
+  if (!Suffix.empty() && Suffix.size() > 1)
+    if (!Suffix.consume_back("i"))
+      return std::nullopt;
+  unsigned Shift = 0;
+  if (!Suffix.empty()) {
+    switch (llvm::toLower(Suffix[0])) {
+    case 'k':
+      Shift = 10;
+      break;
+    case 'm':
+      Shift = 20;
+      break;
+    case 'g':
+      Shift = 30;
+      break;
+    case 't':
+      Shift = 40;
+      break;
+    default:
+      return std::nullopt;
+    }
+    if (Suffix.size() != 1)
+      return std::nullopt;
+  }
+  if (!Number.contains('.')) {
+    uint64_t Value;
+    if (Number.getAsInteger(10, Value) ||
+        (Shift && Value > (UINT64_MAX >> Shift)))
+      return std::nullopt;
+    return Value << Shift;
+  }
+  double Value = std::strtod(Number.str().c_str(), nullptr);
+  double Bytes = std::ldexp(Value, int(Shift));
+  if (!(Bytes >= 0) || Bytes >= 1.8e19)
+    return std::nullopt;
+  return uint64_t(Bytes);
+}
+
+std::string qshape::cache::formatSize(uint64_t Bytes) {
+  static const char *Units[] = {"KiB", "MiB", "GiB", "TiB", "PiB"};
+  if (Bytes < 1024)
+    return std::to_string(Bytes) + " B";
+  double Value = double(Bytes) / 1024;
+  size_t Unit = 0;
+  while (Value >= 1024 && Unit + 1 < std::size(Units)) {
+    Value /= 1024;
+    ++Unit;
+  }
+  std::string Text;
+  llvm::raw_string_ostream(Text) << llvm::format("%.1f ", Value) << Units[Unit];
+  return Text;
+}
+
+//===----------------------------------------------------------------------===//
+// CacheStore
+//===----------------------------------------------------------------------===//
+
+CacheStore::CacheStore(CacheOptions Opts) : Options(std::move(Opts)) {
+  MaxSize = DefaultMaxSizeBytes;
+  if (Options.MaxSizeBytes) {
+    MaxSize = Options.MaxSizeBytes;
+  } else if (const char *Env = std::getenv("QSHAPE_CACHE_MAX_SIZE");
+             Env && *Env) {
+    if (std::optional<uint64_t> Size = parseSize(Env); Size && *Size > 0)
+      MaxSize = *Size;
+    else
+      reportProblem(llvm::Twine("QSHAPE_CACHE_MAX_SIZE='") + Env +
+                    "' is not a size like 500M or 2G; using " +
+                    formatSize(DefaultMaxSizeBytes));
+  }
+
+  Directory =
+      Options.Directory.empty() ? defaultCacheDirectory() : Options.Directory;
+  if (Directory.empty()) {
+    DisabledReason = "no cache directory: HOME is not set; set "
+                     "QSHAPE_CACHE_DIR to enable the cache";
+    reportProblem(DisabledReason);
+    return;
+  }
+  llvm::SmallString<256> Absolute(Directory);
+  if (!llvm::sys::fs::make_absolute(Absolute))
+    llvm::sys::path::remove_dots(Absolute, /*remove_dot_dot=*/true);
+  Directory = std::string(Absolute);
+
+  if (std::error_code EC = createDirectories(Directory, 0700)) {
+    DisabledReason = "cannot create cache directory '" + Directory +
+                     "': " + describe(EC) +
+                     "; set QSHAPE_CACHE_DIR to a writable directory";
+    reportProblem(DisabledReason);
+    return;
+  }
+  if (std::optional<std::string> Refused = checkDirectoryPolicy(Directory)) {
+    DisabledReason = *Refused;
+    reportProblem(DisabledReason);
+    return;
+  }
+  Enabled = true;
+  // Tells backup tools to skip the directory. Best effort (it may be
+  // read-only, which still allows hits).
+  UniqueFD Tag = openFile(joinPath(Directory, "CACHEDIR.TAG"),
+                          O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0600);
+  if (Tag.valid())
+    (void)writeAll(Tag.get(), CacheDirTag);
+}
+
+std::string CacheStore::entryPath(const CacheKey &Key) const {
+  std::string Hex = Key.hex();
+  return joinPath(joinPath(Directory, llvm::StringRef(Hex).take_front(2)), Hex);
+}
+
+std::string CacheStore::statsPath() const {
+  return joinPath(Directory, "stats");
+}
+
+uint64_t CacheStore::lowWaterBytes() const {
+  double Fraction = std::clamp(Options.LowWaterFraction, 0.0, 1.0);
+  return uint64_t(double(MaxSize) * Fraction);
+}
+
+CacheStats CacheStore::processStats() const {
+  std::lock_guard<std::mutex> Guard(StatsMutex);
+  return Local;
+}
+
+llvm::ErrorOr<CacheStats> CacheStore::persistentStats() const {
+  return readStatsFile(statsPath());
+}
+
+std::optional<CacheStats>
+CacheStore::record(const CacheStats &Delta,
+                   llvm::function_ref<void(CacheStats &)> UpdateSize) {
+  {
+    std::lock_guard<std::mutex> Guard(StatsMutex);
+    Local.addCounters(Delta);
+  }
+  if (!Enabled)
+    return std::nullopt;
+  CacheStats After;
+  std::error_code EC = updateStatsFile(statsPath(), [&](CacheStats &S) {
+    S.addCounters(Delta);
+    if (UpdateSize)
+      UpdateSize(S);
+    After = S;
+  });
+  if (!EC)
+    return After;
+  {
+    std::lock_guard<std::mutex> Guard(StatsMutex);
+    ++Local.StatsErrors;
+  }
+  reportProblem("cannot update cache statistics '" + statsPath() +
+                "': " + describe(EC));
+  return std::nullopt;
+}
+
+void CacheStore::countProblem(uint64_t CacheStats::*Counter,
+                              const std::string &Message) {
+  // Reported before record(), whose own failure (a read-only file system)
+  // must not take the one warning.
+  reportProblem(Message);
+  CacheStats Delta;
+  Delta.*Counter = 1;
+  record(Delta);
+}
+
+LookupResult CacheStore::lookup(llvm::StringRef Key) {
+  LookupResult Result;
+  std::optional<CacheKey> K = CacheKey::parse(Key);
+  if (!K) {
+    Result.Status = LookupStatus::InvalidKey;
+    Result.Detail =
+        ("invalid cache key '" + Key + "': " + keySyntaxHelp()).str();
+    return Result;
+  }
+  CacheStats Delta;
+  Delta.Misses = 1; // unless it hits
+  if (!Enabled) {
+    Result.Status = LookupStatus::Disabled;
+    Result.Detail = DisabledReason;
+    record(Delta);
+    return Result;
+  }
+
+  std::string Path = entryPath(*K);
+  EntryReadResult Read = readEntryFile(Path, &*K, ReadMode::Load);
+  Result.Detail = Read.Detail;
+  switch (Read.Status) {
+  case ReadStatus::Ok: {
+    // The mtime is the last-use time that eviction sorts by. Failing to set
+    // it (read-only cache) only makes LRU less exact.
+    struct timespec Times[2] = {{0, UTIME_OMIT}, {0, UTIME_NOW}};
+    (void)::utimensat(AT_FDCWD, Path.c_str(), Times, AT_SYMLINK_NOFOLLOW);
+    Result.Status = LookupStatus::Hit;
+    Result.Entry = CacheEntry{std::move(*Read.Header), std::move(Read.Payload)};
+    Delta.Misses = 0;
+    Delta.Hits = 1;
+    Delta.CompileTimeSavedMs = Result.Entry->Header.CompileTimeMs;
+    break;
+  }
+  case ReadStatus::NotFound:
+    Result.Status = LookupStatus::Miss;
+    break;
+  case ReadStatus::Corrupt:
+    // Not removed here: a concurrent writer may be renaming a good entry
+    // into place right now. The next store replaces it.
+    Result.Status = LookupStatus::Corrupt;
+    Delta.Corrupt = 1;
+    break;
+  case ReadStatus::IOError:
+    Result.Status = LookupStatus::IOError;
+    Delta.ReadErrors = 1;
+    reportProblem("cannot read cache entry: " + Read.Detail);
+    break;
+  }
+  record(Delta);
+  return Result;
+}
+
+StoreResult CacheStore::store(llvm::StringRef Key, PayloadKind Kind,
+                              llvm::StringRef Payload, uint64_t CompileTimeMs) {
+  std::optional<CacheKey> K = CacheKey::parse(Key);
+  if (!K)
+    return {StoreStatus::InvalidKey,
+            ("invalid cache key '" + Key + "': " + keySyntaxHelp()).str()};
+  if (!Enabled)
+    return {StoreStatus::Disabled, DisabledReason};
+
+  std::string Hex = K->hex();
+  std::string ShardDir =
+      joinPath(Directory, llvm::StringRef(Hex).take_front(2));
+  std::string FinalPath = joinPath(ShardDir, Hex);
+  static std::atomic<uint64_t> Counter{0};
+  std::string TempPath = joinPath(
+      ShardDir, (TempPrefix + llvm::StringRef(Hex).take_front(16) + "-" +
+                 llvm::Twine(::getpid()) + "-" + llvm::Twine(++Counter))
+                    .str());
+
+  auto Fail = [&](llvm::StringRef What, std::error_code EC) {
+    ::unlink(TempPath.c_str());
+    StoreResult R{StoreStatus::Failed,
+                  ("cannot store cache entry " + K->str() + " in '" +
+                   Directory + "': " + What + ": " + describe(EC))
+                      .str()};
+    countProblem(&CacheStats::WriteErrors, R.Detail);
+    return R;
+  };
+
+  if (::mkdir(ShardDir.c_str(), 0700) != 0 && errno != EEXIST)
+    return Fail("mkdir", lastError());
+
+  EntryHeader Header;
+  Header.Key = K->bytes();
+  Header.Kind = uint32_t(Kind);
+  Header.PayloadSize = Payload.size();
+  Header.PayloadHash = llvm::BLAKE3::hash<CacheKey::NumBytes>(
+      llvm::arrayRefFromStringRef(Payload));
+  Header.CompileTimeMs = CompileTimeMs;
+  Header.CreationTime = uint64_t(nowSeconds());
+  Header.Producer = getProducerVersion().str();
+  std::string HeaderBytes = encodeEntryHeader(Header);
+  uint64_t NewSize = HeaderBytes.size() + Payload.size();
+  if (NewSize > MaxSize) {
+    // Writing it would only make the next cleanup evict it again.
+    StoreResult R{StoreStatus::TooLarge,
+                  "cache entry " + K->str() + " (" + formatSize(NewSize) +
+                      ") is larger than the cache size cap (" +
+                      formatSize(MaxSize) +
+                      "); raise QSHAPE_CACHE_MAX_SIZE to cache it"};
+    reportProblem(R.Detail);
+    return R;
+  }
+
+  {
+    UniqueFD FD =
+        openFile(TempPath, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0600);
+    if (!FD.valid())
+      return Fail("create temp file", lastError());
+    if (std::error_code EC = writeAll(FD.get(), HeaderBytes))
+      return Fail("write", EC);
+    if (std::error_code EC = writeAll(FD.get(), Payload))
+      return Fail("write", EC);
+    if (::fsync(FD.get()) != 0)
+      return Fail("fsync", lastError());
+    if (std::error_code EC = FD.close())
+      return Fail("close", EC);
+  }
+
+  struct stat Old;
+  bool Replaces = ::lstat(FinalPath.c_str(), &Old) == 0;
+  if (::rename(TempPath.c_str(), FinalPath.c_str()) != 0)
+    return Fail("rename", lastError());
+  // Durability of the rename only; the entry is complete either way.
+  (void)syncDirectory(ShardDir);
+
+  CacheStats Delta;
+  Delta.Stores = 1;
+  Delta.BytesStored = Payload.size();
+  int64_t SizeDelta = int64_t(NewSize) - (Replaces ? int64_t(Old.st_size) : 0);
+  std::optional<CacheStats> After = record(Delta, [&](CacheStats &S) {
+    S.SizeBytes = addSigned(S.SizeBytes, SizeDelta);
+    S.Entries += Replaces ? 0 : 1;
+  });
+  if (After)
+    maybeCleanupAfterStore(*After);
+  return {};
+}
+
+void CacheStore::maybeCleanupAfterStore(const CacheStats &Persisted) {
+  int64_t Now = nowSeconds();
+  int64_t Last = int64_t(Persisted.LastCleanupTime);
+  bool Due = Last == 0 || Last > Now ||
+             Now - Last > int64_t(Options.CleanupIntervalSeconds);
+  if (Persisted.SizeBytes <= MaxSize && !Due)
+    return;
+  CleanupResult R = runCleanup(CleanupMode::Evict, MaxSize, lowWaterBytes());
+  if (R.Result == CleanupResult::State::Failed)
+    countProblem(&CacheStats::WriteErrors, "cache cleanup failed: " + R.Detail);
+}
+
+llvm::ErrorOr<ScanResult> CacheStore::scan() const {
+  ScanResult Result;
+  if (!Enabled)
+    return Result;
+  DIR *Top = ::opendir(Directory.c_str());
+  if (!Top)
+    return lastError();
+  std::vector<std::string> Shards;
+  while (struct dirent *D = ::readdir(Top))
+    if (isHexName(D->d_name, 2))
+      Shards.push_back(D->d_name);
+  ::closedir(Top);
+  std::sort(Shards.begin(), Shards.end());
+
+  for (const std::string &Shard : Shards) {
+    std::string ShardDir = joinPath(Directory, Shard);
+    DIR *Dir = ::opendir(ShardDir.c_str());
+    if (!Dir) {
+      if (errno == ENOENT || errno == ENOTDIR)
+        continue;
+      return lastError();
+    }
+    while (struct dirent *D = ::readdir(Dir)) {
+      llvm::StringRef Name = D->d_name;
+      bool IsTemp = Name.starts_with(TempPrefix);
+      bool IsEntry =
+          isHexName(Name, CacheKey::NumHexDigits) && Name.starts_with(Shard);
+      if (!IsTemp && !IsEntry)
+        continue; // not ours: never touched
+      struct stat St;
+      if (::fstatat(::dirfd(Dir), D->d_name, &St, AT_SYMLINK_NOFOLLOW) != 0 ||
+          S_ISDIR(St.st_mode))
+        continue;
+      EntryInfo Info;
+      Info.Path = joinPath(ShardDir, Name);
+      Info.Size = uint64_t(St.st_size);
+      Info.LastUse = int64_t(St.st_mtime);
+      if (IsTemp) {
+        Result.TempFiles.push_back(std::move(Info));
+        continue;
+      }
+      Info.KeyHex = Name.str();
+      Result.TotalBytes += Info.Size;
+      Result.Entries.push_back(std::move(Info));
+    }
+    ::closedir(Dir);
+  }
+  // readdir order differs between file systems; keep listings stable.
+  std::sort(Result.Entries.begin(), Result.Entries.end(),
+            [](const EntryInfo &A, const EntryInfo &B) {
+              return A.KeyHex < B.KeyHex;
+            });
+  return Result;
+}
+
+CleanupResult CacheStore::runCleanup(CleanupMode Mode, uint64_t LimitBytes,
+                                     uint64_t TargetBytes) {
+  CleanupResult R;
+  if (!Enabled) {
+    R.Result = CleanupResult::State::Disabled;
+    R.Detail = DisabledReason;
+    return R;
+  }
+  LockFile::Attempt Lock = LockFile::tryAcquire(
+      joinPath(Directory, "cleanup.lock"), Options.StaleLockSeconds);
+  if (!Lock.acquired()) {
+    R.Result = Lock.Result == LockFile::Outcome::Busy
+                   ? CleanupResult::State::Busy
+                   : CleanupResult::State::Failed;
+    if (Lock.EC)
+      R.Detail =
+          "cannot create lock in '" + Directory + "': " + describe(Lock.EC);
+    return R;
+  }
+  R.BrokeStaleLock =
+      Lock.Result == LockFile::Outcome::AcquiredAfterBreakingStale;
+
+  // Stores that finish while we scan add to the estimate; remember where it
+  // started so they are not lost when the scanned total replaces it. (One
+  // that the scan also saw is counted twice: the estimate errs high, which
+  // only brings the next cleanup sooner.)
+  llvm::ErrorOr<CacheStats> Before = readStatsFile(statsPath());
+  uint64_t EstimateBefore = Before ? Before->SizeBytes : 0;
+  uint64_t EntriesEstimateBefore = Before ? Before->Entries : 0;
+
+  llvm::ErrorOr<ScanResult> Scan = scan();
+  if (!Scan) {
+    R.Result = CleanupResult::State::Failed;
+    R.Detail = "cannot scan '" + Directory + "': " + describe(Scan.getError());
+    return R;
+  }
+  R.EntriesBefore = Scan->Entries.size();
+  R.BytesBefore = Scan->TotalBytes;
+
+  int64_t Now = nowSeconds();
+  for (const EntryInfo &Temp : Scan->TempFiles)
+    if (Now - Temp.LastUse > int64_t(Options.TempFileMaxAgeSeconds) &&
+        ::unlink(Temp.Path.c_str()) == 0)
+      ++R.TempFilesRemoved;
+
+  // Least recently used first; the key breaks ties so the order is stable.
+  std::vector<EntryInfo> &Entries = Scan->Entries;
+  std::sort(Entries.begin(), Entries.end(),
+            [](const EntryInfo &A, const EntryInfo &B) {
+              return std::tie(A.LastUse, A.KeyHex) <
+                     std::tie(B.LastUse, B.KeyHex);
+            });
+  uint64_t Total = Scan->TotalBytes;
+  uint64_t Remaining = Entries.size();
+  // Nothing goes unless the total is past the limit; then down to the target.
+  bool OverLimit = Total > LimitBytes;
+  for (const EntryInfo &E : Entries) {
+    if (!OverLimit || Total <= TargetBytes)
+      break;
+    if (Mode == CleanupMode::Evict) {
+      // A hit since the scan made it recently used: keep it.
+      struct stat St;
+      if (::lstat(E.Path.c_str(), &St) == 0 &&
+          int64_t(St.st_mtime) != E.LastUse)
+        continue;
+    }
+    if (::unlink(E.Path.c_str()) == 0) {
+      ++R.Removed;
+      R.RemovedBytes += E.Size;
+    } else if (errno != ENOENT) {
+      continue;
+    }
+    Total -= E.Size;
+    --Remaining;
+    if (R.Removed % 256 == 0)
+      Lock.Lock->refresh();
+  }
+  R.EntriesAfter = Remaining;
+  R.BytesAfter = Total;
+
+  CacheStats Delta;
+  if (Mode == CleanupMode::Evict)
+    Delta.Evictions = R.Removed;
+  record(Delta, [&](CacheStats &S) {
+    S.SizeBytes =
+        Total +
+        (S.SizeBytes > EstimateBefore ? S.SizeBytes - EstimateBefore : 0);
+    S.Entries = Remaining + (S.Entries > EntriesEstimateBefore
+                                 ? S.Entries - EntriesEstimateBefore
+                                 : 0);
+    S.LastCleanupTime = uint64_t(Now);
+  });
+  return R;
+}
+
+CleanupResult CacheStore::prune(std::optional<uint64_t> TargetBytes) {
+  if (TargetBytes)
+    return runCleanup(CleanupMode::Evict, *TargetBytes, *TargetBytes);
+  return runCleanup(CleanupMode::Evict, MaxSize, lowWaterBytes());
+}
+
+CleanupResult CacheStore::clear() {
+  return runCleanup(CleanupMode::RemoveAll, 0, 0);
+}
+
+std::error_code CacheStore::remove(const CacheKey &Key) {
+  if (!Enabled)
+    return std::make_error_code(std::errc::operation_not_permitted);
+  std::string Path = entryPath(Key);
+  struct stat St;
+  if (::lstat(Path.c_str(), &St) != 0)
+    return lastError();
+  if (::unlink(Path.c_str()) != 0)
+    return lastError();
+  record(CacheStats(), [&](CacheStats &S) {
+    S.SizeBytes = addSigned(S.SizeBytes, -int64_t(St.st_size));
+    S.Entries = S.Entries ? S.Entries - 1 : 0;
+  });
+  return {};
+}

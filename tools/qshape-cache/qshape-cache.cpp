@@ -1,0 +1,672 @@
+//===- qshape-cache.cpp - Inspect and maintain the qshape compile cache ---===//
+//
+// A thin command-line front end to the cache store library: statistics,
+// listing, verification, pruning, and put/get for scripts and tests.
+//
+//===----------------------------------------------------------------------===//
+
+#include "qshape/Cache/CacheEntry.h"
+#include "qshape/Cache/CacheKey.h"
+#include "qshape/Cache/CacheStore.h"
+#include "qshape/Cache/Diagnostics.h"
+#include "qshape/Cache/FileUtil.h"
+
+#include "llvm/Support/Format.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
+#include <ctime>
+#include <optional>
+#include <string>
+#include <sys/stat.h>
+#include <vector>
+
+using namespace qshape::cache;
+
+namespace {
+
+constexpr int ExitOk = 0;
+constexpr int ExitNegative = 1; // a miss, or bad entries remain
+constexpr int ExitError = 2;    // usage or cache error
+
+const char *const HelpText =
+    R"(OVERVIEW: inspect and maintain the qshape persistent compile cache
+
+USAGE: qshape-cache [options] <command> [arguments]
+
+COMMANDS:
+  stats                 Counters of all processes that used the cache (like
+                        `ccache -s`): entries, size, cap, hits, misses, hit
+                        rate, corrupt entries, read/write errors, evictions,
+                        compile time saved.
+  list                  One line per entry: key, size, payload kind, time since
+                        last use. Most recently used first.
+  show KEY              Header fields of one entry, and whether it verifies.
+  verify [--fix]        Reads every entry and checks its header and payload
+                        checksum. Reports bad entries; --fix removes them.
+                        Exits with 1 if bad entries remain.
+  prune [--max-size N]  Removes temp files left by killed writers and evicts
+                        least recently used entries: down to N if given,
+                        otherwise down to 80% of the cap when over the cap.
+  clear                 Removes every entry and old temp files; counters are
+                        kept.
+  put KEY FILE          Stores FILE ('-' for stdin) as the payload of KEY
+                        (options --kind, --compile-ms). For scripts and tests.
+  get KEY [-o FILE]     Writes the payload of KEY to FILE or stdout; exits
+                        with 1 on a miss. Counts as a lookup.
+
+OPTIONS:
+  --dir DIR             Cache directory. Default: $QSHAPE_CACHE_DIR, else
+                        $XDG_CACHE_HOME/qshape, else ~/.cache/qshape.
+  --max-size N          Size cap (stats, prune and stores). Sizes are bytes or
+                        K, M, G, T (powers of 1024): 500M, 2G, 1.5G. Default:
+                        $QSHAPE_CACHE_MAX_SIZE, else 2G.
+  --json                Machine-readable output (stats, list, show, verify,
+                        prune, clear).
+  --fix                 verify: remove bad entries.
+  --kind KIND           put: payload kind, one of: blob, mlir, mlirbc,
+                        llvm-ir, llvm-bc, object, shared-lib (default blob).
+  --compile-ms N        put: compile time the entry saves, in milliseconds.
+  -o, --output FILE     get: write the payload to FILE instead of stdout.
+  -h, --help            Show this text.
+
+KEYS:
+  64 lowercase hex digits, optionally prefixed with 'blake3:'.
+
+EXIT STATUS:
+  0 success; 1 a miss (get, show) or bad entries remain (verify);
+  2 usage error or a cache that cannot be used.
+)";
+
+struct CommandInfo;
+
+struct Arguments {
+  std::string Command;
+  const CommandInfo *Info = nullptr; ///< the entry of Command in Commands
+  std::vector<std::string> Positional;
+  std::string Dir;
+  std::optional<uint64_t> MaxSize;
+  bool Json = false;
+  bool Fix = false;
+  std::optional<PayloadKind> Kind;
+  std::optional<uint64_t> CompileMs;
+  std::optional<std::string> Output;
+};
+
+/// Warnings of the library are held back so that a failure is reported once,
+/// as the error, instead of as a warning followed by the same error.
+std::vector<std::string> PendingWarnings;
+
+void flushWarnings(llvm::StringRef Except = "") {
+  for (const std::string &W : PendingWarnings)
+    if (W != Except)
+      llvm::errs() << "qshape-cache: warning: " << W << "\n";
+  PendingWarnings.clear();
+}
+
+int fail(const llvm::Twine &Message, int Code = ExitError) {
+  std::string Text = Message.str();
+  flushWarnings(Text);
+  llvm::errs() << "qshape-cache: error: " << Text << "\n";
+  return Code;
+}
+
+int usageError(const llvm::Twine &Message) {
+  return fail(Message + "\nrun 'qshape-cache --help' for the commands and "
+                        "options");
+}
+
+int invalidKey(llvm::StringRef Text) {
+  return usageError("invalid key '" + Text + "': " + keySyntaxHelp());
+}
+
+std::string formatAge(int64_t Seconds) {
+  if (Seconds < 0)
+    Seconds = 0;
+  if (Seconds < 120)
+    return std::to_string(Seconds) + "s";
+  if (Seconds < 7200)
+    return std::to_string(Seconds / 60) + "m";
+  if (Seconds < 2 * 86400)
+    return std::to_string(Seconds / 3600) + "h";
+  return std::to_string(Seconds / 86400) + "d";
+}
+
+std::string formatTime(int64_t Seconds) {
+  std::time_t T = std::time_t(Seconds);
+  std::tm Tm{};
+  char Buffer[64];
+  if (!gmtime_r(&T, &Tm) ||
+      std::strftime(Buffer, sizeof(Buffer), "%Y-%m-%dT%H:%M:%SZ", &Tm) == 0)
+    return std::to_string(Seconds);
+  return Buffer;
+}
+
+std::string formatMs(uint64_t Ms) {
+  std::string Text;
+  llvm::raw_string_ostream OS(Text);
+  if (Ms < 60000)
+    OS << llvm::format("%.3f s", double(Ms) / 1000);
+  else if (Ms < 3600000)
+    OS << Ms / 60000 << " min "
+       << llvm::format("%.1f s", double(Ms % 60000) / 1000);
+  else
+    OS << Ms / 3600000 << " h " << (Ms % 3600000) / 60000 << " min";
+  return Text;
+}
+
+std::string count(uint64_t N, llvm::StringRef One, llvm::StringRef Many) {
+  return std::to_string(N) + " " + (N == 1 ? One : Many).str();
+}
+
+std::string percent(double Fraction) {
+  std::string Text;
+  llvm::raw_string_ostream(Text) << llvm::format("%.2f %%", Fraction * 100);
+  return Text;
+}
+
+//===----------------------------------------------------------------------===//
+// Commands
+//===----------------------------------------------------------------------===//
+
+int runStats(CacheStore &Store, const Arguments &Args) {
+  llvm::ErrorOr<CacheStats> Stats = Store.persistentStats();
+  if (!Stats)
+    return fail("cannot read '" + Store.statsPath() +
+                "': " + Stats.getError().message());
+  llvm::ErrorOr<ScanResult> Scan = Store.scan();
+  if (!Scan)
+    return fail("cannot scan '" + Store.directory() +
+                "': " + Scan.getError().message());
+  uint64_t Cap = Store.maxSizeBytes();
+  double Used = Cap ? double(Scan->TotalBytes) / double(Cap) : 0;
+  const CacheStats &S = *Stats;
+  if (Args.Json) {
+    llvm::json::OStream J(llvm::outs(), 2);
+    J.object([&] {
+      J.attribute("directory", Store.directory());
+      J.attribute("entries", int64_t(Scan->Entries.size()));
+      J.attribute("size_bytes", int64_t(Scan->TotalBytes));
+      J.attribute("max_size_bytes", int64_t(Cap));
+      J.attribute("temp_files", int64_t(Scan->TempFiles.size()));
+      J.attribute("hits", int64_t(S.Hits));
+      J.attribute("misses", int64_t(S.Misses));
+      J.attribute("hit_rate", S.hitRate());
+      J.attribute("corrupt", int64_t(S.Corrupt));
+      J.attribute("read_errors", int64_t(S.ReadErrors));
+      J.attribute("write_errors", int64_t(S.WriteErrors));
+      J.attribute("evictions", int64_t(S.Evictions));
+      J.attribute("stores", int64_t(S.Stores));
+      J.attribute("bytes_stored", int64_t(S.BytesStored));
+      J.attribute("compile_time_saved_ms", int64_t(S.CompileTimeSavedMs));
+      J.attribute("last_cleanup_time", int64_t(S.LastCleanupTime));
+    });
+    llvm::outs() << "\n";
+    return ExitOk;
+  }
+  auto Row = [](llvm::StringRef Name, const llvm::Twine &Value) {
+    llvm::outs() << llvm::left_justify(Name, 22) << Value << "\n";
+  };
+  Row("Cache directory:", Store.directory());
+  Row("Entries:", llvm::Twine(Scan->Entries.size()));
+  Row("Cache size:", formatSize(Scan->TotalBytes) + " (" +
+                         llvm::Twine(Scan->TotalBytes) + " bytes)");
+  Row("Max cache size:", formatSize(Cap) + " (" + percent(Used) + " used)");
+  Row("Hits:", llvm::Twine(S.Hits));
+  Row("Misses:", llvm::Twine(S.Misses));
+  Row("Hit rate:", percent(S.hitRate()));
+  Row("Corrupt entries:", llvm::Twine(S.Corrupt));
+  Row("Read errors:", llvm::Twine(S.ReadErrors));
+  Row("Write errors:", llvm::Twine(S.WriteErrors));
+  Row("Evictions:", llvm::Twine(S.Evictions));
+  Row("Stores:", llvm::Twine(S.Stores));
+  Row("Bytes stored:", formatSize(S.BytesStored));
+  Row("Compile time saved:", formatMs(S.CompileTimeSavedMs));
+  if (!Scan->TempFiles.empty())
+    Row("Temp files:", llvm::Twine(Scan->TempFiles.size()) +
+                           " (stores in progress or killed; 'prune' removes "
+                           "old ones)");
+  return ExitOk;
+}
+
+int runList(CacheStore &Store, const Arguments &Args) {
+  llvm::ErrorOr<ScanResult> Scan = Store.scan();
+  if (!Scan)
+    return fail("cannot scan '" + Store.directory() +
+                "': " + Scan.getError().message());
+  std::vector<EntryInfo> Entries = std::move(Scan->Entries);
+  std::sort(Entries.begin(), Entries.end(),
+            [](const EntryInfo &A, const EntryInfo &B) {
+              return std::tie(B.LastUse, A.KeyHex) <
+                     std::tie(A.LastUse, B.KeyHex);
+            });
+  int64_t Now = fileutil::nowSeconds();
+  std::optional<llvm::json::OStream> J;
+  if (Args.Json) {
+    J.emplace(llvm::outs(), 2);
+    J->arrayBegin();
+  } else if (!Entries.empty()) {
+    llvm::outs() << llvm::left_justify("KEY", 72) << "  "
+                 << llvm::right_justify("SIZE", 10) << "  "
+                 << llvm::left_justify("KIND", 10) << "  LAST USE\n";
+  }
+  for (const EntryInfo &E : Entries) {
+    std::optional<CacheKey> Key = CacheKey::parse(E.KeyHex);
+    EntryReadResult R = readEntryFile(E.Path, &*Key, ReadMode::HeaderOnly);
+    std::string Kind = R.Status == ReadStatus::Ok
+                           ? payloadKindName(R.Header->Kind)
+                           : std::string("corrupt");
+    if (J) {
+      J->object([&] {
+        J->attribute("key", Key->str());
+        J->attribute("size_bytes", int64_t(E.Size));
+        J->attribute("kind", Kind);
+        J->attribute("last_use", E.LastUse);
+        J->attribute("age_seconds", std::max<int64_t>(0, Now - E.LastUse));
+        if (R.Status == ReadStatus::Ok) {
+          J->attribute("compile_time_ms", int64_t(R.Header->CompileTimeMs));
+          J->attribute("created", int64_t(R.Header->CreationTime));
+        } else {
+          J->attribute("problem", R.Detail);
+        }
+      });
+      continue;
+    }
+    llvm::outs() << llvm::left_justify(Key->str(), 72) << "  "
+                 << llvm::right_justify(formatSize(E.Size), 10) << "  "
+                 << llvm::left_justify(Kind, 10) << "  "
+                 << formatAge(Now - E.LastUse) << " ago\n";
+  }
+  if (J) {
+    J->arrayEnd();
+    llvm::outs() << "\n";
+  }
+  return ExitOk;
+}
+
+int runShow(CacheStore &Store, const Arguments &Args) {
+  std::optional<CacheKey> Key = CacheKey::parse(Args.Positional[0]);
+  if (!Key)
+    return invalidKey(Args.Positional[0]);
+  std::string Path = Store.entryPath(*Key);
+  EntryReadResult R = readEntryFile(Path, &*Key, ReadMode::Verify);
+  if (R.Status == ReadStatus::NotFound)
+    return fail("no entry for key " + Key->str() + " in '" + Store.directory() +
+                    "' ('qshape-cache list' shows the keys)",
+                ExitNegative);
+  if (R.Status == ReadStatus::IOError)
+    return fail(R.Detail);
+  llvm::StringRef Status = R.Status == ReadStatus::Ok ? "ok" : "corrupt";
+  struct stat St;
+  int64_t LastUse = ::lstat(Path.c_str(), &St) == 0 ? int64_t(St.st_mtime) : 0;
+  const std::optional<EntryHeader> &H = R.Header;
+  if (Args.Json) {
+    llvm::json::OStream J(llvm::outs(), 2);
+    J.object([&] {
+      J.attribute("key", Key->str());
+      J.attribute("path", Path);
+      J.attribute("status", Status);
+      if (R.Status != ReadStatus::Ok)
+        J.attribute("problem", R.Detail);
+      J.attribute("file_size", int64_t(R.FileSize));
+      J.attribute("last_use", LastUse);
+      if (H) {
+        J.attribute("format_version", int64_t(H->FormatVersion));
+        J.attribute("header_size", int64_t(H->HeaderSize));
+        J.attribute("kind", payloadKindName(H->Kind));
+        J.attribute("payload_size", int64_t(H->PayloadSize));
+        J.attribute("payload_blake3", toHex(H->PayloadHash));
+        J.attribute("compile_time_ms", int64_t(H->CompileTimeMs));
+        J.attribute("created", int64_t(H->CreationTime));
+        J.attribute("producer", H->Producer);
+      }
+    });
+    llvm::outs() << "\n";
+  } else {
+    auto Row = [](llvm::StringRef Name, const llvm::Twine &Value) {
+      llvm::outs() << llvm::left_justify(Name, 17) << Value << "\n";
+    };
+    Row("Key:", Key->str());
+    Row("Path:", Path);
+    Row("Status:", R.Status == ReadStatus::Ok ? llvm::Twine("ok")
+                                              : "corrupt: " + R.Detail);
+    Row("File size:", llvm::Twine(R.FileSize) + " bytes");
+    Row("Last use:", formatTime(LastUse));
+    if (H) {
+      Row("Format version:", llvm::Twine(H->FormatVersion));
+      Row("Header size:", llvm::Twine(H->HeaderSize) + " bytes");
+      Row("Payload kind:", payloadKindName(H->Kind));
+      Row("Payload size:", llvm::Twine(H->PayloadSize) + " bytes");
+      Row("Payload BLAKE3:", toHex(H->PayloadHash));
+      Row("Compile time:", llvm::Twine(H->CompileTimeMs) + " ms");
+      Row("Created:", formatTime(int64_t(H->CreationTime)));
+      Row("Producer:", H->Producer);
+    }
+  }
+  return R.Status == ReadStatus::Ok ? ExitOk : ExitNegative;
+}
+
+int runVerify(CacheStore &Store, const Arguments &Args) {
+  llvm::ErrorOr<ScanResult> Scan = Store.scan();
+  if (!Scan)
+    return fail("cannot scan '" + Store.directory() +
+                "': " + Scan.getError().message());
+  struct Bad {
+    std::string Key, Problem;
+    bool Removed = false;
+    std::string RemoveError;
+  };
+  std::vector<Bad> BadEntries;
+  uint64_t Ok = 0, IOErrors = 0;
+  for (const EntryInfo &E : Scan->Entries) {
+    std::optional<CacheKey> Key = CacheKey::parse(E.KeyHex);
+    EntryReadResult R = readEntryFile(E.Path, &*Key, ReadMode::Verify);
+    if (R.Status == ReadStatus::Ok) {
+      ++Ok;
+      continue;
+    }
+    if (R.Status == ReadStatus::NotFound) // removed meanwhile
+      continue;
+    Bad B;
+    B.Key = Key->str();
+    B.Problem = R.Detail;
+    if (R.Status == ReadStatus::IOError)
+      ++IOErrors;
+    else if (Args.Fix) {
+      std::error_code EC = Store.remove(*Key);
+      B.Removed = !EC;
+      if (EC)
+        B.RemoveError = EC.message();
+    }
+    BadEntries.push_back(std::move(B));
+  }
+  uint64_t Remaining =
+      llvm::count_if(BadEntries, [](const Bad &B) { return !B.Removed; });
+  if (Args.Json) {
+    llvm::json::OStream J(llvm::outs(), 2);
+    J.object([&] {
+      J.attribute("checked", int64_t(Ok + BadEntries.size()));
+      J.attribute("ok", int64_t(Ok));
+      J.attribute("bad", int64_t(BadEntries.size()));
+      J.attribute("removed", int64_t(BadEntries.size() - Remaining));
+      J.attributeArray("bad_entries", [&] {
+        for (const Bad &B : BadEntries)
+          J.object([&] {
+            J.attribute("key", B.Key);
+            J.attribute("problem", B.Problem);
+            J.attribute("removed", B.Removed);
+          });
+      });
+    });
+    llvm::outs() << "\n";
+  } else {
+    for (const Bad &B : BadEntries) {
+      llvm::outs() << "bad entry " << B.Key << ": " << B.Problem;
+      if (B.Removed)
+        llvm::outs() << " (removed)";
+      else if (!B.RemoveError.empty())
+        llvm::outs() << " (cannot remove: " << B.RemoveError << ")";
+      llvm::outs() << "\n";
+    }
+    llvm::outs() << "verified "
+                 << count(Ok + BadEntries.size(), "entry", "entries") << ": "
+                 << Ok << " ok, " << BadEntries.size() << " bad";
+    if (Args.Fix)
+      llvm::outs() << ", " << BadEntries.size() - Remaining << " removed";
+    llvm::outs() << "\n";
+  }
+  if (Remaining == 0)
+    return ExitOk;
+  llvm::errs() << "qshape-cache: error: "
+               << count(Remaining, "bad entry remains", "bad entries remain")
+               << "; "
+               << (Args.Fix ? "check the permissions of '" +
+                                  Store.directory().str() + "'"
+                            : std::string("run 'qshape-cache verify --fix' to "
+                                          "remove them"))
+               << (IOErrors ? " (some could not be read)" : "") << "\n";
+  return ExitNegative;
+}
+
+int reportCleanup(const CleanupResult &R, const Arguments &Args,
+                  const CacheStore &Store) {
+  switch (R.Result) {
+  case CleanupResult::State::Busy:
+    return fail("another cleanup holds '" + Store.directory() +
+                "/cleanup.lock'; try again later (a lock of a dead process "
+                "or one not refreshed for 10 minutes is broken automatically)");
+  case CleanupResult::State::Failed:
+  case CleanupResult::State::Disabled:
+    return fail(R.Detail);
+  case CleanupResult::State::Done:
+    break;
+  }
+  if (Args.Json) {
+    llvm::json::OStream J(llvm::outs(), 2);
+    J.object([&] {
+      J.attribute("removed_entries", int64_t(R.Removed));
+      J.attribute("removed_bytes", int64_t(R.RemovedBytes));
+      J.attribute("removed_temp_files", int64_t(R.TempFilesRemoved));
+      J.attribute("entries", int64_t(R.EntriesAfter));
+      J.attribute("size_bytes", int64_t(R.BytesAfter));
+      J.attribute("broke_stale_lock", R.BrokeStaleLock);
+    });
+    llvm::outs() << "\n";
+  } else {
+    if (R.BrokeStaleLock)
+      llvm::outs() << "broke a stale cleanup lock\n";
+    llvm::outs() << "removed " << count(R.Removed, "entry", "entries") << " ("
+                 << formatSize(R.RemovedBytes) << ") and "
+                 << count(R.TempFilesRemoved, "temp file", "temp files") << "; "
+                 << count(R.EntriesAfter, "entry", "entries") << " ("
+                 << formatSize(R.BytesAfter) << ") remain\n";
+  }
+  return ExitOk;
+}
+
+int runPrune(CacheStore &Store, const Arguments &Args) {
+  return reportCleanup(Store.prune(Args.MaxSize), Args, Store);
+}
+
+int runClear(CacheStore &Store, const Arguments &Args) {
+  return reportCleanup(Store.clear(), Args, Store);
+}
+
+int runPut(CacheStore &Store, const Arguments &Args) {
+  std::optional<CacheKey> Key = CacheKey::parse(Args.Positional[0]);
+  if (!Key)
+    return invalidKey(Args.Positional[0]);
+  const std::string &File = Args.Positional[1];
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> Input =
+      llvm::MemoryBuffer::getFileOrSTDIN(File, /*IsText=*/false,
+                                         /*RequiresNullTerminator=*/false);
+  if (!Input)
+    return fail("cannot read '" + File + "': " + Input.getError().message());
+  PayloadKind Kind = Args.Kind.value_or(PayloadKind::Blob);
+  StoreResult Stored = Store.store(Key->str(), Kind, (*Input)->getBuffer(),
+                                   Args.CompileMs.value_or(0));
+  if (!Stored.stored())
+    return fail(Stored.Detail);
+  llvm::outs() << "stored " << Key->str() << " (" << (*Input)->getBufferSize()
+               << " bytes, " << payloadKindName(uint32_t(Kind)) << ")\n";
+  return ExitOk;
+}
+
+int runGet(CacheStore &Store, const Arguments &Args) {
+  std::optional<CacheKey> Key = CacheKey::parse(Args.Positional[0]);
+  if (!Key)
+    return invalidKey(Args.Positional[0]);
+  LookupResult R = Store.lookup(Key->str());
+  switch (R.Status) {
+  case LookupStatus::Hit:
+    break;
+  case LookupStatus::Miss:
+    return fail("miss: no entry for key " + Key->str(), ExitNegative);
+  case LookupStatus::Corrupt:
+    return fail("miss: the entry of " + Key->str() + " is corrupt (" +
+                    R.Detail +
+                    "); the next store replaces it, 'qshape-cache verify "
+                    "--fix' removes it",
+                ExitNegative);
+  case LookupStatus::IOError:
+  case LookupStatus::Disabled:
+  case LookupStatus::InvalidKey:
+    return fail(R.Detail);
+  }
+  llvm::StringRef Payload = R.Entry->Payload->getBuffer();
+  if (!Args.Output || *Args.Output == "-") {
+    llvm::outs() << Payload;
+    llvm::outs().flush();
+  } else {
+    std::error_code EC;
+    llvm::raw_fd_ostream OS(*Args.Output, EC);
+    if (EC)
+      return fail("cannot write '" + *Args.Output + "': " + EC.message());
+    OS << Payload;
+    OS.close();
+    if (OS.has_error())
+      return fail("cannot write '" + *Args.Output +
+                  "': " + OS.error().message());
+  }
+  return ExitOk;
+}
+
+//===----------------------------------------------------------------------===//
+// Argument parsing
+//===----------------------------------------------------------------------===//
+
+struct CommandInfo {
+  const char *Name;
+  size_t Arity;
+  const char *Usage;
+  int (*Run)(CacheStore &, const Arguments &);
+};
+const CommandInfo Commands[] = {
+    {"stats", 0, "stats", runStats},
+    {"list", 0, "list", runList},
+    {"show", 1, "show KEY", runShow},
+    {"verify", 0, "verify [--fix]", runVerify},
+    {"prune", 0, "prune [--max-size N]", runPrune},
+    {"clear", 0, "clear", runClear},
+    {"put", 2, "put KEY FILE", runPut},
+    {"get", 1, "get KEY [-o FILE]", runGet},
+};
+
+/// Returns an exit code if parsing ended the program (help or error).
+std::optional<int> parseArguments(int Argc, char **Argv, Arguments &Args) {
+  std::vector<llvm::StringRef> Words(Argv + 1, Argv + Argc);
+  // "--name=value" or "--name value".
+  auto TakeValue = [&](size_t &I, std::string &Value) -> bool {
+    auto [Name, Inline] = Words[I].split('=');
+    if (Name.size() != Words[I].size()) {
+      Value = Inline.str();
+      return true;
+    }
+    if (I + 1 >= Words.size())
+      return false;
+    Value = Words[++I].str();
+    return true;
+  };
+  bool OnlyPositional = false;
+  for (size_t I = 0; I < Words.size(); ++I) {
+    llvm::StringRef Word = Words[I];
+    if (OnlyPositional || !Word.starts_with("-") || Word == "-") {
+      if (Args.Command.empty())
+        Args.Command = Word.str();
+      else
+        Args.Positional.push_back(Word.str());
+      continue;
+    }
+    if (Word == "--") {
+      OnlyPositional = true;
+      continue;
+    }
+    if (Word == "-h" || Word == "--help") {
+      llvm::outs() << HelpText;
+      return ExitOk;
+    }
+    if (Word == "--json") {
+      Args.Json = true;
+      continue;
+    }
+    if (Word == "--fix") {
+      Args.Fix = true;
+      continue;
+    }
+    llvm::StringRef Name = Word.split('=').first;
+    std::string Value;
+    if (Name == "-o")
+      Name = "--output";
+    if (!llvm::is_contained(
+            {"--dir", "--max-size", "--kind", "--compile-ms", "--output"},
+            Name))
+      return usageError("unknown option '" + Word + "'");
+    if (!TakeValue(I, Value))
+      return usageError("option '" + Name + "' needs a value");
+    if (Name == "--dir") {
+      Args.Dir = Value;
+    } else if (Name == "--max-size") {
+      Args.MaxSize = parseSize(Value);
+      if (!Args.MaxSize || *Args.MaxSize == 0)
+        return usageError("invalid size '" + Value +
+                          "': use bytes or K, M, G, T, e.g. 500M or 2G");
+    } else if (Name == "--kind") {
+      Args.Kind = parsePayloadKind(Value);
+      if (!Args.Kind)
+        return usageError("unknown payload kind '" + Value +
+                          "'; use one of: " + payloadKindNames());
+    } else if (Name == "--compile-ms") {
+      uint64_t Ms;
+      if (llvm::StringRef(Value).getAsInteger(10, Ms))
+        return usageError("invalid --compile-ms '" + Value +
+                          "': use a whole number of milliseconds");
+      Args.CompileMs = Ms;
+    } else {
+      Args.Output = Value;
+    }
+  }
+  if (Args.Command.empty())
+    return usageError("no command given");
+
+  for (const CommandInfo &C : Commands)
+    if (Args.Command == C.Name)
+      Args.Info = &C;
+  const CommandInfo *Info = Args.Info;
+  if (!Info)
+    return usageError("unknown command '" + Args.Command + "'");
+  if (Args.Positional.size() != Info->Arity)
+    return usageError(llvm::Twine("usage: qshape-cache ") + Info->Usage);
+  if (Args.Fix && Args.Command != "verify")
+    return usageError("--fix only applies to 'verify'");
+  if ((Args.Kind || Args.CompileMs) && Args.Command != "put")
+    return usageError("--kind and --compile-ms only apply to 'put'");
+  if (Args.Output && Args.Command != "get")
+    return usageError("--output only applies to 'get'");
+  return std::nullopt;
+}
+
+} // namespace
+
+int main(int Argc, char **Argv) {
+  Arguments Args;
+  if (std::optional<int> Exit = parseArguments(Argc, Argv, Args))
+    return *Exit;
+
+  setWarningHandler([](llvm::StringRef Message) {
+    PendingWarnings.push_back(Message.str());
+  });
+
+  CacheOptions Options;
+  Options.Directory = Args.Dir;
+  if (Args.MaxSize)
+    Options.MaxSizeBytes = *Args.MaxSize;
+  CacheStore Store(Options);
+  if (!Store.isEnabled())
+    return fail(Store.disabledReason());
+
+  int Exit = Args.Info->Run(Store, Args);
+  flushWarnings();
+  return Exit;
+}

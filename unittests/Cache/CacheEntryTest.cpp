@@ -1,0 +1,228 @@
+//===- CacheEntryTest.cpp - Entry format and its checks -------------------===//
+//
+// Every way an entry file can be damaged must read as Corrupt, never as Ok
+// with a wrong payload: each header byte flipped, each payload byte flipped,
+// every truncation length, trailing bytes, other file types.
+//
+//===----------------------------------------------------------------------===//
+
+#include "qshape/Cache/CacheEntry.h"
+#include "qshape/Cache/FileUtil.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Testing/Support/SupportHelpers.h"
+
+#include "gtest/gtest.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+using namespace qshape::cache;
+using llvm::unittest::TempDir;
+
+namespace {
+
+CacheKey testKey(uint8_t Seed) {
+  CacheKey::Digest D;
+  for (size_t I = 0; I < D.size(); ++I)
+    D[I] = uint8_t(Seed + I);
+  return CacheKey(D);
+}
+
+std::string makeEntry(const CacheKey &Key, llvm::StringRef Payload,
+                      uint32_t Version = EntryFormatVersion) {
+  EntryHeader H;
+  H.FormatVersion = Version;
+  H.Key = Key.bytes();
+  H.Kind = uint32_t(PayloadKind::MLIRBytecode);
+  H.PayloadSize = Payload.size();
+  H.PayloadHash = llvm::BLAKE3::hash<CacheKey::NumBytes>(
+      llvm::arrayRefFromStringRef(Payload));
+  H.CompileTimeMs = 220000;
+  H.CreationTime = 1700000000;
+  H.Producer = "qshape test";
+  return encodeEntryHeader(H) + Payload.str();
+}
+
+void writeFile(llvm::StringRef Path, llvm::StringRef Bytes) {
+  using namespace fileutil;
+  ::unlink(Path.str().c_str());
+  UniqueFD FD = openFile(Path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+  ASSERT_TRUE(FD.valid());
+  ASSERT_FALSE(writeAll(FD.get(), Bytes));
+}
+
+class CacheEntryTest : public ::testing::Test {
+protected:
+  TempDir Dir{"qshape-entry-test", /*Unique=*/true};
+  std::string Path = std::string(Dir.path("entry"));
+  CacheKey Key = testKey(1);
+  std::string Payload = "payload \x00\x01\x02 bytes";
+};
+
+TEST_F(CacheEntryTest, RoundTrip) {
+  writeFile(Path, makeEntry(Key, Payload));
+  EntryReadResult R = readEntryFile(Path, &Key, ReadMode::Load);
+  ASSERT_EQ(R.Status, ReadStatus::Ok) << R.Detail;
+  ASSERT_TRUE(R.Payload);
+  EXPECT_EQ(R.Payload->getBuffer(), Payload);
+  ASSERT_TRUE(R.Header);
+  EXPECT_EQ(R.Header->Key, Key.bytes());
+  EXPECT_EQ(R.Header->Kind, uint32_t(PayloadKind::MLIRBytecode));
+  EXPECT_EQ(R.Header->PayloadSize, Payload.size());
+  EXPECT_EQ(R.Header->CompileTimeMs, 220000u);
+  EXPECT_EQ(R.Header->CreationTime, 1700000000u);
+  EXPECT_EQ(R.Header->Producer, "qshape test");
+  EXPECT_EQ(R.FileSize, R.Header->HeaderSize + Payload.size());
+
+  EntryReadResult V = readEntryFile(Path, &Key, ReadMode::Verify);
+  EXPECT_EQ(V.Status, ReadStatus::Ok);
+  EXPECT_FALSE(V.Payload);
+  EntryReadResult H = readEntryFile(Path, nullptr, ReadMode::HeaderOnly);
+  EXPECT_EQ(H.Status, ReadStatus::Ok);
+}
+
+TEST_F(CacheEntryTest, EmptyPayload) {
+  writeFile(Path, makeEntry(Key, ""));
+  EntryReadResult R = readEntryFile(Path, &Key, ReadMode::Load);
+  ASSERT_EQ(R.Status, ReadStatus::Ok) << R.Detail;
+  EXPECT_EQ(R.Payload->getBufferSize(), 0u);
+}
+
+TEST_F(CacheEntryTest, LargePayloadCrossesReadChunks) {
+  std::string Big(3 * (1 << 20) + 17, 'q');
+  Big[2 * (1 << 20) + 5] = 'x';
+  writeFile(Path, makeEntry(Key, Big));
+  EntryReadResult R = readEntryFile(Path, &Key, ReadMode::Load);
+  ASSERT_EQ(R.Status, ReadStatus::Ok) << R.Detail;
+  EXPECT_EQ(R.Payload->getBuffer(), Big);
+  // One flipped byte in the last chunk is caught.
+  std::string Bytes = makeEntry(Key, Big);
+  Bytes[Bytes.size() - 3] ^= 1;
+  writeFile(Path, Bytes);
+  EXPECT_EQ(readEntryFile(Path, &Key, ReadMode::Verify).Status,
+            ReadStatus::Corrupt);
+}
+
+TEST_F(CacheEntryTest, MissingFileIsNotFound) {
+  EXPECT_EQ(readEntryFile(Path, &Key, ReadMode::Load).Status,
+            ReadStatus::NotFound);
+}
+
+TEST_F(CacheEntryTest, EveryFlippedByteIsCorrupt) {
+  std::string Good = makeEntry(Key, Payload);
+  for (size_t I = 0; I < Good.size(); ++I) {
+    for (uint8_t Mask : {0x01, 0x80}) {
+      std::string Bad = Good;
+      Bad[I] = char(uint8_t(Bad[I]) ^ Mask);
+      writeFile(Path, Bad);
+      EntryReadResult R = readEntryFile(Path, &Key, ReadMode::Load);
+      EXPECT_EQ(R.Status, ReadStatus::Corrupt)
+          << "byte " << I << " mask " << int(Mask) << " read as ok";
+      EXPECT_FALSE(R.Payload);
+      EXPECT_FALSE(R.Detail.empty());
+    }
+  }
+}
+
+TEST_F(CacheEntryTest, EveryTruncationIsCorrupt) {
+  std::string Good = makeEntry(Key, Payload);
+  for (size_t Length = 0; Length < Good.size(); ++Length) {
+    writeFile(Path, llvm::StringRef(Good).take_front(Length));
+    EntryReadResult R = readEntryFile(Path, &Key, ReadMode::Load);
+    EXPECT_EQ(R.Status, ReadStatus::Corrupt) << "length " << Length;
+    EXPECT_FALSE(R.Payload);
+  }
+  writeFile(Path, "");
+  EXPECT_EQ(readEntryFile(Path, &Key, ReadMode::Load).Detail, "empty file");
+}
+
+TEST_F(CacheEntryTest, TrailingBytesAreCorrupt) {
+  writeFile(Path, makeEntry(Key, Payload) + "x");
+  EntryReadResult R = readEntryFile(Path, &Key, ReadMode::HeaderOnly);
+  EXPECT_EQ(R.Status, ReadStatus::Corrupt);
+  EXPECT_NE(R.Detail.find("trailing"), std::string::npos) << R.Detail;
+}
+
+TEST_F(CacheEntryTest, WrongKeyIsCorrupt) {
+  CacheKey Other = testKey(2);
+  writeFile(Path, makeEntry(Other, Payload));
+  EntryReadResult R = readEntryFile(Path, &Key, ReadMode::Load);
+  EXPECT_EQ(R.Status, ReadStatus::Corrupt);
+  EXPECT_FALSE(R.Payload);
+  EXPECT_NE(R.Detail.find("header holds key"), std::string::npos) << R.Detail;
+  // Without an expected key the same file is fine.
+  EXPECT_EQ(readEntryFile(Path, nullptr, ReadMode::Load).Status,
+            ReadStatus::Ok);
+}
+
+TEST_F(CacheEntryTest, OtherFormatVersionIsRejected) {
+  writeFile(Path, makeEntry(Key, Payload, EntryFormatVersion + 1));
+  EntryReadResult R = readEntryFile(Path, &Key, ReadMode::Load);
+  EXPECT_EQ(R.Status, ReadStatus::Corrupt);
+  EXPECT_NE(R.Detail.find("unsupported format version"), std::string::npos)
+      << R.Detail;
+}
+
+TEST_F(CacheEntryTest, HugePayloadSizeInHeaderIsNotTrusted) {
+  // A header that promises 2^60 bytes, with a valid header checksum: the
+  // reader must compare with the file size before allocating anything.
+  EntryHeader H;
+  H.Key = Key.bytes();
+  H.PayloadSize = uint64_t(1) << 60;
+  writeFile(Path, encodeEntryHeader(H) + "abc");
+  EntryReadResult R = readEntryFile(Path, &Key, ReadMode::Load);
+  EXPECT_EQ(R.Status, ReadStatus::Corrupt);
+  EXPECT_NE(R.Detail.find("truncated"), std::string::npos) << R.Detail;
+}
+
+TEST_F(CacheEntryTest, SymlinkFifoAndDirectoryAreCorrupt) {
+  std::string Target = std::string(Dir.path("target"));
+  writeFile(Target, makeEntry(Key, Payload));
+  ASSERT_EQ(::symlink(Target.c_str(), Path.c_str()), 0);
+  EXPECT_EQ(readEntryFile(Path, &Key, ReadMode::Load).Status,
+            ReadStatus::Corrupt);
+  ::unlink(Path.c_str());
+
+  ASSERT_EQ(::mkfifo(Path.c_str(), 0600), 0);
+  // Must not block waiting for a writer.
+  EXPECT_EQ(readEntryFile(Path, &Key, ReadMode::Load).Status,
+            ReadStatus::Corrupt);
+  ::unlink(Path.c_str());
+
+  ASSERT_EQ(::mkdir(Path.c_str(), 0700), 0);
+  EXPECT_EQ(readEntryFile(Path, &Key, ReadMode::Load).Status,
+            ReadStatus::Corrupt);
+  ::rmdir(Path.c_str());
+}
+
+TEST_F(CacheEntryTest, LongProducerIsCut) {
+  EntryHeader H;
+  H.Key = Key.bytes();
+  H.Producer = std::string(1000, 'p');
+  std::string Bytes = encodeEntryHeader(H);
+  EXPECT_EQ(Bytes.size(), H.HeaderSize);
+  writeFile(Path, Bytes);
+  EntryReadResult R = readEntryFile(Path, &Key, ReadMode::Load);
+  ASSERT_EQ(R.Status, ReadStatus::Corrupt); // payload hash of "" not set
+  H.PayloadHash = llvm::BLAKE3::hash<CacheKey::NumBytes>({});
+  writeFile(Path, encodeEntryHeader(H));
+  R = readEntryFile(Path, &Key, ReadMode::Load);
+  ASSERT_EQ(R.Status, ReadStatus::Ok) << R.Detail;
+  EXPECT_EQ(R.Header->Producer.size(), MaxProducerLength);
+}
+
+TEST(PayloadKindTest, NamesRoundTrip) {
+  for (uint32_t K = 0; K <= uint32_t(PayloadKind::SharedLibrary); ++K) {
+    std::optional<PayloadKind> Parsed = parsePayloadKind(payloadKindName(K));
+    ASSERT_TRUE(Parsed) << K;
+    EXPECT_EQ(uint32_t(*Parsed), K);
+    EXPECT_NE(payloadKindNames().find(payloadKindName(K)),
+              llvm::StringRef::npos);
+  }
+  EXPECT_EQ(payloadKindName(99), "kind-99");
+  EXPECT_FALSE(parsePayloadKind("kind-99"));
+}
+
+} // namespace
