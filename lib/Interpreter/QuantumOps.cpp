@@ -1,0 +1,976 @@
+//===- QuantumOps.cpp - qshape-sim: the quantum dialect -------------------===//
+//
+// Quantum ops are decoded through the gate-view adapter (GateView,
+// RegisterAccess, getAllocSize, getOperandSegment/getResultSegment) and
+// attribute names, never through qshape's op classes: the same code runs on
+// qshape's ops, Catalyst's, and unregistered ones.
+//
+// Qubit model: quantum.alloc(n) appends n wires to the device; a qubit value
+// is a wire index, a register value a vector of wires. The simulator is
+// created at the first op that needs the state and grown (new wires in |0>)
+// when later allocations add wires. quantum.device_release ends the device:
+// the next allocation starts again from wire 0 in |0...0>.
+//
+// Gates pass through the modifier stack: inside quantum.ctrl they gain the
+// region's controls; inside quantum.adjoint they are recorded and, when the
+// region ends, applied in reverse order with their adjoint flag flipped.
+//
+//===----------------------------------------------------------------------===//
+
+#include "InterpreterImpl.h"
+
+#include "qshape/GateView/GateView.h"
+
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/BuiltinTypes.h"
+
+#include <cmath>
+#include <numeric>
+
+using namespace mlir;
+
+namespace qshape::interp {
+
+static unsigned beginOf(OperandRange r) { return r.empty() ? 0 : r.getBeginOperandIndex(); }
+static unsigned beginOf(ResultRange r) { return r.empty() ? 0 : r[0].getResultNumber(); }
+
+static std::optional<sim::NamedObservable> readNamedObservable(Attribute attr) {
+  static const std::pair<const char *, sim::NamedObservable> names[] = {
+      {"Identity", sim::NamedObservable::Identity}, {"PauliX", sim::NamedObservable::PauliX},
+      {"PauliY", sim::NamedObservable::PauliY},     {"PauliZ", sim::NamedObservable::PauliZ},
+      {"Hadamard", sim::NamedObservable::Hadamard},
+  };
+  if (!attr)
+    return std::nullopt;
+  if (auto i = dyn_cast<IntegerAttr>(attr)) {
+    int64_t v = i.getInt();
+    if (v < 0 || v > 4)
+      return std::nullopt;
+    return names[v].second;
+  }
+  // The enum attribute prints as `#quantum<named_observable PauliZ>` whether
+  // it is qshape's, Catalyst's or an opaque (unregistered) attribute.
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  attr.print(os);
+  std::optional<sim::NamedObservable> found;
+  for (auto &[name, value] : names) {
+    if (StringRef(text).contains(name)) {
+      if (found)
+        return std::nullopt;
+      found = value;
+    }
+  }
+  return found;
+}
+
+void InterpreterImpl::decodeQuantum(Operation *op, OpDesc &d) {
+  switch (d.code) {
+  case OpCode::QGate:
+  case OpCode::QPauliRot:
+  case OpCode::QMultiRZ:
+  case OpCode::QPCPhase:
+  case OpCode::QUnitary:
+  case OpCode::QGPhase: {
+    std::optional<GateView> gv = GateView::get(op);
+    if (!gv) {
+      d.unsupported = "not recognized as a gate";
+      return;
+    }
+    if (!op->getAttr("operandSegmentSizes")) {
+      d.unsupported = "missing operandSegmentSizes";
+      return;
+    }
+    switch (d.code) {
+    case OpCode::QGate: {
+      StringRef name = gv->getGateName();
+      std::optional<sim::GateKind> kind = sim::lookupGate(std::string_view(name.data(), name.size()));
+      if (!kind || *kind == sim::GateKind::PauliRot || *kind == sim::GateKind::QubitUnitary) {
+        d.unsupported = "unknown gate \"" + name.str() + "\"";
+        return;
+      }
+      d.form = GateForm::Named;
+      d.gateKind = *kind;
+      break;
+    }
+    case OpCode::QPauliRot:
+      d.form = GateForm::PauliRot;
+      d.gateKind = sim::GateKind::PauliRot;
+      for (StringRef letter : gv->getPauliWord())
+        d.pauliWord += letter.str();
+      if (d.pauliWord.empty()) {
+        d.unsupported = "missing or empty pauli_product";
+        return;
+      }
+      break;
+    case OpCode::QMultiRZ:
+      d.form = GateForm::Named;
+      d.gateKind = sim::GateKind::MultiRZ;
+      break;
+    case OpCode::QPCPhase:
+      d.form = GateForm::Named;
+      d.gateKind = sim::GateKind::PCPhase;
+      d.dim = gv->getDim();
+      if (!d.dim) {
+        d.unsupported = "missing 'dim'";
+        return;
+      }
+      break;
+    case OpCode::QUnitary: {
+      d.form = GateForm::Matrix;
+      d.gateKind = sim::GateKind::QubitUnitary;
+      Value m = gv->getMatrix();
+      if (!m || !isa<RankedTensorType>(m.getType())) {
+        d.unsupported = "the matrix must be a tensor (memref operands are not supported)";
+        return;
+      }
+      d.matrixOperand = 0;
+      break;
+    }
+    default:
+      d.form = GateForm::GlobalPhase;
+      d.gateKind = sim::GateKind::GlobalPhase;
+      break;
+    }
+    OperandRange params = gv->getParams(), in = gv->getInQubits(), ctrls = gv->getCtrlQubits(),
+                 vals = gv->getCtrlValues();
+    ResultRange outs = gv->getOutQubits(), outCtrls = gv->getOutCtrlQubits();
+    d.paramsBegin = beginOf(params);
+    d.paramsCount = params.size();
+    d.qubitsBegin = beginOf(in);
+    d.qubitsCount = in.size();
+    d.ctrlsBegin = beginOf(ctrls);
+    d.ctrlsCount = ctrls.size();
+    d.ctrlValsBegin = beginOf(vals);
+    d.ctrlValsCount = vals.size();
+    d.outQubitsBegin = beginOf(outs);
+    d.outCtrlsBegin = beginOf(outCtrls);
+    d.adjoint = gv->isAdjoint();
+    unsigned total = params.size() + in.size() + ctrls.size() + vals.size() +
+                     (d.matrixOperand >= 0 ? 1 : 0);
+    if (outs.size() != in.size() || outCtrls.size() != ctrls.size() ||
+        vals.size() != ctrls.size() || total != op->getNumOperands() ||
+        outs.size() + outCtrls.size() != op->getNumResults())
+      d.unsupported = "operand/result groups do not match (malformed segment sizes)";
+    return;
+  }
+
+  case OpCode::QExtract:
+  case OpCode::QInsert: {
+    std::optional<RegisterAccess> ra = RegisterAccess::get(op);
+    if (!ra) {
+      d.unsupported = "malformed register access";
+      return;
+    }
+    d.staticIdx = ra->staticIdx;
+    if (ra->dynamicIdx)
+      d.dynamicIdxOperand = 1;
+    if (ra->isInsert)
+      d.qubitOperand = op->getNumOperands() - 1;
+    if (!d.staticIdx && d.dynamicIdxOperand < 0)
+      d.unsupported = "no index (neither idx_attr nor an idx operand)";
+    return;
+  }
+
+  case OpCode::QAlloc:
+    d.allocSize = getAllocSize(op);
+    if (op->getNumOperands() == 1)
+      d.dynamicIdxOperand = 0;
+    if (!d.allocSize && d.dynamicIdxOperand < 0)
+      d.unsupported = "no size (neither nqubits_attr nor an nqubits operand)";
+    return;
+
+  case OpCode::QMeasure:
+    if (auto ps = dyn_cast_or_null<IntegerAttr>(op->getAttr("postselect")))
+      d.postselect = static_cast<int>(ps.getInt());
+    if (op->getNumOperands() != 1 || op->getNumResults() != 2)
+      d.unsupported = "expected one qubit operand and (i1, qubit) results";
+    return;
+
+  case OpCode::QNamedObs: {
+    std::optional<sim::NamedObservable> name = readNamedObservable(op->getAttr("type"));
+    if (!name)
+      d.unsupported = "cannot read the observable 'type'";
+    else
+      d.namedObs = *name;
+    return;
+  }
+
+  case OpCode::QCtrl: {
+    if (!op->getAttr("operandSegmentSizes")) {
+      d.unsupported = "missing operandSegmentSizes";
+      return;
+    }
+    OperandRange ctrls = getOperandSegment(op, 0), vals = getOperandSegment(op, 1),
+                 args = getOperandSegment(op, 2);
+    ResultRange outCtrls = getResultSegment(op, 0), results = getResultSegment(op, 1);
+    d.ctrlsBegin = beginOf(ctrls);
+    d.ctrlsCount = ctrls.size();
+    d.ctrlValsBegin = beginOf(vals);
+    d.ctrlValsCount = vals.size();
+    d.qubitsBegin = beginOf(args);
+    d.qubitsCount = args.size();
+    d.outCtrlsBegin = beginOf(outCtrls);
+    d.outQubitsBegin = beginOf(results);
+    if (vals.size() != ctrls.size() || outCtrls.size() != ctrls.size() ||
+        results.size() != args.size() ||
+        ctrls.size() + vals.size() + args.size() != op->getNumOperands())
+      d.unsupported = "operand/result groups do not match (malformed segment sizes)";
+    if (op->getNumRegions() != 1 || op->getRegion(0).empty())
+      d.unsupported = "missing region";
+    return;
+  }
+
+  case OpCode::QAdjoint:
+    if (op->getNumRegions() != 1 || op->getRegion(0).empty())
+      d.unsupported = "missing region";
+    else if (op->getNumResults() != op->getNumOperands())
+      d.unsupported = "results do not match the operands";
+    return;
+
+  case OpCode::QProbs:
+  case OpCode::QState:
+  case OpCode::QSample:
+  case OpCode::QCounts: {
+    // Only the value (tensor) forms: the bufferized forms write into memref
+    // operands.
+    bool ok = op->getNumResults() > 0;
+    for (Value v : op->getOperands().drop_front())
+      ok &= !isa<BaseMemRefType>(v.getType());
+    for (Type t : op->getResultTypes())
+      ok &= isa<RankedTensorType>(t);
+    if (!ok)
+      d.unsupported = "only the tensor-result form is supported (not the memref form)";
+    return;
+  }
+
+  case OpCode::QMcmObs:
+    d.unsupported = "observables of mid-circuit measurement results are not supported";
+    return;
+
+  default:
+    return;
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Device and gates
+//===----------------------------------------------------------------------===//
+
+static uint64_t mixSeed(uint64_t seed, uint64_t k) {
+  // splitmix64 of (seed + k * golden ratio).
+  uint64_t z = seed + k * 0x9e3779b97f4a7c15ULL;
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return z ^ (z >> 31);
+}
+
+FailureOr<sim::StateVector *> InterpreterImpl::getSim(Operation *op) {
+  if (sv && sv->getNumQubits() == numWires)
+    return &*sv;
+  if (numWires > sim::StateVector::MaxQubits)
+    return simError(op) << "the program allocates " << numWires
+                        << " qubits; the simulator supports at most "
+                        << sim::StateVector::MaxQubits;
+  uint64_t seed = simCreations == 0 ? options.seed : mixSeed(options.seed, simCreations);
+  ++simCreations;
+  sim::Expected<sim::StateVector> fresh = sim::StateVector::create(numWires, seed);
+  if (fresh.failed())
+    return simError(op) << fresh.message();
+  if (sv) {
+    // Grow: the existing wires keep their state, the new ones (the least
+    // significant bits) start in |0>.
+    unsigned extra = numWires - sv->getNumQubits();
+    const std::vector<sim::Complex> &old = sv->getState();
+    std::vector<sim::Complex> amps(size_t{1} << numWires);
+    for (size_t i = 0, e = old.size(); i < e; ++i)
+      amps[i << extra] = old[i];
+    std::vector<int> wires(numWires);
+    std::iota(wires.begin(), wires.end(), 0);
+    sv.reset();
+    sim::Status status = fresh->setState(amps, wires);
+    if (status.failed())
+      return simError(op) << "growing the device: " << status.message();
+  }
+  sv.emplace(std::move(*fresh));
+  stats.maxWires = std::max(stats.maxWires, numWires);
+  return &*sv;
+}
+
+LogicalResult InterpreterImpl::emitGate(GateCall call, size_t level) {
+  for (size_t l = level; l > 0; --l) {
+    Modifier &m = modifiers[l - 1];
+    if (!m.isAdjoint) {
+      call.ctrlWires.append(m.ctrlWires.begin(), m.ctrlWires.end());
+      call.ctrlValues.append(m.ctrlValues.begin(), m.ctrlValues.end());
+      continue;
+    }
+    m.recorded.push_back(std::move(call));
+    return success();
+  }
+  return applyGate(call);
+}
+
+LogicalResult InterpreterImpl::applyGate(const GateCall &call) {
+  FailureOr<sim::StateVector *> s = getSim(call.op);
+  if (failed(s))
+    return failure();
+  sim::StateVector &state = **s;
+  ctrlValueBuffer.assign(call.ctrlValues.begin(), call.ctrlValues.end());
+  sim::ArrayView<double> params(call.params.data(), call.params.size());
+  sim::ArrayView<int> wires(call.wires.data(), call.wires.size());
+  sim::ArrayView<int> ctrls(call.ctrlWires.data(), call.ctrlWires.size());
+  sim::Status status = sim::Status::success();
+  switch (call.form) {
+  case GateForm::Named:
+  case GateForm::GlobalPhase:
+    status = state.applyGate(call.kind, params, wires, call.adjoint, ctrls, ctrlValueBuffer);
+    break;
+  case GateForm::PauliRot:
+    status = state.applyPauliRot(call.params[0], *call.word, wires, call.adjoint, ctrls,
+                                 ctrlValueBuffer);
+    break;
+  case GateForm::Matrix: {
+    const Tensor &m = *call.matrix;
+    int64_t dim = int64_t{1} << call.wires.size();
+    if (m.elem != ScalarKind::Complex || m.shape.size() != 2 || m.shape[0] != dim ||
+        m.shape[1] != dim)
+      return simError(call.op) << "the matrix of a unitary on " << call.wires.size()
+                               << " qubits must be a " << dim << "x" << dim
+                               << " complex tensor";
+    status = state.applyMatrix(sim::ArrayView<sim::Complex>(m.c.data(), m.c.size()), wires,
+                               call.adjoint, ctrls, ctrlValueBuffer);
+    break;
+  }
+  }
+  if (status.failed())
+    return simError(call.op) << status.message();
+  ++stats.gatesApplied;
+  return success();
+}
+
+LogicalResult InterpreterImpl::execGate(Operation *op, const OpDesc &d) {
+  GateCall call;
+  call.op = op;
+  call.form = d.form;
+  call.kind = d.gateKind;
+  call.adjoint = d.adjoint;
+  for (unsigned k = 0; k < d.paramsCount; ++k) {
+    FailureOr<double> p = getF(op, op->getOperand(d.paramsBegin + k));
+    if (failed(p))
+      return failure();
+    call.params.push_back(*p);
+  }
+  if (d.dim)
+    call.params.push_back(static_cast<double>(*d.dim));
+  for (unsigned k = 0; k < d.qubitsCount; ++k) {
+    FailureOr<int> w = getWire(op, op->getOperand(d.qubitsBegin + k));
+    if (failed(w))
+      return failure();
+    call.wires.push_back(*w);
+  }
+  for (unsigned k = 0; k < d.ctrlsCount; ++k) {
+    FailureOr<int> w = getWire(op, op->getOperand(d.ctrlsBegin + k));
+    FailureOr<int64_t> v = getI(op, op->getOperand(d.ctrlValsBegin + k));
+    if (failed(w) || failed(v))
+      return failure();
+    call.ctrlWires.push_back(*w);
+    call.ctrlValues.push_back(*v != 0);
+  }
+  if (d.form == GateForm::Matrix) {
+    const RtValue &m = get(op->getOperand(d.matrixOperand));
+    if (m.getKind() != RtValue::Kind::Tensor)
+      return kindError(op, "a tensor", m.getKind());
+    call.matrix = m.getTensorPtr();
+  }
+  if (d.form == GateForm::PauliRot)
+    call.word = &d.pauliWord;
+  for (unsigned k = 0; k < d.qubitsCount; ++k)
+    set(op->getResult(d.outQubitsBegin + k), RtValue::getQubit(call.wires[k]));
+  for (unsigned k = 0; k < d.ctrlsCount; ++k)
+    set(op->getResult(d.outCtrlsBegin + k), RtValue::getQubit(call.ctrlWires[k]));
+  return emitGate(std::move(call), modifiers.size());
+}
+
+LogicalResult InterpreterImpl::requireNoModifiers(Operation *op) {
+  if (modifiers.empty())
+    return success();
+  return simError(op) << "cannot execute '" << op->getName().getStringRef()
+                      << "' inside a '" << modifiers.back().op->getName().getStringRef()
+                      << "' region";
+}
+
+LogicalResult InterpreterImpl::execRegionModifier(Operation *op, const OpDesc &d) {
+  Region &region = op->getRegion(0);
+  Modifier m;
+  m.op = op;
+  m.isAdjoint = d.code == OpCode::QAdjoint;
+  SmallVector<RtValue, 4> args;
+  if (m.isAdjoint) {
+    for (Value v : op->getOperands())
+      args.push_back(get(v));
+  } else {
+    for (unsigned k = 0; k < d.ctrlsCount; ++k) {
+      FailureOr<int> w = getWire(op, op->getOperand(d.ctrlsBegin + k));
+      FailureOr<int64_t> v = getI(op, op->getOperand(d.ctrlValsBegin + k));
+      if (failed(w) || failed(v))
+        return failure();
+      m.ctrlWires.push_back(*w);
+      m.ctrlValues.push_back(*v != 0);
+    }
+    for (unsigned k = 0; k < d.qubitsCount; ++k)
+      args.push_back(get(op->getOperand(d.qubitsBegin + k)));
+  }
+  modifiers.push_back(std::move(m));
+  FailureOr<Operation *> term = execRegion(region, args);
+  Modifier done = std::move(modifiers.back());
+  modifiers.pop_back();
+  if (failed(term))
+    return failure();
+  if (getDesc(*term).code != OpCode::QYield)
+    return simError(op) << "region does not end in quantum.yield";
+  ++stats.opsExecuted;
+  OperandRange yielded = (*term)->getOperands();
+  unsigned numResults = done.isAdjoint ? op->getNumResults() : d.qubitsCount;
+  if (yielded.size() != numResults)
+    return simError(op) << "region yields " << yielded.size() << " values, expected "
+                        << numResults;
+  unsigned resultsBegin = done.isAdjoint ? 0 : d.outQubitsBegin;
+  for (auto [k, v] : llvm::enumerate(yielded))
+    set(op->getResult(resultsBegin + k), get(v));
+  if (!done.isAdjoint) {
+    for (auto [k, w] : llvm::enumerate(done.ctrlWires))
+      set(op->getResult(d.outCtrlsBegin + k), RtValue::getQubit(w));
+    return success();
+  }
+  // adjoint(U_n ... U_1) = U_1^dagger ... U_n^dagger.
+  for (GateCall &call : llvm::reverse(done.recorded)) {
+    call.adjoint = !call.adjoint;
+    if (failed(emitGate(std::move(call), modifiers.size())))
+      return failure();
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Observables and measurements
+//===----------------------------------------------------------------------===//
+
+LogicalResult InterpreterImpl::execObservable(Operation *op, const OpDesc &d) {
+  auto obs = std::make_shared<ObsValue>();
+  auto getObs = [&](Value v) -> const ObsValue * {
+    const RtValue &r = get(v);
+    if (r.getKind() != RtValue::Kind::Observable) {
+      (void)kindError(op, "an observable", r.getKind());
+      return nullptr;
+    }
+    if (r.getObservable().isCompBasis) {
+      simError(op) << "a computational-basis observable cannot be combined";
+      return nullptr;
+    }
+    return &r.getObservable();
+  };
+  auto tensorOf = [&](Value v, ScalarKind kind, int rank) -> const Tensor * {
+    const RtValue &r = get(v);
+    if (r.getKind() != RtValue::Kind::Tensor || r.getTensor().elem != kind ||
+        static_cast<int>(r.getTensor().shape.size()) != rank) {
+      simError(op) << "expected a rank-" << rank << " tensor operand";
+      return nullptr;
+    }
+    return &r.getTensor();
+  };
+
+  switch (d.code) {
+  case OpCode::QCompBasis: {
+    obs->isCompBasis = true;
+    for (Value v : getOperandSegment(op, 0)) {
+      FailureOr<int> w = getWire(op, v);
+      if (failed(w))
+        return failure();
+      obs->wires.push_back(*w);
+    }
+    for (Value v : getOperandSegment(op, 1)) {
+      const RtValue &r = get(v);
+      if (r.getKind() != RtValue::Kind::Register)
+        return kindError(op, "a register", r.getKind());
+      obs->wires = r.getRegister().wires;
+    }
+    break;
+  }
+  case OpCode::QNamedObs: {
+    FailureOr<int> w = getWire(op, op->getOperand(0));
+    if (failed(w))
+      return failure();
+    obs->obs = sim::Observable::named(d.namedObs, *w);
+    break;
+  }
+  case OpCode::QHermitian: {
+    const Tensor *m = tensorOf(op->getOperand(0), ScalarKind::Complex, 2);
+    if (!m)
+      return failure();
+    std::vector<int> wires;
+    for (Value v : op->getOperands().drop_front()) {
+      FailureOr<int> w = getWire(op, v);
+      if (failed(w))
+        return failure();
+      wires.push_back(*w);
+    }
+    obs->obs = sim::Observable::hermitian(m->c, std::move(wires));
+    break;
+  }
+  case OpCode::QTensorObs: {
+    std::vector<sim::Observable> factors;
+    for (Value v : op->getOperands()) {
+      const ObsValue *o = getObs(v);
+      if (!o)
+        return failure();
+      factors.push_back(o->obs);
+    }
+    obs->obs = sim::Observable::tensor(std::move(factors));
+    break;
+  }
+  case OpCode::QHamiltonian: {
+    const Tensor *coeffs = tensorOf(op->getOperand(0), ScalarKind::Float, 1);
+    if (!coeffs)
+      return failure();
+    std::vector<sim::Observable> terms;
+    for (Value v : op->getOperands().drop_front()) {
+      const ObsValue *o = getObs(v);
+      if (!o)
+        return failure();
+      terms.push_back(o->obs);
+    }
+    obs->obs = sim::Observable::hamiltonian(coeffs->f, std::move(terms));
+    break;
+  }
+  default:
+    return emitUnsupported(op);
+  }
+  if (!obs->isCompBasis)
+    obs->wires = obs->obs.getWires();
+  set(op->getResult(0), RtValue::getObservable(std::move(obs)));
+  return success();
+}
+
+FailureOr<std::vector<int>> InterpreterImpl::getMeasuredWires(Operation *op,
+                                                              const ObsValue &obs) {
+  if (!obs.isCompBasis)
+    return simError(op) << "'" << op->getName().getStringRef()
+                        << "' of an observable (not quantum.compbasis) is not supported";
+  if (!obs.wires.empty())
+    return obs.wires;
+  std::vector<int> all(numWires);
+  std::iota(all.begin(), all.end(), 0);
+  return all;
+}
+
+FailureOr<double> InterpreterImpl::estimateExpval(Operation *op, const sim::Observable &obs,
+                                                  uint64_t shots) {
+  if (obs.getKind() == sim::Observable::Kind::Hamiltonian) {
+    double sum = 0.0;
+    for (size_t k = 0; k < obs.getOperands().size(); ++k) {
+      FailureOr<double> term = estimateExpval(op, obs.getOperands()[k], shots);
+      if (failed(term))
+        return failure();
+      sum += obs.getCoeffs()[k] * *term;
+    }
+    return sum;
+  }
+  sim::Expected<std::vector<double>> samples = sv->sample(obs, shots);
+  if (samples.failed())
+    return simError(op) << "estimating from " << shots << " shots: " << samples.message();
+  double sum = 0.0;
+  for (double s : *samples)
+    sum += s;
+  return sum / static_cast<double>(shots);
+}
+
+/// Gives `t` the shape of result `index` of `op` (its static dimensions must
+/// match the measured shape, or at least its element count).
+static LogicalResult shapeLikeResult(Operation *op, unsigned index, Tensor &t) {
+  auto type = cast<RankedTensorType>(op->getResult(index).getType());
+  std::optional<ElemInfo> info = getElemInfo(type.getElementType());
+  if (!info || info->kind != t.elem)
+    return simError(op) << "result type " << type << " has an unexpected element type";
+  bool matches = type.getRank() == static_cast<int64_t>(t.shape.size());
+  for (int64_t k = 0; matches && k < type.getRank(); ++k)
+    matches = ShapedType::isDynamic(type.getDimSize(k)) || type.getDimSize(k) == t.shape[k];
+  if (matches)
+    return success();
+  if (type.hasStaticShape() && type.getNumElements() == t.getNumElements()) {
+    t.shape.assign(type.getShape().begin(), type.getShape().end());
+    return success();
+  }
+  InFlightDiagnostic diag = simError(op);
+  diag << "result type " << type << " does not match the measured shape [";
+  llvm::interleave(t.shape, [&](int64_t s) { diag << s; }, [&] { diag << "x"; });
+  return diag << "]";
+}
+
+LogicalResult InterpreterImpl::execMeasurement(Operation *op, const OpDesc &d) {
+  if (failed(requireNoModifiers(op)))
+    return failure();
+  const RtValue &obsValue = get(op->getOperand(0));
+  if (obsValue.getKind() != RtValue::Kind::Observable)
+    return kindError(op, "an observable", obsValue.getKind());
+  const ObsValue &obs = obsValue.getObservable();
+  FailureOr<sim::StateVector *> s = getSim(op);
+  if (failed(s))
+    return failure();
+  sim::StateVector &state = **s;
+  const uint64_t shots = getShots();
+
+  switch (d.code) {
+  case OpCode::QExpval:
+  case OpCode::QVar: {
+    if (obs.isCompBasis)
+      return simError(op) << "'" << op->getName().getStringRef()
+                          << "' of a computational-basis observable";
+    bool isVar = d.code == OpCode::QVar;
+    double value;
+    if (shots == 0) {
+      sim::Expected<double> r = isVar ? state.var(obs.obs) : state.expval(obs.obs);
+      if (r.failed())
+        return simError(op) << r.message();
+      value = *r;
+    } else if (!isVar) {
+      FailureOr<double> r = estimateExpval(op, obs.obs, shots);
+      if (failed(r))
+        return failure();
+      value = *r;
+    } else {
+      if (obs.obs.getKind() == sim::Observable::Kind::Hamiltonian)
+        return simError(op) << "the variance of a Hamiltonian with shots is not supported";
+      sim::Expected<std::vector<double>> samples = state.sample(obs.obs, shots);
+      if (samples.failed())
+        return simError(op) << "estimating from " << shots << " shots: " << samples.message();
+      double sum = 0.0, sumSq = 0.0;
+      for (double x : *samples) {
+        sum += x;
+        sumSq += x * x;
+      }
+      double mean = sum / shots;
+      value = sumSq / shots - mean * mean;
+    }
+    set(op->getResult(0), RtValue::getFloat(value));
+    return success();
+  }
+
+  case OpCode::QProbs: {
+    FailureOr<std::vector<int>> wires = getMeasuredWires(op, obs);
+    if (failed(wires))
+      return failure();
+    auto t = std::make_shared<Tensor>();
+    t->elem = ScalarKind::Float;
+    if (shots == 0) {
+      sim::Expected<std::vector<double>> p = state.probs(*wires);
+      if (p.failed())
+        return simError(op) << p.message();
+      t->f = std::move(*p);
+    } else {
+      sim::Expected<std::vector<uint64_t>> c = state.counts(shots, *wires);
+      if (c.failed())
+        return simError(op) << c.message();
+      t->f.reserve(c->size());
+      for (uint64_t n : *c)
+        t->f.push_back(static_cast<double>(n) / static_cast<double>(shots));
+    }
+    t->shape = {static_cast<int64_t>(t->f.size())};
+    if (failed(shapeLikeResult(op, 0, *t)))
+      return failure();
+    set(op->getResult(0), RtValue::getTensor(std::move(t)));
+    return success();
+  }
+
+  case OpCode::QState: {
+    FailureOr<std::vector<int>> wires = getMeasuredWires(op, obs);
+    if (failed(wires))
+      return failure();
+    unsigned n = state.getNumQubits();
+    std::vector<int> sorted = *wires;
+    std::sort(sorted.begin(), sorted.end());
+    bool isPermutation = sorted.size() == n;
+    for (unsigned k = 0; isPermutation && k < n; ++k)
+      isPermutation = sorted[k] == static_cast<int>(k);
+    if (!isPermutation)
+      return simError(op) << "quantum.state of " << wires->size() << " of the " << n
+                          << " device wires is not supported (it needs all wires)";
+    auto t = std::make_shared<Tensor>();
+    t->elem = ScalarKind::Complex;
+    const std::vector<sim::Complex> &amps = state.getState();
+    if (std::is_sorted(wires->begin(), wires->end())) {
+      t->c = amps;
+    } else {
+      t->c.resize(amps.size());
+      for (uint64_t j = 0, e = amps.size(); j < e; ++j) {
+        uint64_t src = 0;
+        for (unsigned k = 0; k < n; ++k)
+          if ((j >> (n - 1 - k)) & 1)
+            src |= uint64_t{1} << (n - 1 - (*wires)[k]);
+        t->c[j] = amps[src];
+      }
+    }
+    t->shape = {static_cast<int64_t>(t->c.size())};
+    if (failed(shapeLikeResult(op, 0, *t)))
+      return failure();
+    set(op->getResult(0), RtValue::getTensor(std::move(t)));
+    return success();
+  }
+
+  case OpCode::QSample:
+  case OpCode::QCounts: {
+    if (shots == 0)
+      return simError(op) << "'" << op->getName().getStringRef()
+                          << "' needs shots (quantum.device shots or --shots)";
+    bool isSample = d.code == OpCode::QSample;
+    if (isSample) {
+      auto t = std::make_shared<Tensor>();
+      t->elem = ScalarKind::Float;
+      if (obs.isCompBasis) {
+        FailureOr<std::vector<int>> wires = getMeasuredWires(op, obs);
+        if (failed(wires))
+          return failure();
+        sim::Expected<std::vector<int>> bits = state.sample(shots, *wires);
+        if (bits.failed())
+          return simError(op) << bits.message();
+        t->f.assign(bits->begin(), bits->end());
+        t->shape = {static_cast<int64_t>(shots), static_cast<int64_t>(wires->size())};
+      } else {
+        sim::Expected<std::vector<double>> values = state.sample(obs.obs, shots);
+        if (values.failed())
+          return simError(op) << values.message();
+        t->f = std::move(*values);
+        t->shape = {static_cast<int64_t>(shots)};
+      }
+      if (failed(shapeLikeResult(op, 0, *t)))
+        return failure();
+      set(op->getResult(0), RtValue::getTensor(std::move(t)));
+      return success();
+    }
+    auto eigvals = std::make_shared<Tensor>();
+    auto counts = std::make_shared<Tensor>();
+    eigvals->elem = ScalarKind::Float;
+    counts->elem = ScalarKind::Int;
+    if (obs.isCompBasis) {
+      FailureOr<std::vector<int>> wires = getMeasuredWires(op, obs);
+      if (failed(wires))
+        return failure();
+      sim::Expected<std::vector<uint64_t>> c = state.counts(shots, *wires);
+      if (c.failed())
+        return simError(op) << c.message();
+      for (size_t k = 0; k < c->size(); ++k) {
+        eigvals->f.push_back(static_cast<double>(k));
+        counts->i.push_back(static_cast<int64_t>((*c)[k]));
+      }
+    } else {
+      sim::Expected<std::vector<std::pair<double, uint64_t>>> c = state.counts(obs.obs, shots);
+      if (c.failed())
+        return simError(op) << c.message();
+      for (auto [value, n] : *c) {
+        eigvals->f.push_back(value);
+        counts->i.push_back(static_cast<int64_t>(n));
+      }
+    }
+    eigvals->shape = {static_cast<int64_t>(eigvals->f.size())};
+    counts->shape = {static_cast<int64_t>(counts->i.size())};
+    if (op->getNumResults() != 2)
+      return emitUnsupported(op, "expected eigenvalue and count results");
+    if (failed(shapeLikeResult(op, 0, *eigvals)) || failed(shapeLikeResult(op, 1, *counts)))
+      return failure();
+    set(op->getResult(0), RtValue::getTensor(std::move(eigvals)));
+    set(op->getResult(1), RtValue::getTensor(std::move(counts)));
+    return success();
+  }
+
+  default:
+    return emitUnsupported(op);
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Dispatch
+//===----------------------------------------------------------------------===//
+
+LogicalResult InterpreterImpl::execQuantum(Operation *op, const OpDesc &d) {
+  switch (d.code) {
+  case OpCode::QGate:
+  case OpCode::QPauliRot:
+  case OpCode::QMultiRZ:
+  case OpCode::QPCPhase:
+  case OpCode::QUnitary:
+  case OpCode::QGPhase:
+    return execGate(op, d);
+
+  case OpCode::QExtract:
+  case OpCode::QInsert: {
+    const RtValue &regValue = get(op->getOperand(0));
+    if (regValue.getKind() != RtValue::Kind::Register)
+      return kindError(op, "a register", regValue.getKind());
+    const Register &reg = regValue.getRegister();
+    int64_t idx;
+    if (d.dynamicIdxOperand >= 0) {
+      FailureOr<int64_t> i = getI(op, op->getOperand(d.dynamicIdxOperand));
+      if (failed(i))
+        return failure();
+      idx = *i;
+    } else {
+      idx = *d.staticIdx;
+    }
+    if (idx < 0 || idx >= static_cast<int64_t>(reg.wires.size()))
+      return simError(op) << "index " << idx << " out of range for a register of "
+                          << reg.wires.size() << " qubits";
+    if (d.code == OpCode::QExtract) {
+      set(op->getResult(0), RtValue::getQubit(reg.wires[idx]));
+      return success();
+    }
+    FailureOr<int> w = getWire(op, op->getOperand(d.qubitOperand));
+    if (failed(w))
+      return failure();
+    auto updated = std::make_shared<Register>(reg);
+    updated->wires[idx] = *w;
+    set(op->getResult(0), RtValue::getRegister(std::move(updated)));
+    return success();
+  }
+
+  case OpCode::QAlloc: {
+    int64_t n;
+    if (d.dynamicIdxOperand >= 0) {
+      FailureOr<int64_t> i = getI(op, op->getOperand(d.dynamicIdxOperand));
+      if (failed(i))
+        return failure();
+      n = *i;
+    } else {
+      n = *d.allocSize;
+    }
+    if (n < 0 || numWires + n > sim::StateVector::MaxQubits)
+      return simError(op) << "allocating " << n << " qubits (" << numWires
+                          << " already allocated) exceeds the simulator's "
+                          << sim::StateVector::MaxQubits;
+    auto reg = std::make_shared<Register>();
+    reg->wires.resize(n);
+    std::iota(reg->wires.begin(), reg->wires.end(), static_cast<int>(numWires));
+    numWires += n;
+    set(op->getResult(0), RtValue::getRegister(std::move(reg)));
+    return success();
+  }
+
+  case OpCode::QAllocQb:
+    if (numWires + 1 > sim::StateVector::MaxQubits)
+      return simError(op) << "allocating a qubit exceeds the simulator's "
+                          << sim::StateVector::MaxQubits;
+    set(op->getResult(0), RtValue::getQubit(static_cast<int>(numWires++)));
+    return success();
+
+  case OpCode::QDealloc:
+  case OpCode::QDeallocQb:
+  case OpCode::QInit:
+  case OpCode::QFinalize:
+    return success();
+
+  case OpCode::QDevice: {
+    deviceShots = 0;
+    if (op->getNumOperands() >= 1) {
+      FailureOr<int64_t> s = getI(op, op->getOperand(0));
+      if (failed(s))
+        return failure();
+      if (*s < 0)
+        return simError(op) << "negative shots " << *s;
+      deviceShots = static_cast<uint64_t>(*s);
+    }
+    return success();
+  }
+
+  case OpCode::QDeviceRelease:
+    if (failed(requireNoModifiers(op)))
+      return failure();
+    sv.reset();
+    numWires = 0;
+    deviceShots = 0;
+    return success();
+
+  case OpCode::QNumQubits:
+    set(op->getResult(0), RtValue::getInt(numWires));
+    return success();
+
+  case OpCode::QMeasure: {
+    if (failed(requireNoModifiers(op)))
+      return failure();
+    FailureOr<int> w = getWire(op, op->getOperand(0));
+    if (failed(w))
+      return failure();
+    FailureOr<sim::StateVector *> s = getSim(op);
+    if (failed(s))
+      return failure();
+    sim::Expected<int> outcome = (*s)->measure(*w, d.postselect);
+    if (outcome.failed())
+      return simError(op) << outcome.message();
+    set(op->getResult(0), RtValue::getInt(*outcome ? -1 : 0));
+    set(op->getResult(1), RtValue::getQubit(*w));
+    return success();
+  }
+
+  case OpCode::QSetState:
+  case OpCode::QSetBasisState: {
+    if (failed(requireNoModifiers(op)))
+      return failure();
+    bool isBasis = d.code == OpCode::QSetBasisState;
+    FailureOr<const Tensor *> t = getT(op, op->getOperand(0));
+    if (failed(t))
+      return failure();
+    std::vector<int> wires;
+    for (Value v : op->getOperands().drop_front()) {
+      FailureOr<int> w = getWire(op, v);
+      if (failed(w))
+        return failure();
+      wires.push_back(*w);
+    }
+    if (op->getNumResults() != wires.size())
+      return emitUnsupported(op, "expected one result per qubit");
+    FailureOr<sim::StateVector *> s = getSim(op);
+    if (failed(s))
+      return failure();
+    sim::Status status = sim::Status::success();
+    if (isBasis) {
+      if ((*t)->elem != ScalarKind::Int)
+        return simError(op) << "the basis state must be an integer (i1) tensor";
+      std::vector<int> bits;
+      for (int64_t b : (*t)->i)
+        bits.push_back(b != 0 ? 1 : 0);
+      status = (*s)->setBasisState(bits, wires);
+    } else {
+      if ((*t)->elem != ScalarKind::Complex)
+        return simError(op) << "the state must be a complex tensor";
+      status = (*s)->setState((*t)->c, wires);
+    }
+    if (status.failed())
+      return simError(op) << status.message();
+    for (auto [k, w] : llvm::enumerate(wires))
+      set(op->getResult(k), RtValue::getQubit(w));
+    return success();
+  }
+
+  case OpCode::QAdjoint:
+  case OpCode::QCtrl:
+    return execRegionModifier(op, d);
+
+  case OpCode::QCompBasis:
+  case OpCode::QNamedObs:
+  case OpCode::QHermitian:
+  case OpCode::QTensorObs:
+  case OpCode::QHamiltonian:
+    return execObservable(op, d);
+
+  case OpCode::QExpval:
+  case OpCode::QVar:
+  case OpCode::QProbs:
+  case OpCode::QState:
+  case OpCode::QSample:
+  case OpCode::QCounts:
+    return execMeasurement(op, d);
+
+  default:
+    return emitUnsupported(op);
+  }
+}
+
+} // namespace qshape::interp
