@@ -16,6 +16,9 @@
 #include "llvm/Support/xxhash.h"
 
 #include <queue>
+#include <chrono>
+#include <cstdio>
+struct PT{const char*n;std::chrono::steady_clock::time_point t=std::chrono::steady_clock::now();PT(const char*n):n(n){} ~PT(){if(getenv("QSP"))fprintf(stderr,"  %s %.4f\n",n,std::chrono::duration<double>(std::chrono::steady_clock::now()-t).count());}};
 
 using namespace mlir;
 
@@ -303,6 +306,32 @@ bool Canonicalizer::forwardAccesses() {
         changed = true;
       }
       continue;
+    }
+    // insert(r, i, q) is r when r already holds q at i: walking back from r
+    // through inserts at other indices reaches an insert of q at i.
+    {
+      Value r = a->reg;
+      bool noop = false;
+      while (Operation *rdef = r.getDefiningOp()) {
+        std::optional<RegisterAccess> ins = RegisterAccess::get(rdef);
+        if (!ins || !ins->isInsert)
+          break;
+        if (sameIndex(*a, *ins)) {
+          noop = ins->qubit == a->qubit;
+          break;
+        }
+        if (!differentIndex(*a, *ins))
+          break;
+        r = ins->reg;
+      }
+      if (noop) {
+        op->getResult(0).replaceAllUsesWith(a->reg);
+        op->erase();
+        erased.insert(op);
+        ++stats.accessesForwarded;
+        changed = true;
+        continue;
+      }
     }
     // insert(insert(r, i, a), i, b) is insert(r, i, b).
     if (Operation *def = a->reg.getDefiningOp()) {
@@ -634,19 +663,19 @@ LogicalResult Canonicalizer::run() {
   // terminates; the bound is a guard).
   for (int round = 0; round < 16; ++round) {
     bool changed = false;
-    changed |= staticIndices();
-    changed |= hoistConstants();
-    changed |= mergeEqualOps();
-    changed |= forwardAccesses();
-    changed |= eraseDeadOps();
+    {PT _p("staticIndices"); changed |= staticIndices();}
+    {PT _p("hoistConstants"); changed |= hoistConstants();}
+    {PT _p("mergeEqualOps"); changed |= mergeEqualOps();}
+    {PT _p("forwardAccesses"); changed |= forwardAccesses();}
+    {PT _p("eraseDeadOps"); changed |= eraseDeadOps();}
     if (!changed)
       break;
   }
   if (options.reorder) {
-    for (Region &r : func->getRegions())
+    {PT _p("keys");for (Region &r : func->getRegions())
       for (Block &b : r)
-        computeKeys(b);
-    forEachEditableBlock(func, [&](Block &block) { scheduleBlock(block); });
+        computeKeys(b);}
+    PT _p("sched");forEachEditableBlock(func, [&](Block &block) { scheduleBlock(block); });
   }
   if (options.stripLocations) {
     Location unknown = UnknownLoc::get(func->getContext());

@@ -122,3 +122,19 @@ func.func @side_effects(%q0: !quantum.bit, %q1: !quantum.bit) -> (i1, i1) {
   %m0, %o0 = quantum.measure %q0 : i1, !quantum.bit
   return %m1, %m0 : i1, i1
 }
+
+// -----
+
+// Rule 4: putting back a qubit the register already holds at that index is
+// a no-op, even past inserts at other indices (frontends do this before
+// dealloc).
+// CHECK-LABEL: func.func @reinsert
+// CHECK: %[[R0:.*]] = quantum.insert %arg0[ 0]
+// CHECK-NEXT: %[[R1:.*]] = quantum.insert %[[R0]][ 1]
+// CHECK-NEXT: return %[[R1]]
+func.func @reinsert(%r: !quantum.reg, %a: !quantum.bit, %b: !quantum.bit) -> !quantum.reg {
+  %r0 = quantum.insert %r[ 0], %a : !quantum.reg, !quantum.bit
+  %r1 = quantum.insert %r0[ 1], %b : !quantum.reg, !quantum.bit
+  %r2 = quantum.insert %r1[ 0], %a : !quantum.reg, !quantum.bit
+  return %r2 : !quantum.reg
+}
