@@ -333,14 +333,30 @@ bool Canonicalizer::forwardAccesses() {
         continue;
       }
     }
-    // insert(insert(r, i, a), i, b) is insert(r, i, b).
-    if (Operation *def = a->reg.getDefiningOp()) {
-      std::optional<RegisterAccess> prev = RegisterAccess::get(def);
-      if (prev && prev->isInsert && sameIndex(*a, *prev)) {
-        op->setOperand(0, prev->reg);
-        a->reg = prev->reg;
-        ++stats.accessesForwarded;
-        changed = true;
+    // insert(insert(r, i, a), i, b) is insert(r, i, b). Between the two
+    // there may be inserts at other static indices, as long as each register
+    // in that chain has no other use (nobody can observe the overwritten a).
+    {
+      Operation *user = op; // the op whose operand 0 is `r`
+      Value r = a->reg;
+      while (Operation *rdef = r.getDefiningOp()) {
+        std::optional<RegisterAccess> prev = RegisterAccess::get(rdef);
+        if (!prev || !prev->isInsert)
+          break;
+        if (sameIndex(*a, *prev)) {
+          if (user == op || r.hasOneUse()) {
+            user->setOperand(0, prev->reg);
+            if (user == op)
+              a->reg = prev->reg;
+            ++stats.accessesForwarded;
+            changed = true;
+          }
+          break;
+        }
+        if (!differentIndex(*a, *prev) || !r.hasOneUse())
+          break;
+        user = rdef;
+        r = prev->reg;
       }
     }
     // insert(r, i, extract(r', i)) is r when r holds at i what r' held: r'

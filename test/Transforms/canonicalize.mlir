@@ -138,3 +138,18 @@ func.func @reinsert(%r: !quantum.reg, %a: !quantum.bit, %b: !quantum.bit) -> !qu
   %r2 = quantum.insert %r1[ 0], %a : !quantum.reg, !quantum.bit
   return %r2 : !quantum.reg
 }
+
+// -----
+
+// Rule 4: an insert overwritten at the same index, past inserts at other
+// indices whose registers nobody else reads, is dropped.
+// CHECK-LABEL: func.func @overwrite
+// CHECK: %[[R0:.*]] = quantum.insert %arg0[ 1], %arg2
+// CHECK-NEXT: %[[R1:.*]] = quantum.insert %[[R0]][ 0], %arg3
+// CHECK-NEXT: return %[[R1]]
+func.func @overwrite(%r: !quantum.reg, %a: !quantum.bit, %b: !quantum.bit, %c: !quantum.bit) -> !quantum.reg {
+  %r0 = quantum.insert %r[ 0], %a : !quantum.reg, !quantum.bit
+  %r1 = quantum.insert %r0[ 1], %b : !quantum.reg, !quantum.bit
+  %r2 = quantum.insert %r1[ 0], %c : !quantum.reg, !quantum.bit
+  return %r2 : !quantum.reg
+}

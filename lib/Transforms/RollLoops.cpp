@@ -1,0 +1,954 @@
+//===- RollLoops.cpp - qshape-roll-loops ----------------------------------===//
+//
+// Structural loop rolling. For each block of straight-line code:
+//  1. put the function in canonical form (each wire's gate chain together,
+//     wires ascending) and hoist pure non-quantum ops (tensor.extract of
+//     runtime angles, arithmetic) to just after their operands, so that the
+//     copies of a repeated body are contiguous and look alike;
+//  2. hash each op to a token with wire indices, constant values and SSA
+//     identities abstracted away, and find maximal periodic runs: for each
+//     period p <= max-period one linear scan of token[i] == token[i+p]
+//     (O(n * max-period), linear in the block length);
+//  3. verify a run operand by operand (see classifyRun) and, when it saves
+//     ops, rebuild it as one scf.for;
+//  4. with `nest`, repeat on the result (loops of loops), then
+//     re-canonicalize.
+// Quantum ops are read by name only (GateView.h); upstream scf/arith/tensor
+// ops are built with their own C++ builders, which every host has.
+//
+//===----------------------------------------------------------------------===//
+
+#include "qshape/Fingerprint/CanonicalForm.h"
+#include "qshape/Fingerprint/Encoding.h"
+#include "qshape/Fingerprint/Fingerprint.h"
+#include "qshape/GateView/GateView.h"
+#include "qshape/Transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SCF/Utils/Utils.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/Support/Debug.h"
+#include "llvm/Support/xxhash.h"
+
+#define DEBUG_TYPE "qshape-roll-loops"
+
+namespace qshape {
+#define GEN_PASS_DEF_QSHAPEROLLLOOPS
+#include "qshape/Transforms/Passes.h.inc"
+} // namespace qshape
+
+using namespace mlir;
+using namespace qshape;
+
+namespace {
+
+//===----------------------------------------------------------------------===//
+// Helpers
+//===----------------------------------------------------------------------===//
+
+bool isConstant(Operation *op) {
+  return op->isRegistered() && op->hasTrait<OpTrait::ConstantLike>() &&
+         op->getNumOperands() == 0 && op->getNumRegions() == 0 && op->getNumResults() == 1;
+}
+
+/// Pure, region-free, registered, non-quantum: may be hoisted freely.
+bool isFloatingPure(Operation *op) {
+  return op->isRegistered() && op->getNumRegions() == 0 && op->getNumResults() > 0 &&
+         classify(op) == QOpKind::NotQuantum && isMemoryEffectFree(op) &&
+         !op->hasTrait<OpTrait::IsTerminator>() && !isConstant(op);
+}
+
+/// Ops a loop body may contain: ops without side effects, and the quantum
+/// ops whose effects we know (a global phase, a mid-circuit measurement),
+/// which keep their order because the loop runs the copies in order.
+bool isRollable(Operation *op) {
+  if (op->hasTrait<OpTrait::IsTerminator>())
+    return false;
+  QOpKind kind = classify(op);
+  if (kind == QOpKind::GlobalPhase || kind == QOpKind::Measure)
+    return true;
+  if (kind != QOpKind::NotQuantum)
+    return !isOrdered(op);
+  if (!op->isRegistered())
+    return false; // never move or duplicate what we do not understand
+  return !isOrdered(op);
+}
+
+/// Marks the loops this pass creates until it finishes, so verify-roundtrip
+/// unrolls those and leaves the program's own loops alone.
+constexpr llvm::StringLiteral kRolledMarker = "qshape.rolled";
+
+uint64_t mix(uint64_t h, uint64_t v) {
+  h ^= v + 0x9E3779B97F4A7C15ull + (h << 6) + (h >> 2);
+  return h;
+}
+
+/// Hoists pure non-quantum ops to just after their last operand definition
+/// in the block (or the block start), so they sit outside repeated bodies;
+/// register normal form, part 2: inserts likewise move up to just after the
+/// gate that produced their qubit, closing the copy that wire belongs to.
+void hoistFloatingOps(Block &block) {
+  for (Operation &op : llvm::make_early_inc_range(block)) {
+    if (!isFloatingPure(&op) && qshape::classify(&op) != QOpKind::Insert)
+      continue;
+    Operation *after = nullptr;
+    for (Value v : op.getOperands()) {
+      Operation *def = v.getDefiningOp();
+      if (!def)
+        continue;
+      Operation *anc = block.findAncestorOpInBlock(*def);
+      if (anc && (!after || after->isBeforeInBlock(anc)))
+        after = anc;
+    }
+    if (after) {
+      if (after->getNextNode() != &op)
+        op.moveAfter(after);
+    } else {
+      // After the leading constants.
+      Operation *insertAfter = nullptr;
+      for (Operation &o : block) {
+        if (!isConstant(&o))
+          break;
+        insertAfter = &o;
+      }
+      if (insertAfter) {
+        if (insertAfter->getNextNode() != &op && insertAfter != &op)
+          op.moveAfter(insertAfter);
+      } else if (&block.front() != &op) {
+        op.moveBefore(&block, block.begin());
+      }
+    }
+  }
+}
+
+/// Register normal form, part 1: sinks qubit extracts and observables (both
+/// pure) to just before their first user, so each copy of a body reads its
+/// wire where it starts and a measurement at the end does not cut a run.
+void sinkExtractsAndObservables(Block &block) {
+  SmallVector<Operation *> observables;
+  for (Operation &op : block) {
+    QOpKind kind = qshape::classify(&op);
+    if (kind == QOpKind::Observable || kind == QOpKind::Extract)
+      observables.push_back(&op);
+  }
+  for (Operation *op : llvm::reverse(observables)) {
+    Operation *firstUser = nullptr;
+    for (Operation *user : op->getUsers()) {
+      Operation *anc = block.findAncestorOpInBlock(*user);
+      if (anc && (!firstUser || anc->isBeforeInBlock(firstUser)))
+        firstUser = anc;
+    }
+    if (firstUser && op->getNextNode() != firstUser)
+      op->moveBefore(firstUser);
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Tokens
+//===----------------------------------------------------------------------===//
+
+class Tokenizer {
+public:
+  /// Structure of an op with wire indices, constant values and the identity
+  /// of operands abstracted; equal tokens are necessary for two ops to be
+  /// copies of each other, not sufficient (classifyRun decides).
+  uint64_t token(Operation *op) {
+    ByteSink sink;
+    sink.bytes(op->getName().getStringRef());
+    SmallVector<NamedAttribute> attrs;
+    if (Attribute props = op->getPropertiesAsAttribute())
+      if (auto dict = dyn_cast<DictionaryAttr>(props))
+        attrs.append(dict.begin(), dict.end());
+    for (NamedAttribute na : op->getDiscardableAttrs())
+      attrs.push_back(na);
+    llvm::sort(attrs, [](const NamedAttribute &a, const NamedAttribute &b) {
+      return a.getName().getValue() < b.getName().getValue();
+    });
+    for (NamedAttribute &na : attrs) {
+      if (na.getName().getValue() == "idx_attr")
+        continue;
+      sink.bytes(na.getName().getValue());
+      enc.encodeAttr(na.getValue(), sink);
+    }
+    for (Type t : op->getResultTypes())
+      enc.encodeType(t, sink);
+    for (Value v : op->getOperands())
+      enc.encodeType(v.getType(), sink);
+    // Which operands come from an index-style static/dynamic slot matters.
+    sink.u64(op->getNumOperands());
+    for (Region &r : op->getRegions()) {
+      sink.u8('{');
+      r.walk([&](Operation *inner) { sink.u64(token(inner)); });
+      sink.u8('}');
+    }
+    return llvm::xxh3_64bits(sink.str());
+  }
+
+private:
+  StructuralEncoder enc{/*abstractFloats=*/true};
+};
+
+//===----------------------------------------------------------------------===//
+// Run classification
+//===----------------------------------------------------------------------===//
+
+/// How operand `m` of body op `j` is obtained in every copy.
+struct OperandPlan {
+  enum Kind { Internal, Carried, Invariant, AffineInt, IntTable, FloatTable, Gather } kind;
+  unsigned defOp = 0, defResult = 0; // Internal / Carried: producer in the body
+  Value invariant;                   // Invariant; Carried: the init value
+  int64_t base = 0, stride = 0;      // AffineInt
+  SmallVector<Value> perCopy;        // the value in each copy
+};
+
+/// How the static index of an extract/insert varies.
+struct IndexPlan {
+  bool varies = false;
+  bool affine = true;
+  int64_t base = 0, stride = 0;
+  SmallVector<int64_t> values;
+};
+
+struct RunPlan {
+  unsigned start, period, copies;
+  SmallVector<SmallVector<OperandPlan>> operands; // [j][m]
+  SmallVector<IndexPlan> indices;                 // [j]
+  // Results of the last copy that are used after the run: (j, result #).
+  SmallVector<std::pair<unsigned, unsigned>> liveOut;
+  // Qubits of earlier copies used after the run, re-read from the final
+  // register: (copy, j, result #, wire).
+  struct Externalized {
+    unsigned copy, j, result;
+    int64_t wire;
+  };
+  SmallVector<Externalized> externalized;
+  unsigned registerCarry = ~0u; // carried-values index of the register chain
+  int64_t overhead = 0;
+};
+
+enum class Reject { None, SideEffects, Operands, Unprofitable };
+
+class RunAnalyzer {
+public:
+  RunAnalyzer(ArrayRef<Operation *> ops, const DenseMap<Operation *, unsigned> &index,
+              bool paramTables)
+      : ops(ops), index(index), paramTables(paramTables) {}
+
+  Reject classify(unsigned start, unsigned period, unsigned copies, RunPlan &plan);
+
+private:
+  Operation *at(unsigned copy, unsigned j) const { return ops[start + copy * period + j]; }
+  /// (copy, j) of a value's producer when it is inside the run.
+  std::optional<std::pair<unsigned, unsigned>> inRun(Value v) const {
+    Operation *def = v.getDefiningOp();
+    if (!def)
+      return std::nullopt;
+    auto it = index.find(def);
+    if (it == index.end() || it->second < start || it->second >= end)
+      return std::nullopt;
+    unsigned off = it->second - start;
+    return std::make_pair(off / period, off % period);
+  }
+  bool classifyOperand(unsigned j, unsigned m, OperandPlan &plan);
+  bool regionsMatch(unsigned j);
+
+  ArrayRef<Operation *> ops;
+  const DenseMap<Operation *, unsigned> &index;
+  bool paramTables;
+  unsigned start = 0, period = 0, copies = 0, end = 0;
+};
+
+bool RunAnalyzer::regionsMatch(unsigned j) {
+  Operation *first = at(0, j);
+  if (first->getNumRegions() == 0)
+    return true;
+  for (unsigned c = 1; c < copies; ++c) {
+    Operation *other = at(c, j);
+    // Same body, same captured values; the ops' own operands are classified
+    // separately, so they are treated as equivalent here.
+    bool eq = OperationEquivalence::isEquivalentTo(
+        first, other,
+        [&](Value a, Value b) {
+          if (a == b)
+            return success();
+          // Operands of the region ops themselves may differ.
+          if (llvm::is_contained(first->getOperands(), a) &&
+              llvm::is_contained(other->getOperands(), b))
+            return success();
+          return failure();
+        },
+        /*markEquivalent=*/nullptr, OperationEquivalence::IgnoreLocations);
+    if (!eq)
+      return false;
+  }
+  return true;
+}
+
+bool RunAnalyzer::classifyOperand(unsigned j, unsigned m, OperandPlan &plan) {
+  SmallVector<Value> vals;
+  for (unsigned c = 0; c < copies; ++c)
+    vals.push_back(at(c, j)->getOperand(m));
+  plan.perCopy = vals;
+
+  // Internal: produced by the same body op in the same copy.
+  if (auto p0 = inRun(vals[0]); p0 && p0->first == 0) {
+    unsigned dj = p0->second;
+    unsigned res = cast<OpResult>(vals[0]).getResultNumber();
+    if (dj >= j)
+      return false;
+    for (unsigned c = 1; c < copies; ++c) {
+      auto pc = inRun(vals[c]);
+      if (!pc || pc->first != c || pc->second != dj ||
+          cast<OpResult>(vals[c]).getResultNumber() != res)
+        return false;
+    }
+    plan.kind = OperandPlan::Internal;
+    plan.defOp = dj;
+    plan.defResult = res;
+    return true;
+  }
+  // Carried: copy 0 takes a value from before the run, copy c>0 the result
+  // of the same body op in copy c-1.
+  if (!inRun(vals[0]) && copies > 1) {
+    if (auto p1 = inRun(vals[1]); p1 && p1->first == 0) {
+      unsigned dj = p1->second;
+      unsigned res = cast<OpResult>(vals[1]).getResultNumber();
+      bool ok = true;
+      for (unsigned c = 1; c < copies && ok; ++c) {
+        auto pc = inRun(vals[c]);
+        ok = pc && pc->first == c - 1 && pc->second == dj &&
+             cast<OpResult>(vals[c]).getResultNumber() == res;
+      }
+      if (ok) {
+        plan.kind = OperandPlan::Carried;
+        plan.defOp = dj;
+        plan.defResult = res;
+        plan.invariant = vals[0];
+        return vals[0].getType() == vals[1].getType();
+      }
+    }
+  }
+  // From before the run in every copy.
+  for (Value v : vals)
+    if (inRun(v))
+      return false;
+  if (llvm::all_equal(vals)) {
+    plan.kind = OperandPlan::Invariant;
+    plan.invariant = vals[0];
+    return true;
+  }
+  Type type = vals[0].getType();
+  // Integer constants: affine in the copy number, else a table.
+  SmallVector<int64_t> ints;
+  bool allInt = type.isIntOrIndex();
+  for (Value v : vals) {
+    APInt ap;
+    if (!allInt || !matchPattern(v, m_ConstantInt(&ap))) {
+      allInt = false;
+      break;
+    }
+    ints.push_back(ap.getSExtValue());
+  }
+  if (allInt) {
+    int64_t stride = ints[1] - ints[0];
+    bool affine = true;
+    for (unsigned c = 0; c < copies && affine; ++c)
+      affine = ints[c] == ints[0] + stride * int64_t(c);
+    if (affine) {
+      plan.kind = OperandPlan::AffineInt;
+      plan.base = ints[0];
+      plan.stride = stride;
+      return true;
+    }
+    plan.kind = OperandPlan::IntTable;
+    return paramTables;
+  }
+  bool allFloat = isa<FloatType>(type);
+  for (Value v : vals) {
+    FloatAttr f;
+    if (!allFloat || !matchPattern(v, m_Constant(&f))) {
+      allFloat = false;
+      break;
+    }
+  }
+  if (allFloat) {
+    plan.kind = OperandPlan::FloatTable;
+    return paramTables;
+  }
+  // Runtime values of a scalar type: gather them into a tensor.
+  if (type.isIntOrIndexOrFloat()) {
+    plan.kind = OperandPlan::Gather;
+    return paramTables;
+  }
+  return false; // e.g. distinct qubits from before the run
+}
+
+Reject RunAnalyzer::classify(unsigned s, unsigned p, unsigned k, RunPlan &plan) {
+  start = s;
+  period = p;
+  copies = k;
+  end = s + p * k;
+  plan.start = s;
+  plan.period = p;
+  plan.copies = k;
+  plan.operands.assign(p, {});
+  plan.indices.assign(p, {});
+  plan.liveOut.clear();
+  plan.externalized.clear();
+
+  for (unsigned j = 0; j < p; ++j) {
+    Operation *first = at(0, j);
+    if (!isRollable(first))
+      return Reject::SideEffects;
+    for (unsigned c = 1; c < k; ++c) {
+      Operation *o = at(c, j);
+      if (o->getName() != first->getName() || o->getNumOperands() != first->getNumOperands() ||
+          o->getResultTypes() != first->getResultTypes())
+        return Reject::Operands;
+    }
+    if (!regionsMatch(j))
+      return Reject::Operands;
+    for (unsigned m = 0; m < first->getNumOperands(); ++m) {
+      OperandPlan op;
+      if (!classifyOperand(j, m, op))
+        return Reject::Operands;
+      plan.operands[j].push_back(std::move(op));
+    }
+    // Static register index.
+    if (std::optional<RegisterAccess> a = RegisterAccess::get(first); a && a->staticIdx) {
+      IndexPlan &ip = plan.indices[j];
+      for (unsigned c = 0; c < k; ++c) {
+        std::optional<RegisterAccess> ac = RegisterAccess::get(at(c, j));
+        if (!ac || !ac->staticIdx)
+          return Reject::Operands;
+        ip.values.push_back(*ac->staticIdx);
+      }
+      ip.varies = !llvm::all_equal(ip.values);
+      ip.base = ip.values[0];
+      ip.stride = k > 1 ? ip.values[1] - ip.values[0] : 0;
+      for (unsigned c = 0; c < k; ++c)
+        ip.affine &= ip.values[c] == ip.base + ip.stride * int64_t(c);
+      if (ip.varies && !ip.affine && !paramTables)
+        return Reject::Operands;
+    }
+  }
+
+  // Every carried operand must be fed by the same producer in every copy,
+  // and two operands may not be carried by one producer with different
+  // inits (one iter_arg per (producer, result)).
+  DenseMap<std::pair<unsigned, unsigned>, Value> carriedInit;
+  for (unsigned j = 0; j < p; ++j)
+    for (OperandPlan &op : plan.operands[j])
+      if (op.kind == OperandPlan::Carried) {
+        auto key = std::make_pair(op.defOp, op.defResult);
+        auto [it, inserted] = carriedInit.try_emplace(key, op.invariant);
+        if (!inserted && it->second != op.invariant)
+          return Reject::Operands;
+      }
+
+  // Uses after the run (and uses inside the run that skip a copy, which
+  // classifyOperand already refused).
+  for (unsigned c = 0; c < k; ++c)
+    for (unsigned j = 0; j < p; ++j)
+      for (OpResult r : at(c, j)->getResults())
+        for (OpOperand &use : r.getUses()) {
+          Operation *user = use.getOwner();
+          Operation *anc = user->getBlock() == at(c, j)->getBlock()
+                               ? user
+                               : at(c, j)->getBlock()->findAncestorOpInBlock(*user);
+          auto it = anc ? index.find(anc) : index.end();
+          bool inside = it != index.end() && it->second >= start && it->second < end;
+          if (inside)
+            continue;
+          if (c == k - 1) {
+            auto key = std::make_pair(j, r.getResultNumber());
+            if (!llvm::is_contained(plan.liveOut, key))
+              plan.liveOut.push_back(key);
+            continue;
+          }
+          // A qubit of an earlier copy: re-read it from the final register
+          // if that copy inserted it at a static wire no later copy touches.
+          bool done = false;
+          for (unsigned jj = 0; jj < p && !done; ++jj) {
+            std::optional<RegisterAccess> ins = RegisterAccess::get(at(c, jj));
+            if (!ins || !ins->isInsert || ins->qubit != r || !ins->staticIdx)
+              continue;
+            int64_t wire = *ins->staticIdx;
+            bool touchedLater = false;
+            for (unsigned c2 = c + 1; c2 < k && !touchedLater; ++c2)
+              for (unsigned j2 = 0; j2 < p && !touchedLater; ++j2)
+                if (auto a2 = RegisterAccess::get(at(c2, j2)); a2 && a2->isInsert)
+                  touchedLater = !a2->staticIdx || *a2->staticIdx == wire;
+            if (touchedLater)
+              break;
+            bool known = false;
+            for (auto &e : plan.externalized)
+              known |= e.copy == c && e.j == j && e.result == r.getResultNumber();
+            if (!known)
+              plan.externalized.push_back({c, j, r.getResultNumber(), wire});
+            done = true;
+          }
+          if (!done)
+            return Reject::Operands;
+        }
+  // Externalized qubits are read from the carried register, which must be a
+  // live-out of the last copy.
+  if (!plan.externalized.empty()) {
+    bool haveReg = false;
+    for (auto [j, res] : plan.liveOut)
+      haveReg |= qshape::classify(at(k - 1, j)) == QOpKind::Insert;
+    if (!haveReg)
+      return Reject::Operands;
+  }
+  // Live-outs must be carried values (the loop can only return those).
+  for (auto [j, res] : plan.liveOut) {
+    bool carried = false;
+    for (unsigned jj = 0; jj < p && !carried; ++jj)
+      for (OperandPlan &op : plan.operands[jj])
+        carried |= op.kind == OperandPlan::Carried && op.defOp == j && op.defResult == res;
+    if (!carried)
+      return Reject::Operands;
+  }
+
+  // Cost of the loop: the for, its yield and its trip-count constant (the
+  // bounds 0 and 1 are usually there already), the index_cast of the
+  // induction variable, each distinct affine expression (a multiply and an
+  // add, each with its constant), each table (its constant or from_elements
+  // and one extract), and the extracts that re-read externalized qubits.
+  int64_t overhead = 3;
+  bool needIv = false;
+  SmallVector<std::tuple<bool, int64_t, int64_t>> affineExprs; // (is-i64, base, stride)
+  auto addAffine = [&](bool i64, int64_t base, int64_t stride) {
+    needIv = true;
+    auto key = std::make_tuple(i64, base, stride);
+    if (llvm::is_contained(affineExprs, key))
+      return;
+    affineExprs.push_back(key);
+    overhead += 2 * (stride != 1) + 2 * (base != 0);
+  };
+  for (unsigned j = 0; j < p; ++j) {
+    for (OperandPlan &op : plan.operands[j])
+      switch (op.kind) {
+      case OperandPlan::AffineInt:
+        addAffine(!op.perCopy[0].getType().isIndex(), op.base, op.stride);
+        break;
+      case OperandPlan::IntTable:
+      case OperandPlan::FloatTable:
+      case OperandPlan::Gather:
+        overhead += 2;
+        break;
+      default:
+        break;
+      }
+    IndexPlan &ip = plan.indices[j];
+    if (ip.varies) {
+      if (ip.affine)
+        addAffine(true, ip.base, ip.stride);
+      else
+        overhead += 2;
+    }
+  }
+  overhead += needIv + plan.externalized.size();
+  plan.overhead = overhead;
+  return Reject::None;
+}
+
+//===----------------------------------------------------------------------===//
+// Building the loop
+//===----------------------------------------------------------------------===//
+
+class LoopBuilder {
+public:
+  LoopBuilder(ArrayRef<Operation *> ops, RunPlan &plan) : ops(ops), plan(plan) {}
+  scf::ForOp build();
+
+private:
+  Operation *at(unsigned c, unsigned j) const {
+    return ops[plan.start + c * plan.period + j];
+  }
+  Value indexValue(OpBuilder &b, Location loc, Value iv, Type type, int64_t base, int64_t stride);
+  Value tableValue(OpBuilder &b, Location loc, Value iv, Value table);
+
+  ArrayRef<Operation *> ops;
+  RunPlan &plan;
+  // One value per distinct affine expression of the induction variable.
+  DenseMap<std::tuple<Type, int64_t, int64_t>, Value> affineValues;
+};
+
+Value LoopBuilder::indexValue(OpBuilder &b, Location loc, Value iv, Type type, int64_t base,
+                              int64_t stride) {
+  auto key = std::make_tuple(type, base, stride);
+  if (Value cached = affineValues.lookup(key))
+    return cached;
+  Value v = iv;
+  if (!type.isIndex())
+    v = (base == 0 && stride == 1) ? Value(arith::IndexCastOp::create(b, loc, type, iv))
+                                   : indexValue(b, loc, iv, type, 0, 1);
+  if (stride != 1)
+    v = arith::MulIOp::create(b, loc, v,
+                              arith::ConstantOp::create(b, loc, b.getIntegerAttr(type, stride)));
+  if (base != 0)
+    v = arith::AddIOp::create(b, loc, v,
+                              arith::ConstantOp::create(b, loc, b.getIntegerAttr(type, base)));
+  affineValues[key] = v;
+  return v;
+}
+
+Value LoopBuilder::tableValue(OpBuilder &b, Location loc, Value iv, Value table) {
+  return tensor::ExtractOp::create(b, loc, table, ValueRange{iv});
+}
+
+scf::ForOp LoopBuilder::build() {
+  Operation *first = at(0, 0);
+  Location loc = first->getLoc();
+  OpBuilder b(first);
+  unsigned k = plan.copies, p = plan.period;
+
+  // Tables live before the loop.
+  DenseMap<std::pair<unsigned, unsigned>, Value> tables; // (j, m) -> tensor
+  for (unsigned j = 0; j < p; ++j)
+    for (unsigned m = 0; m < plan.operands[j].size(); ++m) {
+      OperandPlan &op = plan.operands[j][m];
+      Type type = op.perCopy[0].getType();
+      auto tensorType = RankedTensorType::get({int64_t(k)}, type);
+      if (op.kind == OperandPlan::IntTable || op.kind == OperandPlan::FloatTable) {
+        SmallVector<Attribute> values;
+        for (Value v : op.perCopy) {
+          Attribute a;
+          matchPattern(v, m_Constant(&a));
+          values.push_back(a);
+        }
+        tables[{j, m}] = arith::ConstantOp::create(
+            b, loc, DenseElementsAttr::get(tensorType, values));
+      } else if (op.kind == OperandPlan::Gather) {
+        tables[{j, m}] = tensor::FromElementsOp::create(b, loc, tensorType, op.perCopy);
+      }
+    }
+  DenseMap<unsigned, Value> indexTables; // j -> tensor<kxi64>
+  for (unsigned j = 0; j < p; ++j) {
+    IndexPlan &ip = plan.indices[j];
+    if (ip.varies && !ip.affine) {
+      auto tensorType = RankedTensorType::get({int64_t(k)}, b.getI64Type());
+      indexTables[j] = arith::ConstantOp::create(
+          b, loc, DenseElementsAttr::get(tensorType, ArrayRef<int64_t>(ip.values)));
+    }
+  }
+
+  // Carried values: one iter_arg per (producer j, result #), in body order.
+  SmallVector<std::pair<unsigned, unsigned>> carriedKeys;
+  SmallVector<Value> inits;
+  for (unsigned j = 0; j < p; ++j)
+    for (OperandPlan &op : plan.operands[j])
+      if (op.kind == OperandPlan::Carried) {
+        auto key = std::make_pair(op.defOp, op.defResult);
+        if (!llvm::is_contained(carriedKeys, key)) {
+          carriedKeys.push_back(key);
+          inits.push_back(op.invariant);
+        }
+      }
+
+  Value lb = arith::ConstantIndexOp::create(b, loc, 0);
+  Value ub = arith::ConstantIndexOp::create(b, loc, k);
+  Value step = arith::ConstantIndexOp::create(b, loc, 1);
+  auto forOp = scf::ForOp::create(b, loc, lb, ub, step, inits);
+  Block *body = forOp.getBody();
+  OpBuilder bb = OpBuilder::atBlockBegin(body);
+  Value iv = forOp.getInductionVar();
+
+  SmallVector<Operation *> clones(p, nullptr);
+  for (unsigned j = 0; j < p; ++j) {
+    Operation *orig = at(0, j);
+    IRMapping map;
+    for (unsigned m = 0; m < orig->getNumOperands(); ++m) {
+      OperandPlan &op = plan.operands[j][m];
+      Value v;
+      switch (op.kind) {
+      case OperandPlan::Internal:
+        v = clones[op.defOp]->getResult(op.defResult);
+        break;
+      case OperandPlan::Carried: {
+        unsigned idx = llvm::find(carriedKeys, std::make_pair(op.defOp, op.defResult)) -
+                       carriedKeys.begin();
+        v = forOp.getRegionIterArgs()[idx];
+        break;
+      }
+      case OperandPlan::Invariant:
+        v = op.invariant;
+        break;
+      case OperandPlan::AffineInt:
+        v = indexValue(bb, loc, iv, op.perCopy[0].getType(), op.base, op.stride);
+        break;
+      case OperandPlan::IntTable:
+      case OperandPlan::FloatTable:
+      case OperandPlan::Gather:
+        v = tableValue(bb, loc, iv, tables[{j, m}]);
+        break;
+      }
+      map.map(orig->getOperand(m), v);
+    }
+    IndexPlan &ip = plan.indices[j];
+    Operation *clone;
+    if (ip.varies) {
+      Value idx = ip.affine ? indexValue(bb, loc, iv, bb.getI64Type(), ip.base, ip.stride)
+                            : tableValue(bb, loc, iv, indexTables[j]);
+      std::optional<RegisterAccess> a = RegisterAccess::get(orig);
+      Value reg = map.lookup(a->reg);
+      clone = a->isInsert
+                  ? buildInsert(bb, orig->getLoc(), reg, IndexSpec::ofDynamic(idx),
+                                map.lookup(a->qubit))
+                  : buildExtract(bb, orig->getLoc(), reg, IndexSpec::ofDynamic(idx));
+      // Keep any other attributes the op carried.
+      for (NamedAttribute na : orig->getDiscardableAttrs())
+        clone->setAttr(na.getName(), na.getValue());
+    } else {
+      clone = bb.clone(*orig, map);
+    }
+    clones[j] = clone;
+  }
+  SmallVector<Value> yields;
+  for (auto [j, res] : carriedKeys)
+    yields.push_back(clones[j]->getResult(res));
+  scf::YieldOp::create(bb, loc, yields);
+  forOp->setAttr(kRolledMarker, UnitAttr::get(forOp->getContext()));
+
+  // Uses after the run.
+  OpBuilder after(forOp->getContext());
+  after.setInsertionPointAfter(forOp);
+  for (auto [j, res] : plan.liveOut) {
+    unsigned idx = llvm::find(carriedKeys, std::make_pair(j, res)) - carriedKeys.begin();
+    at(k - 1, j)->getResult(res).replaceAllUsesWith(forOp.getResult(idx));
+  }
+  if (!plan.externalized.empty()) {
+    Value finalReg;
+    for (auto [j, res] : plan.liveOut)
+      if (classify(at(k - 1, j)) == QOpKind::Insert) {
+        unsigned idx = llvm::find(carriedKeys, std::make_pair(j, res)) - carriedKeys.begin();
+        finalReg = forOp.getResult(idx);
+      }
+    for (auto &e : plan.externalized) {
+      Operation *ext = buildExtract(after, loc, finalReg, IndexSpec::ofStatic(e.wire));
+      at(e.copy, e.j)->getResult(e.result).replaceAllUsesWith(ext->getResult(0));
+    }
+  }
+  // The run is dead now; erase it last-op first.
+  for (int i = int(k * p) - 1; i >= 0; --i) {
+    Operation *op = ops[plan.start + i];
+    op->dropAllUses();
+    op->erase();
+  }
+  return forOp;
+}
+
+//===----------------------------------------------------------------------===//
+// The pass
+//===----------------------------------------------------------------------===//
+
+struct Candidate {
+  unsigned start, period, copies;
+  int64_t gain; // ops removed before overhead
+};
+
+struct QShapeRollLoopsPass : qshape::impl::QShapeRollLoopsBase<QShapeRollLoopsPass> {
+  using QShapeRollLoopsBase::QShapeRollLoopsBase;
+
+  void runOnOperation() override;
+
+private:
+  /// Rolls what it can in `block`; returns the number of loops created.
+  unsigned rollBlock(Block &block);
+  LogicalResult verifyRoundTrip(Operation *before, Operation *after);
+  Tokenizer tokenizer;
+};
+
+unsigned QShapeRollLoopsPass::rollBlock(Block &block) {
+  hoistFloatingOps(block);
+  sinkExtractsAndObservables(block);
+  SmallVector<Operation *> ops;
+  DenseMap<Operation *, unsigned> index;
+  SmallVector<uint64_t> tokens;
+  for (Operation &op : block) {
+    index[&op] = ops.size();
+    ops.push_back(&op);
+    // Constants, terminators and unknown ops never repeat into a loop: give
+    // them unique tokens so runs stop there.
+    if (isConstant(&op) || !isRollable(&op))
+      tokens.push_back(mix(0xDEAD, ops.size()));
+    else
+      tokens.push_back(tokenizer.token(&op));
+  }
+  unsigned n = ops.size();
+
+  // Maximal periodic runs: for each period p, a maximal stretch where
+  // token[i] == token[i + p] of length L gives floor((L + p) / p) copies.
+  SmallVector<Candidate> candidates;
+  for (unsigned p = 1; p <= maxPeriod && 2 * p <= n; ++p) {
+    unsigned i = 0;
+    while (i + p < n) {
+      if (tokens[i] != tokens[i + p]) {
+        ++i;
+        continue;
+      }
+      unsigned s = i;
+      while (i + p < n && tokens[i] == tokens[i + p])
+        ++i;
+      unsigned span = i - s + p;
+      unsigned k = span / p;
+      if (k >= minTripCount)
+        candidates.push_back({s, p, k, int64_t(k - 1) * p});
+    }
+  }
+  // Greedy by ops removed; a run may be tried at any phase (rotation) of
+  // its period, since where a copy starts decides what is carried.
+  llvm::stable_sort(candidates, [](const Candidate &a, const Candidate &b) {
+    return a.gain > b.gain;
+  });
+  SmallVector<bool> used(n, false);
+  std::vector<RunPlan> accepted;
+  RunAnalyzer analyzer(ops, index, paramTables);
+  for (const Candidate &c : candidates) {
+    unsigned span = c.copies * c.period + (c.period - 1);
+    bool found = false;
+    for (unsigned rot = 0; rot < c.period && !found; ++rot) {
+      unsigned s = c.start + rot;
+      unsigned k = (c.start + span - s) / c.period;
+      while (k >= minTripCount && !found) {
+        unsigned e = s + k * c.period;
+        if (e > n)
+          break;
+        bool free = true;
+        for (unsigned x = s; x < e && free; ++x)
+          free = !used[x];
+        if (!free)
+          break;
+        RunPlan plan;
+        Reject r = analyzer.classify(s, c.period, k, plan);
+        if (r == Reject::None) {
+          int64_t saved = int64_t(k - 1) * c.period - plan.overhead;
+          if (saved >= minSavings) {
+            for (unsigned x = s; x < e; ++x)
+              used[x] = true;
+            accepted.push_back(std::move(plan));
+            found = true;
+            break;
+          }
+          ++numRejectedUnprofitable;
+          break;
+        }
+        if (r == Reject::SideEffects) {
+          ++numRejectedSideEffects;
+          break;
+        }
+        ++numRejectedOperands;
+        // A narrower run may still work (e.g. a live-out in the last copy).
+        --k;
+      }
+    }
+  }
+  // Build from the back so earlier indices stay valid.
+  llvm::sort(accepted, [](const RunPlan &a, const RunPlan &b) { return a.start > b.start; });
+  for (RunPlan &plan : accepted) {
+    scf::ForOp loop = LoopBuilder(ops, plan).build();
+    if (emitRemarks)
+      mlir::emitRemark(loop.getLoc())
+          << "qshape-roll-loops: rolled " << plan.copies << " copies of a " << plan.period
+          << "-op body into a loop, saving "
+          << int64_t(plan.copies - 1) * plan.period - plan.overhead << " ops";
+  }
+  return accepted.size();
+}
+
+LogicalResult QShapeRollLoopsPass::verifyRoundTrip(Operation *before, Operation *after) {
+  // Both sides get the same normalization (folding, then the canonical form
+  // inside computeFingerprint), so only the rolling itself is compared.
+  auto normalize = [](Operation *op) {
+    RewritePatternSet none(op->getContext());
+    (void)applyPatternsGreedily(op, std::move(none));
+  };
+  Operation *lhs = before->clone();
+  Operation *rhs = after->clone();
+  SmallVector<scf::ForOp> loops;
+  rhs->walk([&](scf::ForOp f) { // post-order: inner loops first
+    if (f->hasAttr(kRolledMarker))
+      loops.push_back(f);
+  });
+  LogicalResult unrolled = success();
+  for (scf::ForOp f : loops)
+    if (failed(loopUnrollFull(f)))
+      unrolled = failure();
+  normalize(lhs);
+  normalize(rhs);
+  FailureOr<Fingerprint> a = computeFingerprint(lhs);
+  FailureOr<Fingerprint> b = computeFingerprint(rhs);
+  lhs->erase();
+  rhs->erase();
+  if (failed(unrolled))
+    return after->emitError("qshape-roll-loops: verify-roundtrip could not unroll a new loop");
+  if (failed(a) || failed(b) || a->exact != b->exact)
+    return after->emitError("qshape-roll-loops: verify-roundtrip failed: unrolling the rolled "
+                            "function does not give back the input (exact fingerprint ")
+           << (succeeded(a) ? a->exactString() : "?") << " vs "
+           << (succeeded(b) ? b->exactString() : "?") << ")";
+  return success();
+}
+
+void QShapeRollLoopsPass::runOnOperation() {
+  ModuleOp module = getOperation();
+  SmallVector<Operation *> funcs;
+  module.walk([&](Operation *op) {
+    if (isa<FunctionOpInterface>(op) || op->getName().getStringRef() == "func.func")
+      funcs.push_back(op);
+  });
+  CanonicalizeOptions copts;
+  for (Operation *func : funcs) {
+    uint64_t before = 0;
+    func->walk([&](Operation *) { ++before; });
+    numOpsBefore += before - 1;
+    Operation *original = verifyRoundtrip ? func->clone() : nullptr;
+    if (failed(canonicalize(func, copts)))
+      return signalPassFailure();
+    // Roll every block of straight-line code, innermost structure first;
+    // with `nest`, loops of identical loops then roll again.
+    for (int round = 0; round < 8; ++round) {
+      SmallVector<Block *> blocks;
+      func->walk([&](Block *b) {
+        Operation *parent = b->getParentOp();
+        if (parent == func || parent->getName().getStringRef() == "scf.for" ||
+            parent->getName().getStringRef() == "scf.if" ||
+            classify(parent) == QOpKind::Adjoint || classify(parent) == QOpKind::Ctrl)
+          blocks.push_back(b);
+      });
+      unsigned created = 0;
+      for (Block *b : blocks)
+        created += rollBlock(*b);
+      numLoops += created;
+      if (!created || !nest)
+        break;
+      if (failed(canonicalize(func, copts)))
+        return signalPassFailure();
+    }
+    if (failed(canonicalize(func, copts)))
+      return signalPassFailure();
+    uint64_t afterCount = 0;
+    func->walk([&](Operation *) { ++afterCount; });
+    numOpsAfter += afterCount - 1;
+    if (original) {
+      LogicalResult ok = verifyRoundTrip(original, func);
+      original->erase();
+      if (failed(ok))
+        return signalPassFailure();
+    }
+    func->walk([&](scf::ForOp f) { f->removeAttr(kRolledMarker); });
+  }
+}
+
+} // namespace
