@@ -590,14 +590,47 @@ void Canonicalizer::scheduleBlock(Block &block) {
       return a.key > b.key;
     return a.idx > b.idx;
   };
+  // The wire a qubit value lives on: the static index it was extracted from,
+  // carried through gates (out qubit k continues in qubit k). Breaking ties
+  // by wire keeps the order of layered circuits the same in every layer.
+  DenseMap<Value, int64_t> wires;
+  auto wireOfValue = [&](Value v) -> int64_t {
+    auto it = wires.find(v);
+    return it == wires.end() ? -1 : it->second;
+  };
+  auto wireOfOp = [&](Operation *op) -> int64_t {
+    if (std::optional<RegisterAccess> a = RegisterAccess::get(op))
+      return a->isInsert ? wireOfValue(a->qubit) : a->staticIdx.value_or(-1);
+    int64_t w = -1;
+    if (std::optional<GateView> g = GateView::get(op)) {
+      for (Value q : g->getInQubits())
+        if (int64_t x = wireOfValue(q); x >= 0 && (w < 0 || x < w))
+          w = x;
+      for (Value q : g->getCtrlQubits())
+        if (int64_t x = wireOfValue(q); x >= 0 && (w < 0 || x < w))
+          w = x;
+    }
+    return w;
+  };
+  for (Operation &op : block) {
+    if (std::optional<RegisterAccess> a = RegisterAccess::get(&op)) {
+      if (!a->isInsert && a->staticIdx)
+        wires[a->result] = *a->staticIdx;
+      continue;
+    }
+    if (std::optional<GateView> g = GateView::get(&op)) {
+      for (OpOperand &operand : op.getOpOperands())
+        if (Value out = g->getOutFor(operand.getOperandNumber()))
+          if (int64_t w = wireOfValue(operand.get()); w >= 0)
+            wires[out] = w;
+    }
+  }
   SmallVector<int> pos(n, -1);
   auto makeItem = [&](unsigned i) {
     int recency = -1;
     for (unsigned p : preds[i])
       recency = std::max(recency, pos[p]);
-    int64_t wire = -1;
-    if (std::optional<RegisterAccess> a = RegisterAccess::get(ops[i]))
-      wire = a->staticIdx.value_or(-1);
+    int64_t wire = wireOfOp(ops[i]);
     return Item{isOrdered(ops[i]), recency, ops[i]->getName().getStringRef(), wire,
                 opKeys.lookup(ops[i]), i};
   };
