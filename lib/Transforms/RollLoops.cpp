@@ -40,6 +40,8 @@
 #include "llvm/Support/Debug.h"
 #include "llvm/Support/xxhash.h"
 
+#include <map>
+
 #define DEBUG_TYPE "qshape-roll-loops"
 
 namespace qshape {
@@ -812,11 +814,24 @@ unsigned QShapeRollLoopsPass::rollBlock(Block &block) {
   llvm::stable_sort(candidates, [](const Candidate &a, const Candidate &b) {
     return a.gain > b.gain;
   });
-  SmallVector<bool> used(n, false);
+  // Accepted runs as disjoint [start, end) intervals keyed by start.
+  std::map<unsigned, unsigned> taken;
+  auto overlaps = [&](unsigned s, unsigned e) {
+    auto it = taken.lower_bound(s);
+    if (it != taken.end() && it->first < e)
+      return true;
+    return it != taken.begin() && std::prev(it)->second > s;
+  };
   std::vector<RunPlan> accepted;
   RunAnalyzer analyzer(ops, index, paramTables);
   for (const Candidate &c : candidates) {
     unsigned span = c.copies * c.period + (c.period - 1);
+    // A candidate inside an accepted run (e.g. a multiple of its period)
+    // has nothing left to give.
+    unsigned firstCopyEnd = c.start + c.period * minTripCount;
+    if (overlaps(c.start, std::min(firstCopyEnd, c.start + span)) &&
+        overlaps(std::max(c.start, c.start + span - c.period * minTripCount), c.start + span))
+      continue;
     bool found = false;
     for (unsigned rot = 0; rot < c.period && !found; ++rot) {
       unsigned s = c.start + rot;
@@ -825,18 +840,14 @@ unsigned QShapeRollLoopsPass::rollBlock(Block &block) {
         unsigned e = s + k * c.period;
         if (e > n)
           break;
-        bool free = true;
-        for (unsigned x = s; x < e && free; ++x)
-          free = !used[x];
-        if (!free)
+        if (overlaps(s, e))
           break;
         RunPlan plan;
         Reject r = analyzer.classify(s, c.period, k, plan);
         if (r == Reject::None) {
           int64_t saved = int64_t(k - 1) * c.period - plan.overhead;
           if (saved >= minSavings) {
-            for (unsigned x = s; x < e; ++x)
-              used[x] = true;
+            taken[s] = e;
             accepted.push_back(std::move(plan));
             found = true;
             break;
