@@ -8,6 +8,7 @@
 #include "llvm/Support/Endian.h"
 
 #include <dlfcn.h>
+#include <link.h>
 #include <fcntl.h>
 #include <mutex>
 
@@ -148,11 +149,19 @@ std::optional<std::string> hashFile(const char *Path) {
 
 std::string computeBuildId() {
   Dl_info Info{};
+  struct link_map *Map = nullptr;
   // Any function of this library finds the object it was linked into: the
-  // plugin .so or the executable.
-  if (dladdr(reinterpret_cast<void *>(&computeBuildId), &Info) != 0)
-    if (std::optional<std::string> Id = hashFile(Info.dli_fname))
+  // plugin .so or the executable. For the main program dladdr() reports
+  // argv[0], which is not a path to it when the program was found through
+  // PATH (a file of that name in the working directory would be hashed
+  // instead): the main program is read through /proc/self/exe.
+  if (dladdr1(reinterpret_cast<void *>(&computeBuildId), &Info,
+              reinterpret_cast<void **>(&Map), RTLD_DL_LINKMAP) != 0) {
+    bool IsMainProgram = Map && Map->l_name && Map->l_name[0] == '\0';
+    if (std::optional<std::string> Id =
+            hashFile(IsMainProgram ? "/proc/self/exe" : Info.dli_fname))
       return *Id;
+  }
   if (std::optional<std::string> Id = hashFile("/proc/self/exe"))
     return *Id;
   return ("version:" + getProducerVersion()).str();

@@ -80,6 +80,29 @@ std::optional<std::string> checkDirectoryPolicy(const std::string &Dir) {
            Dir + "'";
   return std::nullopt;
 }
+
+/// Writes the payload of an entry. Test hook of the fault-injection suite
+/// (test/Cache/fault-injection.py): with QSHAPE_CACHE_TEST_SLOW_WRITE_US=N
+/// the payload is written in 4 KiB pieces with N microseconds between them,
+/// so that a writer can be killed in the middle of a store.
+std::error_code writePayload(int FD, llvm::StringRef Payload) {
+  static const unsigned SlowUs = [] {
+    const char *Env = std::getenv("QSHAPE_CACHE_TEST_SLOW_WRITE_US");
+    unsigned Us = 0;
+    if (Env && llvm::StringRef(Env).getAsInteger(10, Us))
+      Us = 0;
+    return Us;
+  }();
+  if (SlowUs == 0)
+    return writeAll(FD, Payload);
+  constexpr size_t Piece = 4096;
+  for (size_t Offset = 0; Offset < Payload.size(); Offset += Piece) {
+    if (std::error_code EC = writeAll(FD, Payload.substr(Offset, Piece)))
+      return EC;
+    ::usleep(SlowUs);
+  }
+  return {};
+}
 } // namespace
 
 //===----------------------------------------------------------------------===//
@@ -204,10 +227,13 @@ CacheStore::CacheStore(CacheOptions Opts) : Options(std::move(Opts)) {
   Enabled = true;
   // Tells backup tools to skip the directory. Best effort (it may be
   // read-only, which still allows hits).
-  UniqueFD Tag = openFile(joinPath(Directory, "CACHEDIR.TAG"),
-                          O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0600);
-  if (Tag.valid())
-    (void)writeAll(Tag.get(), CacheDirTag);
+  std::string TagPath = joinPath(Directory, "CACHEDIR.TAG");
+  UniqueFD Tag =
+      openFile(TagPath, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0600);
+  // A tag cut short (disk full) would stay wrong forever: remove it so that
+  // a later process writes it again.
+  if (Tag.valid() && (writeAll(Tag.get(), CacheDirTag) || Tag.close()))
+    ::unlink(TagPath.c_str());
 }
 
 std::string CacheStore::entryPath(const CacheKey &Key) const {
@@ -384,7 +410,7 @@ StoreResult CacheStore::store(llvm::StringRef Key, PayloadKind Kind,
       return Fail("create temp file", lastError());
     if (std::error_code EC = writeAll(FD.get(), HeaderBytes))
       return Fail("write", EC);
-    if (std::error_code EC = writeAll(FD.get(), Payload))
+    if (std::error_code EC = writePayload(FD.get(), Payload))
       return Fail("write", EC);
     if (::fsync(FD.get()) != 0)
       return Fail("fsync", lastError());

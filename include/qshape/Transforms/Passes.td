@@ -219,4 +219,141 @@ def QShapeRollLoops : Pass<"qshape-roll-loops", "mlir::ModuleOp"> {
   ];
 }
 
+//===----------------------------------------------------------------------===//
+// Persistent compile cache (issue 6)
+//===----------------------------------------------------------------------===//
+
+def QShapeCache : Pass<"qshape-cache", "mlir::ModuleOp"> {
+  let summary = "Run a nested pipeline through the persistent compile cache.";
+  let description = [{
+    Looks the module up in the persistent cache *before* running the nested
+    `pipeline`. The key is a BLAKE3 digest of: the key schema version, the
+    exact fingerprint of the input module (so SSA names, locations, attribute
+    order and the order of independent gates do not matter), the nested
+    pipeline as MLIR prints it back after parsing (spacing and default
+    options do not matter), qshape's version and the build id of the binary
+    that holds this pass, the MLIR/LLVM version and the host library, the
+    target triple, and the user's `salt`.
+
+    On a hit, the module's body and attributes are replaced by the cached
+    result (MLIR bytecode) and the nested pipeline does not run at all. On a
+    miss, the nested pipeline runs (a dynamic pipeline) and its result is
+    stored with its compile time. A bad entry (checksum, truncation, foreign
+    key) is a miss and is overwritten by the store that follows.
+
+    Cache problems never fail the compilation: a read-only or full disk, a
+    refused directory or a failed store costs at most one warning per
+    process and a counter (`qshape-cache stats`).
+
+    ```
+    $ qshape-opt --qshape-cache='pipeline=func.func(canonicalize,cse),symbol-dce emit-remarks' in.mlir
+    in.mlir:2:1: remark: qshape-cache: miss blake3:3f0c...
+    $ qshape-opt --qshape-cache='pipeline=func.func(canonicalize,cse),symbol-dce emit-remarks' in.mlir
+    in.mlir:2:1: remark: qshape-cache: hit blake3:3f0c...
+    ```
+
+    Modes: `readwrite` (default), `read` (never store), `write` (never look
+    up: recompile and refresh the entry), `off` (just run the pipeline).
+    Directory: `dir`, else `$QSHAPE_CACHE_DIR`, else
+    `$XDG_CACHE_HOME/qshape`, else `~/.cache/qshape`. See docs/cache.md.
+  }];
+  let options = [
+    Option<"pipeline", "pipeline", "std::string", /*default=*/"\"\"",
+           "Nested pass pipeline on the module, e.g. "
+           "'func.func(canonicalize,cse),symbol-dce'">,
+    Option<"dir", "dir", "std::string", /*default=*/"\"\"",
+           "Cache directory (default: $QSHAPE_CACHE_DIR, "
+           "$XDG_CACHE_HOME/qshape, ~/.cache/qshape)">,
+    Option<"mode", "mode", "std::string", /*default=*/"\"readwrite\"",
+           "readwrite, read (no stores), write (no lookups) or off">,
+    Option<"maxSize", "max-size", "std::string", /*default=*/"\"\"",
+           "Size cap, e.g. 500M or 2G (default: $QSHAPE_CACHE_MAX_SIZE, "
+           "else 2G)">,
+    Option<"salt", "salt", "std::string", /*default=*/"\"\"",
+           "Extra key input; change it to invalidate every entry">,
+    Option<"emitRemarks", "emit-remarks", "bool", /*default=*/"false",
+           "Emit 'qshape-cache: hit <key>' / 'miss <key>' remarks">,
+    Option<"timing", "timing", "bool", /*default=*/"false",
+           "Emit a remark with the time of the key, the lookup, the "
+           "pipeline and the store">,
+  ];
+  let statistics = [
+    Statistic<"numHits", "hits", "Lookups that found a valid entry">,
+    Statistic<"numMisses", "misses", "Lookups without a valid entry">,
+    Statistic<"numCorrupt", "corrupt", "Misses caused by a bad entry">,
+    Statistic<"numErrors", "errors",
+              "Cache I/O problems (the compilation went on)">,
+    Statistic<"numStores", "stores", "Results written to the cache">,
+  ];
+}
+
+def QShapeCacheLookup : Pass<"qshape-cache-lookup", "mlir::ModuleOp"> {
+  let summary = "First half of a staged cache: key the input, install a hit.";
+  let description = [{
+    For drivers that run their lowering as separate pipeline stages
+    (Catalyst runs five), where no single pass can wrap the whole lowering.
+    Place `qshape-cache-lookup` first in the first stage and
+    `qshape-cache-store` last in the last stage.
+
+    The lookup computes the key as `qshape-cache` does (with `pipeline`
+    naming the stages the entry stands for, and `salt`) and records it in
+    the module attribute `qshape.cache_key`. On a hit it replaces the module
+    with the cached *final* module and marks it `qshape.cache_hit`; the
+    passes of the later stages then run on already-lowered IR (they must
+    leave it unchanged, which lowering passes do when nothing is left to
+    lower), and `qshape-cache-store` only removes the two attributes. On a
+    miss, `qshape-cache-store` saves the final module under the recorded key.
+    Both attributes are ignored by fingerprints and removed before storing.
+  }];
+  let options = [
+    Option<"pipeline", "pipeline", "std::string", /*default=*/"\"\"",
+           "The pass pipeline (all stages) the entry stands for; normalized "
+           "by parsing it">,
+    Option<"dir", "dir", "std::string", /*default=*/"\"\"",
+           "Cache directory (default: $QSHAPE_CACHE_DIR, "
+           "$XDG_CACHE_HOME/qshape, ~/.cache/qshape)">,
+    Option<"mode", "mode", "std::string", /*default=*/"\"readwrite\"",
+           "readwrite, read, write (no lookups, only record the key) or off">,
+    Option<"salt", "salt", "std::string", /*default=*/"\"\"",
+           "Extra key input; change it to invalidate every entry">,
+    Option<"emitRemarks", "emit-remarks", "bool", /*default=*/"false",
+           "Emit 'qshape-cache: hit <key>' / 'miss <key>' remarks">,
+  ];
+  let statistics = [
+    Statistic<"numHits", "hits", "Lookups that found a valid entry">,
+    Statistic<"numMisses", "misses", "Lookups without a valid entry">,
+    Statistic<"numCorrupt", "corrupt", "Misses caused by a bad entry">,
+    Statistic<"numErrors", "errors",
+              "Cache I/O problems (the compilation went on)">,
+  ];
+}
+
+def QShapeCacheStore : Pass<"qshape-cache-store", "mlir::ModuleOp"> {
+  let summary = "Second half of a staged cache: store the final module.";
+  let description = [{
+    Runs last in the last stage, after `qshape-cache-lookup`. Removes the
+    `qshape.cache_key` and `qshape.cache_hit` attributes; unless the module
+    was a hit, stores it (MLIR bytecode) under the recorded key, with the
+    time since the lookup as its compile time. Without a recorded key it
+    warns and does nothing. Use the same `dir` and `mode` as the lookup.
+  }];
+  let options = [
+    Option<"dir", "dir", "std::string", /*default=*/"\"\"",
+           "Cache directory (default: $QSHAPE_CACHE_DIR, "
+           "$XDG_CACHE_HOME/qshape, ~/.cache/qshape)">,
+    Option<"mode", "mode", "std::string", /*default=*/"\"readwrite\"",
+           "readwrite, read (no stores), write or off">,
+    Option<"maxSize", "max-size", "std::string", /*default=*/"\"\"",
+           "Size cap, e.g. 500M or 2G (default: $QSHAPE_CACHE_MAX_SIZE, "
+           "else 2G)">,
+    Option<"emitRemarks", "emit-remarks", "bool", /*default=*/"false",
+           "Emit a 'qshape-cache: stored <key>' remark">,
+  ];
+  let statistics = [
+    Statistic<"numStores", "stores", "Results written to the cache">,
+    Statistic<"numErrors", "errors",
+              "Cache I/O problems (the compilation went on)">,
+  ];
+}
+
 #endif // QSHAPE_TRANSFORMS_PASSES

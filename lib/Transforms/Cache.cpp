@@ -1,0 +1,194 @@
+//===- Cache.cpp - qshape-cache: a nested pipeline behind the cache -------===//
+//
+// Key the input module, install a cached result on a hit, otherwise run the
+// nested pipeline (dynamic pipeline) and store what it produced. Cache
+// problems never fail the pass; only the nested pipeline can.
+//
+//===----------------------------------------------------------------------===//
+
+#include "CacheUtils.h"
+
+#include "qshape/Cache/CacheStore.h"
+#include "qshape/Cache/Diagnostics.h"
+#include "qshape/Transforms/Passes.h"
+
+#include "mlir/IR/Diagnostics.h"
+#include "llvm/Support/Format.h"
+
+#define DEBUG_TYPE "qshape-cache"
+
+namespace qshape {
+#define GEN_PASS_DEF_QSHAPECACHE
+#include "qshape/Transforms/Passes.h.inc"
+} // namespace qshape
+
+using namespace mlir;
+using namespace qshape;
+using namespace qshape::cachepass;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+struct QShapeCachePass : qshape::impl::QShapeCacheBase<QShapeCachePass> {
+  using QShapeCacheBase::QShapeCacheBase;
+
+  /// The nested pipeline's dialects must be loaded before the pass manager
+  /// runs: its passes create ops of them, and a hit installs such ops.
+  void getDependentDialects(DialectRegistry &registry) const override {
+    std::string ignored;
+    llvm::raw_string_ostream errors(ignored);
+    FailureOr<OpPassManager> pm = parseModulePipeline(pipeline, errors);
+    if (succeeded(pm))
+      pm->getDependentDialects(registry);
+  }
+
+  LogicalResult initialize(MLIRContext *ctx) override {
+    FailureOr<ParsedOptions> opts =
+        parseOptions(ctx, getArgument(), mode, maxSize);
+    if (failed(opts))
+      return failure();
+    parsed = *opts;
+    std::string errorText;
+    llvm::raw_string_ostream errors(errorText);
+    FailureOr<OpPassManager> pm = parseModulePipeline(pipeline, errors);
+    if (failed(pm))
+      return emitError(UnknownLoc::get(ctx))
+             << "qshape-cache: invalid nested pipeline '" << pipeline
+             << "': " << StringRef(errorText).trim();
+    nested = std::move(*pm);
+    normalizedPipeline = printPipeline(nested);
+    return success();
+  }
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    if (parsed.mode == Mode::Off) {
+      if (failed(runPipeline(nested, module)))
+        signalPassFailure();
+      return;
+    }
+    ScopedWarningRouting routing(module.getLoc());
+    Clock::time_point start = Clock::now();
+    FailureOr<std::string> fingerprint = fingerprintModule(module);
+    Clock::time_point fingerprinted = Clock::now();
+    if (failed(fingerprint)) {
+      ++numErrors;
+      module.emitWarning("qshape-cache: cannot fingerprint the module; "
+                         "running the pipeline without the cache");
+      if (failed(runPipeline(nested, module)))
+        signalPassFailure();
+      return;
+    }
+    std::string keyText =
+        computeKey(*fingerprint, normalizedPipeline, salt).str();
+    Clock::time_point keyed = Clock::now();
+
+    cache::CacheOptions options;
+    options.Directory = dir;
+    options.MaxSizeBytes = parsed.maxSizeBytes;
+    cache::CacheStore store(options); // reports a refused directory once
+    if (!store.isEnabled())
+      ++numErrors;
+
+    bool hit = false;
+    if (looksUp(parsed.mode))
+      hit = lookupAndInstall(store, module, keyText);
+    Clock::time_point looked = Clock::now();
+    if (emitRemarks)
+      emitRemark(module.getLoc())
+          << "qshape-cache: "
+          << (hit ? "hit " : looksUp(parsed.mode) ? "miss " : "write ")
+          << keyText;
+    if (hit) {
+      reportTiming(module, start, fingerprinted, keyed, looked, looked, looked);
+      return;
+    }
+
+    if (failed(runPipeline(nested, module)))
+      return signalPassFailure();
+    Clock::time_point compiled = Clock::now();
+    if (stores(parsed.mode) && store.isEnabled())
+      storeResult(store, module, keyText, millisBetween(looked, compiled));
+    reportTiming(module, start, fingerprinted, keyed, looked, compiled,
+                 Clock::now());
+  }
+
+private:
+  /// Looks `key` up and installs a hit. Returns true on a hit.
+  bool lookupAndInstall(cache::CacheStore &store, ModuleOp module,
+                        const std::string &key) {
+    cache::LookupResult found = store.lookup(key);
+    switch (found.Status) {
+    case cache::LookupStatus::Hit: {
+      std::string why;
+      if (succeeded(installModule(module, found.Entry->Payload->getBuffer(),
+                                  why))) {
+        ++numHits;
+        return true;
+      }
+      // Checksummed but unreadable: a producer bug or a foreign MLIR. A
+      // miss; the store that follows replaces the entry.
+      cache::reportProblem("cache entry " + key +
+                           " does not load (" + why +
+                           "); recompiling and replacing it");
+      ++numCorrupt;
+      ++numMisses;
+      return false;
+    }
+    case cache::LookupStatus::Corrupt:
+      ++numCorrupt;
+      ++numMisses;
+      return false;
+    case cache::LookupStatus::IOError:
+    case cache::LookupStatus::Disabled:
+    case cache::LookupStatus::InvalidKey:
+      ++numErrors;
+      ++numMisses;
+      return false;
+    case cache::LookupStatus::Miss:
+      ++numMisses;
+      return false;
+    }
+    return false;
+  }
+
+  void storeResult(cache::CacheStore &store, ModuleOp module,
+                   const std::string &key, double compileMs) {
+    FailureOr<std::string> payload = serializeModule(module);
+    if (failed(payload)) {
+      ++numErrors;
+      cache::reportProblem("cannot write the result of " + key +
+                           " as MLIR bytecode; not cached");
+      return;
+    }
+    cache::StoreResult stored = store.store(
+        key, cache::PayloadKind::MLIRBytecode, *payload, uint64_t(compileMs));
+    if (stored.stored())
+      ++numStores;
+    else
+      ++numErrors; // the store reported it (one warning per process)
+  }
+
+  void reportTiming(ModuleOp module, Clock::time_point start,
+                    Clock::time_point fingerprinted, Clock::time_point keyed,
+                    Clock::time_point looked, Clock::time_point compiled,
+                    Clock::time_point end) {
+    if (!timing)
+      return;
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    os << llvm::format("qshape-cache: timing: key %.3f ms (fingerprint %.3f "
+                       "ms), lookup %.3f ms, pipeline %.3f ms, store %.3f ms, "
+                       "total %.3f ms",
+                       millisBetween(start, keyed),
+                       millisBetween(start, fingerprinted),
+                       millisBetween(keyed, looked),
+                       millisBetween(looked, compiled),
+                       millisBetween(compiled, end), millisBetween(start, end));
+    emitRemark(module.getLoc()) << text;
+  }
+
+  ParsedOptions parsed;
+  OpPassManager nested{ModuleOp::getOperationName()};
+  std::string normalizedPipeline;
+};
+} // namespace

@@ -1,0 +1,246 @@
+//===- CacheUtils.cpp - shared by the qshape-cache passes -----------------===//
+
+#include "CacheUtils.h"
+
+#include "qshape/Cache/Diagnostics.h"
+#include "qshape/Fingerprint/Fingerprint.h"
+
+#include "mlir/Bytecode/BytecodeReader.h"
+#include "mlir/Bytecode/BytecodeWriter.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/Config/llvm-config.h"
+#include "llvm/Support/Debug.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/TargetParser/Host.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <dlfcn.h>
+#include <mutex>
+#include <sys/stat.h>
+
+#define DEBUG_TYPE "qshape-cache"
+
+using namespace mlir;
+using namespace qshape;
+using namespace qshape::cachepass;
+
+std::optional<Mode> cachepass::parseMode(StringRef text) {
+  return llvm::StringSwitch<std::optional<Mode>>(text)
+      .Case("readwrite", Mode::ReadWrite)
+      .Case("read", Mode::Read)
+      .Case("write", Mode::Write)
+      .Case("off", Mode::Off)
+      .Default(std::nullopt);
+}
+
+FailureOr<ParsedOptions> cachepass::parseOptions(MLIRContext *ctx,
+                                                 StringRef passName,
+                                                 StringRef mode,
+                                                 StringRef maxSize) {
+  ParsedOptions parsed;
+  std::optional<Mode> m = parseMode(mode);
+  if (!m)
+    return emitError(UnknownLoc::get(ctx))
+           << passName << ": invalid mode '" << mode
+           << "': use readwrite, read, write or off";
+  parsed.mode = *m;
+  if (!maxSize.empty()) {
+    std::optional<uint64_t> bytes = cache::parseSize(maxSize);
+    if (!bytes || *bytes == 0)
+      return emitError(UnknownLoc::get(ctx))
+             << passName << ": invalid max-size '" << maxSize
+             << "': use bytes or K, M, G, T, e.g. 500M or 2G";
+    parsed.maxSizeBytes = *bytes;
+  }
+  return parsed;
+}
+
+FailureOr<OpPassManager>
+cachepass::parseModulePipeline(StringRef text, llvm::raw_ostream &errors) {
+  text = text.trim();
+  if (text.starts_with("builtin.module(")) {
+    FailureOr<OpPassManager> pm = mlir::parsePassPipeline(text, errors);
+    if (failed(pm))
+      return failure();
+    return pm;
+  }
+  OpPassManager pm(ModuleOp::getOperationName());
+  if (failed(mlir::parsePassPipeline(text, pm, errors)))
+    return failure();
+  return pm;
+}
+
+std::string cachepass::printPipeline(const OpPassManager &pm) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  pm.printAsTextualPipeline(os);
+  return text;
+}
+
+namespace {
+/// The library that holds MLIR's pass infrastructure in this process (the
+/// host's libMLIR, or the host executable when MLIR is linked statically):
+/// its path, size and modification time. A host rebuilt with the same LLVM
+/// version (Catalyst's passes live there) then misses too.
+std::string hostIdentity() {
+  using ParseFn = LogicalResult (*)(StringRef, OpPassManager &, raw_ostream &);
+  ParseFn fn = &mlir::parsePassPipeline;
+  Dl_info info{};
+  if (dladdr(reinterpret_cast<void *>(fn), &info) == 0 || !info.dli_fname)
+    return "unknown";
+  struct stat st;
+  if (::stat(info.dli_fname, &st) != 0)
+    return info.dli_fname;
+  std::string text;
+  llvm::raw_string_ostream(text)
+      << info.dli_fname << " " << uint64_t(st.st_size) << " "
+      << int64_t(st.st_mtim.tv_sec) << "." << int64_t(st.st_mtim.tv_nsec);
+  return text;
+}
+} // namespace
+
+StringRef cachepass::toolchainIdentity() {
+  static const std::string identity =
+      "LLVM " LLVM_VERSION_STRING "; host " + hostIdentity();
+  return identity;
+}
+
+FailureOr<std::string> cachepass::fingerprintModule(ModuleOp module) {
+  FailureOr<Fingerprint> fp = computeFingerprint(module);
+  if (failed(fp))
+    return failure();
+  return fp->exactString();
+}
+
+cache::CacheKey cachepass::computeKey(StringRef fingerprint,
+                                      StringRef normalizedPipeline,
+                                      StringRef salt) {
+  cache::KeyInputs inputs;
+  inputs.Fingerprint = fingerprint.str();
+  inputs.Pipeline = normalizedPipeline.str();
+  inputs.ToolchainVersion = toolchainIdentity().str();
+  inputs.TargetTriple = llvm::sys::getProcessTriple();
+  inputs.Salt = salt.str();
+  cache::KeyBuilder builder = cache::makeKeyBuilder(inputs);
+  LLVM_DEBUG(llvm::dbgs() << "qshape-cache: key " << builder.final()
+                          << "\n  fingerprint: " << fingerprint
+                          << "\n  pipeline: " << normalizedPipeline
+                          << "\n  toolchain: " << inputs.ToolchainVersion
+                          << "\n  triple: " << inputs.TargetTriple << "\n"
+                          << builder.manifest());
+  return builder.key();
+}
+
+FailureOr<std::string> cachepass::serializeModule(ModuleOp module) {
+  std::string bytes;
+  llvm::raw_string_ostream os(bytes);
+  if (failed(writeBytecodeToFile(module, os)))
+    return failure();
+  os.flush();
+  return bytes;
+}
+
+LogicalResult cachepass::installModule(ModuleOp module, StringRef payload,
+                                       std::string &why) {
+  MLIRContext *ctx = module.getContext();
+  Block block;
+  {
+    // A payload that passed its checksum but does not parse (a producer bug)
+    // is reported by the caller as a corrupt entry, not as an error here.
+    ScopedDiagnosticHandler capture(ctx, [&](Diagnostic &diag) {
+      if (why.empty())
+        why = diag.str();
+      return success();
+    });
+    ParserConfig config(ctx);
+    llvm::MemoryBufferRef buffer(payload, "qshape-cache entry");
+    if (failed(readBytecodeFile(buffer, &block, config))) {
+      if (why.empty())
+        why = "the payload is not valid MLIR bytecode";
+      return failure();
+    }
+  }
+  auto cached = block.empty() ? ModuleOp() : dyn_cast<ModuleOp>(block.front());
+  if (!cached || !llvm::hasSingleElement(block)) {
+    why = "the payload does not hold exactly one builtin.module";
+    return failure();
+  }
+  module.getBodyRegion().takeBody(cached.getBodyRegion());
+  module->setDiscardableAttrs(cached->getDiscardableAttrDictionary());
+  module->copyProperties(cached->getPropertiesStorage());
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Warning routing
+//===----------------------------------------------------------------------===//
+
+namespace {
+thread_local const Location *currentWarningLoc = nullptr;
+std::once_flag installRouting;
+cache::WarningHandler outerHandler; // installed before ours, if any
+
+void routeWarning(StringRef message) {
+  if (currentWarningLoc) {
+    emitWarning(*currentWarningLoc)
+        << "qshape-cache: " << message
+        << " (compilation goes on without the cache where it fails; later "
+           "cache problems of this process are only counted: see "
+           "`qshape-cache stats`)";
+    return;
+  }
+  if (outerHandler) {
+    outerHandler(message);
+    return;
+  }
+  llvm::errs() << "qshape-cache: warning: " << message
+               << " (compilation goes on without the cache where it fails; "
+                  "later cache problems of this process are only counted: "
+                  "see `qshape-cache stats`)\n";
+}
+} // namespace
+
+ScopedWarningRouting::ScopedWarningRouting(Location loc)
+    : previous(currentWarningLoc), loc(loc) {
+  std::call_once(installRouting, [] {
+    outerHandler = cache::setWarningHandler(routeWarning);
+  });
+  currentWarningLoc = &this->loc;
+}
+
+ScopedWarningRouting::~ScopedWarningRouting() { currentWarningLoc = previous; }
+
+//===----------------------------------------------------------------------===//
+// Lookup times
+//===----------------------------------------------------------------------===//
+
+namespace {
+struct LookupTimes {
+  std::mutex mutex;
+  llvm::StringMap<std::chrono::steady_clock::time_point> times;
+};
+LookupTimes &lookupTimes() {
+  static LookupTimes *t = new LookupTimes(); // leaked: no destructor order
+  return *t;
+}
+} // namespace
+
+void cachepass::recordLookupTime(StringRef key) {
+  LookupTimes &t = lookupTimes();
+  std::lock_guard<std::mutex> guard(t.mutex);
+  t.times[key] = std::chrono::steady_clock::now();
+}
+
+uint64_t cachepass::takeMillisSinceLookup(StringRef key) {
+  LookupTimes &t = lookupTimes();
+  std::lock_guard<std::mutex> guard(t.mutex);
+  auto it = t.times.find(key);
+  if (it == t.times.end())
+    return 0;
+  double ms = millisBetween(it->second, std::chrono::steady_clock::now());
+  t.times.erase(it);
+  return uint64_t(ms);
+}
