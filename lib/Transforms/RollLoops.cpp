@@ -40,6 +40,7 @@
 #include "llvm/Support/Debug.h"
 #include "llvm/Support/xxhash.h"
 
+#include <limits>
 #include <map>
 
 #define DEBUG_TYPE "qshape-roll-loops"
@@ -756,8 +757,8 @@ scf::ForOp LoopBuilder::build() {
 //===----------------------------------------------------------------------===//
 
 struct Candidate {
-  unsigned start, period, copies;
-  int64_t gain; // ops removed before overhead
+  unsigned start, period, span; // [start, start + span) repeats with `period`
+  int64_t gain;                 // ops removed before overhead
 };
 
 struct QShapeRollLoopsPass : qshape::impl::QShapeRollLoopsBase<QShapeRollLoopsPass> {
@@ -806,7 +807,7 @@ unsigned QShapeRollLoopsPass::rollBlock(Block &block) {
       unsigned span = i - s + p;
       unsigned k = span / p;
       if (k >= minTripCount)
-        candidates.push_back({s, p, k, int64_t(k - 1) * p});
+        candidates.push_back({s, p, span, int64_t(k - 1) * p});
     }
   }
   // Greedy by ops removed; a run may be tried at any phase (rotation) of
@@ -825,44 +826,82 @@ unsigned QShapeRollLoopsPass::rollBlock(Block &block) {
   std::vector<RunPlan> accepted;
   RunAnalyzer analyzer(ops, index, paramTables);
   for (const Candidate &c : candidates) {
-    unsigned span = c.copies * c.period + (c.period - 1);
+    unsigned p = c.period, span = c.span;
     // A candidate inside an accepted run (e.g. a multiple of its period)
     // has nothing left to give.
-    unsigned firstCopyEnd = c.start + c.period * minTripCount;
-    if (overlaps(c.start, std::min(firstCopyEnd, c.start + span)) &&
-        overlaps(std::max(c.start, c.start + span - c.period * minTripCount), c.start + span))
+    if (overlaps(c.start, c.start + std::min(span, p * minTripCount)) &&
+        overlaps(c.start + span - std::min(span, p * minTripCount), c.start + span))
       continue;
-    bool found = false;
-    for (unsigned rot = 0; rot < c.period && !found; ++rot) {
-      unsigned s = c.start + rot;
-      unsigned k = (c.start + span - s) / c.period;
-      while (k >= minTripCount && !found) {
-        unsigned e = s + k * c.period;
-        if (e > n)
-          break;
-        if (overlaps(s, e))
-          break;
-        RunPlan plan;
-        Reject r = analyzer.classify(s, c.period, k, plan);
-        if (r == Reject::None) {
-          int64_t saved = int64_t(k - 1) * c.period - plan.overhead;
-          if (saved >= minSavings) {
-            taken[s] = e;
-            accepted.push_back(std::move(plan));
-            found = true;
-            break;
-          }
-          ++numRejectedUnprofitable;
-          break;
-        }
-        if (r == Reject::SideEffects) {
-          ++numRejectedSideEffects;
-          break;
-        }
+    // Left to right through the stretch: at each position, the most copies
+    // at any phase of the period (where a copy starts decides what is
+    // carried); then on after the accepted run, since one token stretch can
+    // hold several loops (e.g. one per controlled block). Classification
+    // attempts are bounded per stretch.
+    unsigned pos = c.start, end = c.start + span;
+    int64_t budget = 16 * int64_t(p) + 64;
+    // Classifies k copies from s; records the plan when valid.
+    auto attempt = [&](unsigned s, unsigned k, RunPlan &plan) -> Reject {
+      --budget;
+      Reject r = analyzer.classify(s, p, k, plan);
+      if (r == Reject::SideEffects)
+        ++numRejectedSideEffects;
+      else if (r == Reject::Operands)
         ++numRejectedOperands;
-        // A narrower run may still work (e.g. a live-out in the last copy).
-        --k;
+      return r;
+    };
+    while (pos + p * minTripCount <= end && budget > 0) {
+      // The phase that saves the most; ties go to the earliest.
+      RunPlan bestPlan;
+      unsigned bestS = 0;
+      int64_t bestSaved = std::numeric_limits<int64_t>::min();
+      for (unsigned rot = 0; rot < p && budget > 0; ++rot) {
+        unsigned s = pos + rot;
+        unsigned kmax = (end - s) / p;
+        if (kmax < minTripCount || overlaps(s, s + kmax * p))
+          continue;
+        // The largest valid k, assuming that fewer copies from the same
+        // start stay valid: try all, then the fewest, then bisect.
+        RunPlan best;
+        unsigned bestK = 0;
+        if (attempt(s, kmax, best) == Reject::None) {
+          bestK = kmax;
+        } else if (kmax > minTripCount && attempt(s, minTripCount, best) == Reject::None) {
+          unsigned lo = minTripCount, hi = kmax; // lo valid, hi invalid
+          while (hi - lo > 1 && budget > 0) {
+            unsigned mid = lo + (hi - lo) / 2;
+            RunPlan plan;
+            if (attempt(s, mid, plan) == Reject::None) {
+              lo = mid;
+              best = std::move(plan);
+            } else {
+              hi = mid;
+            }
+          }
+          bestK = lo;
+          if (best.copies != lo) // re-derive the plan of the chosen size
+            attempt(s, lo, best);
+        }
+        if (!bestK)
+          continue;
+        int64_t saved = int64_t(bestK - 1) * p - best.overhead;
+        if (saved > bestSaved) {
+          bestSaved = saved;
+          bestS = s;
+          bestPlan = std::move(best);
+        }
+        if (bestK == kmax)
+          break; // later phases cannot hold more copies
       }
+      if (bestSaved == std::numeric_limits<int64_t>::min())
+        break;
+      if (bestSaved < minSavings) {
+        ++numRejectedUnprofitable;
+        break;
+      }
+      unsigned e = bestS + bestPlan.copies * p;
+      taken[bestS] = e;
+      accepted.push_back(std::move(bestPlan));
+      pos = e;
     }
   }
   // Build from the back so earlier indices stay valid.
