@@ -96,63 +96,122 @@ uint64_t mix(uint64_t h, uint64_t v) {
   return h;
 }
 
-/// Hoists pure non-quantum ops to just after their last operand definition
-/// in the block (or the block start), so they sit outside repeated bodies;
-/// register normal form, part 2: inserts likewise move up to just after the
-/// gate that produced their qubit, closing the copy that wire belongs to.
-void hoistFloatingOps(Block &block) {
-  for (Operation &op : llvm::make_early_inc_range(block)) {
-    if (!isFloatingPure(&op) && qshape::classify(&op) != QOpKind::Insert)
-      continue;
-    Operation *after = nullptr;
-    for (Value v : op.getOperands()) {
-      Operation *def = v.getDefiningOp();
-      if (!def)
-        continue;
-      Operation *anc = block.findAncestorOpInBlock(*def);
-      if (anc && (!after || after->isBeforeInBlock(anc)))
-        after = anc;
-    }
-    if (after) {
-      if (after->getNextNode() != &op)
-        op.moveAfter(after);
-    } else {
-      // After the leading constants.
-      Operation *insertAfter = nullptr;
-      for (Operation &o : block) {
-        if (!isConstant(&o))
-          break;
-        insertAfter = &o;
-      }
-      if (insertAfter) {
-        if (insertAfter->getNextNode() != &op && insertAfter != &op)
-          op.moveAfter(insertAfter);
-      } else if (&block.front() != &op) {
-        op.moveBefore(&block, block.begin());
-      }
-    }
-  }
-}
+/// Register normal form: one linear re-scheduling of `block` in which
+///  - pure non-quantum ops (runtime angle extraction, arithmetic) and
+///    `quantum.insert` go up to just after their operands (ASAP): the former
+///    leave the repeated bodies, an insert closes the copy of its wire;
+///  - `quantum.extract` and observables go down to just before their first
+///    user (ALAP): each copy reads its wire where it starts, and a
+///    measurement at the end does not cut a run in two;
+///  - every other op keeps its relative order.
+/// All moved ops are free of side effects, so this keeps the meaning.
+void normalizeRegisters(Block &block) {
+  Operation *terminator =
+      !block.empty() && block.back().hasTrait<OpTrait::IsTerminator>() ? &block.back() : nullptr;
+  auto isEager = [](Operation *op) {
+    return isFloatingPure(op) || qshape::classify(op) == QOpKind::Insert;
+  };
+  auto isLazy = [](Operation *op) {
+    QOpKind kind = qshape::classify(op);
+    return kind == QOpKind::Extract || kind == QOpKind::Observable;
+  };
+  DenseSet<Operation *> inBlock;
+  for (Operation &op : block)
+    inBlock.insert(&op);
+  auto producerInBlock = [&](Value v) -> Operation * {
+    Operation *def = v.getDefiningOp();
+    return def && inBlock.contains(def) ? def : nullptr;
+  };
+  // Operands of `op` and of the ops nested in it.
+  auto forEachOperand = [](Operation *op, function_ref<void(Value)> fn) {
+    for (Value v : op->getOperands())
+      fn(v);
+    if (op->getNumRegions())
+      op->walk([&](Operation *inner) {
+        if (inner != op)
+          for (Value v : inner->getOperands())
+            fn(v);
+      });
+  };
 
-/// Register normal form, part 1: sinks qubit extracts and observables (both
-/// pure) to just before their first user, so each copy of a body reads its
-/// wire where it starts and a measurement at the end does not cut a run.
-void sinkExtractsAndObservables(Block &block) {
-  SmallVector<Operation *> observables;
+  SmallVector<Operation *> order;
+  order.reserve(inBlock.size());
+  DenseSet<Operation *> emitted;
+  DenseMap<Operation *, unsigned> missing; // eager op -> operands not yet emitted
+  std::function<void(Operation *)> emit;
+  std::function<void(Operation *)> emitLazyOperands = [&](Operation *op) {
+    forEachOperand(op, [&](Value v) {
+      if (Operation *p = producerInBlock(v); p && isLazy(p) && !emitted.contains(p)) {
+        emitLazyOperands(p);
+        emit(p);
+      }
+    });
+  };
+  emit = [&](Operation *op) {
+    if (!emitted.insert(op).second)
+      return;
+    order.push_back(op);
+    // Eager users whose last missing operand this was go right after.
+    for (Value r : op->getResults())
+      for (Operation *user : r.getUsers()) {
+        if (!inBlock.contains(user) || !isEager(user) || emitted.contains(user))
+          continue;
+        auto it = missing.find(user);
+        if (it != missing.end() && --it->second == 0) {
+          emitLazyOperands(user);
+          emit(user);
+        }
+      }
+  };
+  // Count each eager op's in-block producers (distinct ones).
+  SmallVector<Operation *> readyEager;
   for (Operation &op : block) {
-    QOpKind kind = qshape::classify(&op);
-    if (kind == QOpKind::Observable || kind == QOpKind::Extract)
-      observables.push_back(&op);
+    if (!isEager(&op))
+      continue;
+    DenseSet<Operation *> producers;
+    for (Value v : op.getOperands())
+      if (Operation *p = producerInBlock(v); p && !isLazy(p))
+        producers.insert(p);
+    // A lazy producer is emitted on demand right before `op`.
+    if (producers.empty())
+      readyEager.push_back(&op);
+    else
+      missing[&op] = producers.size();
   }
-  for (Operation *op : llvm::reverse(observables)) {
-    Operation *firstUser = nullptr;
-    for (Operation *user : op->getUsers()) {
-      Operation *anc = block.findAncestorOpInBlock(*user);
-      if (anc && (!firstUser || anc->isBeforeInBlock(firstUser)))
-        firstUser = anc;
+  // Eager ops with a single use per producer are counted once per producer;
+  // a producer that yields several of its operands decrements once, since
+  // users are visited per result use: make the counts match that.
+  for (auto &[op, count] : missing) {
+    unsigned uses = 0;
+    for (Value v : op->getOperands())
+      if (Operation *p = producerInBlock(v); p && !isLazy(p))
+        ++uses;
+    count = uses;
+  }
+  for (Operation *op : readyEager) {
+    emitLazyOperands(op);
+    emit(op);
+  }
+  for (Operation &op : block) {
+    if (&op == terminator || isEager(&op) || isLazy(&op))
+      continue;
+    emitLazyOperands(&op);
+    emit(&op);
+  }
+  // Whatever is left (eager ops waiting on something unusual, unused lazy
+  // ops) keeps its original relative order before the terminator.
+  for (Operation &op : block)
+    if (&op != terminator && !emitted.contains(&op)) {
+      emitLazyOperands(&op);
+      emit(&op);
     }
-    if (firstUser && op->getNextNode() != firstUser)
-      op->moveBefore(firstUser);
+  if (terminator)
+    emitLazyOperands(terminator);
+  for (Operation *op : order) {
+    if (terminator)
+      op->moveBefore(terminator);
+    else
+      op->moveBefore(&block, block.end());
   }
 }
 
@@ -774,8 +833,7 @@ private:
 };
 
 unsigned QShapeRollLoopsPass::rollBlock(Block &block) {
-  hoistFloatingOps(block);
-  sinkExtractsAndObservables(block);
+  normalizeRegisters(block);
   SmallVector<Operation *> ops;
   DenseMap<Operation *, unsigned> index;
   SmallVector<uint64_t> tokens;
