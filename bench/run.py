@@ -12,6 +12,7 @@ Ratios are taken within one run (the machine is noisy); each timing is the
 best of --repeat runs.
 """
 import argparse
+import json
 import os
 import re
 import shutil
@@ -109,8 +110,8 @@ def main():
     ap.add_argument("--build", default="build")
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--sizes", default="10000,100000,1000000")
-    ap.add_argument("--sections", default="fingerprint,sim,cache",
-                    help="comma-separated subset of: fingerprint, sim, cache")
+    ap.add_argument("--sections", default="fingerprint,sim,cache,roll",
+                    help="comma-separated subset of: fingerprint, sim, cache, roll")
     ap.add_argument("--cache-rounds", type=int, default=200,
                     help="rounds of cleanup passes in the cache benchmark's nested pipeline")
     args = ap.parse_args()
@@ -125,6 +126,8 @@ def main():
         sim_bench(bindir)
     if "cache" in sections:
         cache_bench(bindir, work, args.repeat, args.cache_rounds)
+    if "roll" in sections:
+        roll_bench(bindir, work, args)
 
 
 def fingerprint_bench(bindir, work, args):
@@ -143,6 +146,80 @@ def fingerprint_bench(bindir, work, args):
     if len(rows) > 1:
         (n0, _, f0), (n1, _, f1) = rows[0], rows[-1]
         print(f"\nGrowth: fingerprint time x{f1 / f0:.1f} for x{n1 // n0} ops.\n")
+
+
+def op_count(opt, path, passes=()):
+    """Ops in `path` after `passes`, measured with qshape-stats."""
+    cmd = [opt, path] + list(passes)
+    text = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
+    out = subprocess.run([opt, "-", "--qshape-stats=output=-", "-o", os.devnull], input=text,
+                         capture_output=True, text=True, check=True)
+    return json.loads(out.stdout)["ops"]
+
+
+def timed(cmd):
+    """(wall seconds, peak RSS in MB, stderr) of one run, via /usr/bin/time."""
+    out = subprocess.run(["/usr/bin/time", "-f", "@@%e %M"] + cmd, capture_output=True, text=True,
+                         check=True)
+    line = [l for l in out.stderr.splitlines() if l.startswith("@@")][-1]
+    wall, kb = line[2:].split()
+    return float(wall), int(kb) / 1024, out.stderr
+
+
+def roll_bench(bindir, work, args):
+    opt = os.path.join(bindir, "qshape-opt")
+    gen = [sys.executable, os.path.join(HERE, "workloads.py")]
+    roll = ["--qshape-canonicalize", "--qshape-roll-loops"]
+    print("## Loop rolling (qshape-roll-loops)\n")
+    print(f"Command: `python3 bench/run.py --build {args.build} --sections roll`\n")
+
+    print("### W1: the unrolled trace vs the autograph loop form\n")
+    print("Both forms get `--qshape-canonicalize --qshape-roll-loops`; target: ratio <= 1.10.\n")
+    print("| layers L | unrolled input | unrolled, rolled | loop form, same passes | ratio |")
+    print("|---:|---:|---:|---:|---:|")
+    for layers in (1, 2, 3, 4):
+        u = os.path.join(work, f"w1-unrolled-L{layers}.mlir")
+        l = os.path.join(work, f"w1-loop-L{layers}.mlir")
+        subprocess.run(gen + ["w1", "--layers", str(layers), "--form", "unrolled", "-o", u], check=True)
+        subprocess.run(gen + ["w1", "--layers", str(layers), "--form", "loop", "-o", l], check=True)
+        before, a, b = op_count(opt, u), op_count(opt, u, roll), op_count(opt, l, roll)
+        print(f"| {layers} | {before} | {a} | {b} | {a / b:.2f} |", flush=True)
+
+    print("\n### W2: QPE of H2, n_trotter = 10\n")
+    print("Target: rolled <= 1/8 of unrolled.\n")
+    print("| variant | unrolled | rolled | rolled / unrolled |")
+    print("|---|---:|---:|---:|")
+    for variant in ("native", "decomposed"):
+        f = os.path.join(work, f"w2-{variant}-n10.mlir")
+        subprocess.run(gen + ["w2", "--variant", variant, "--n-trotter", "10", "-o", f], check=True)
+        before, after = op_count(opt, f), op_count(opt, f, ["--qshape-roll-loops"])
+        print(f"| {variant} | {before} | {after} | {after / before:.4f} (1/{before / after:.2f}) |",
+              flush=True)
+
+    print("\n### W3: time and memory\n")
+    print("Pass time from `--mlir-timing`; peak memory of the whole process vs parsing and "
+          "printing alone. Targets: time(10^6) <= 150 x time(10^4); memory(10^6) <= 2.5 x "
+          "parse-and-print.\n")
+    print("| ops | parse+print (s) | parse+print peak (MB) | roll pass (s) | roll peak (MB) | "
+          "memory ratio | ops after |")
+    print("|---:|---:|---:|---:|---:|---:|---:|")
+    times = {}
+    for n in [int(x) for x in args.sizes.split(",")]:
+        path = os.path.join(work, f"w3-{n}.mlir")
+        gen_w3(n, path)
+        pp_wall, pp_mb, _ = timed([opt, path, "-o", os.devnull])
+        rolled = os.path.join(work, f"w3-{n}.rolled.mlir")
+        _, r_mb, err = timed([opt, path, "--qshape-roll-loops", "--mlir-timing", "-o", rolled])
+        m = re.search(r"([0-9.]+) \([ 0-9.]+%\)\s+QShapeRollLoops", err)
+        pass_s = float(m.group(1)) if m else float("nan")
+        times[n] = pass_s
+        after = op_count(opt, rolled)
+        print(f"| {n} | {pp_wall:.2f} | {pp_mb:.0f} | {pass_s:.3f} | {r_mb:.0f} | "
+              f"{r_mb / pp_mb:.2f} | {after} |", flush=True)
+    sizes = sorted(times)
+    if len(sizes) > 1:
+        print(f"\nGrowth of the pass time: x{times[sizes[-1]] / times[sizes[0]]:.0f} for "
+              f"x{sizes[-1] // sizes[0]} ops.\n")
 
 
 def sim_bench(bindir):
