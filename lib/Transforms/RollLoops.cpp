@@ -266,7 +266,19 @@ private:
 
 /// How operand `m` of body op `j` is obtained in every copy.
 struct OperandPlan {
-  enum Kind { Internal, Carried, Invariant, AffineInt, IntTable, FloatTable, Gather } kind;
+  enum Kind {
+    Internal,
+    Carried,
+    Invariant,
+    AffineInt,
+    IntTable,
+    FloatTable,
+    Gather,
+    WireRead, // a qubit extracted before the run from one register; the body
+              // extracts it (wire = an affine index, or `wires` as a table)
+  } kind;
+  Value reg;                   // WireRead: the register
+  SmallVector<int64_t> wires;  // WireRead: the static index in each copy
   unsigned defOp = 0, defResult = 0; // Internal / Carried: producer in the body
   Value invariant;                   // Invariant; Carried: the init value
   int64_t base = 0, stride = 0;      // AffineInt
@@ -410,6 +422,36 @@ bool RunAnalyzer::classifyOperand(unsigned j, unsigned m, OperandPlan &plan) {
     return true;
   }
   Type type = vals[0].getType();
+  // Qubits extracted before the run from one register at static wires
+  // (extracts are not part of runs): the body reads the wire itself.
+  {
+    SmallVector<int64_t> wires;
+    Value reg;
+    bool ok = true;
+    for (Value v : vals) {
+      Operation *def = v.getDefiningOp();
+      std::optional<RegisterAccess> a = def ? RegisterAccess::get(def) : std::nullopt;
+      if (!a || a->isInsert || !a->staticIdx || inRun(a->reg) || (reg && a->reg != reg)) {
+        ok = false;
+        break;
+      }
+      reg = a->reg;
+      wires.push_back(*a->staticIdx);
+    }
+    if (ok) {
+      plan.kind = OperandPlan::WireRead;
+      plan.reg = reg;
+      plan.wires = wires;
+      plan.base = wires[0];
+      plan.stride = wires[1] - wires[0];
+      bool affine = true;
+      for (unsigned c = 0; c < copies && affine; ++c)
+        affine = wires[c] == plan.base + plan.stride * int64_t(c);
+      if (!affine)
+        plan.stride = 0, plan.base = -1; // table
+      return affine || paramTables;
+    }
+  }
   // Integer constants: affine in the copy number, else a table.
   SmallVector<int64_t> ints;
   bool allInt = type.isIntOrIndex();
@@ -604,6 +646,17 @@ Reject RunAnalyzer::classify(unsigned s, unsigned p, unsigned k, RunPlan &plan) 
       case OperandPlan::AffineInt:
         addAffine(!op.perCopy[0].getType().isIndex(), op.base, op.stride);
         break;
+      case OperandPlan::WireRead:
+        // One extract in the body; the extracts before the run that only
+        // this run reads die with it.
+        overhead += 1;
+        for (Value v : op.perCopy)
+          overhead -= v.hasOneUse();
+        if (op.base >= 0)
+          addAffine(true, op.base, op.stride);
+        else
+          overhead += 2;
+        break;
       case OperandPlan::IntTable:
       case OperandPlan::FloatTable:
       case OperandPlan::Gather:
@@ -696,6 +749,15 @@ scf::ForOp LoopBuilder::build() {
         tables[{j, m}] = tensor::FromElementsOp::create(b, loc, tensorType, op.perCopy);
       }
     }
+  for (unsigned j = 0; j < p; ++j)
+    for (unsigned m = 0; m < plan.operands[j].size(); ++m) {
+      OperandPlan &op = plan.operands[j][m];
+      if (op.kind == OperandPlan::WireRead && op.base < 0) {
+        auto tensorType = RankedTensorType::get({int64_t(k)}, b.getI64Type());
+        tables[{j, m}] = arith::ConstantOp::create(
+            b, loc, DenseElementsAttr::get(tensorType, ArrayRef<int64_t>(op.wires)));
+      }
+    }
   DenseMap<unsigned, Value> indexTables; // j -> tensor<kxi64>
   for (unsigned j = 0; j < p; ++j) {
     IndexPlan &ip = plan.indices[j];
@@ -755,6 +817,12 @@ scf::ForOp LoopBuilder::build() {
       case OperandPlan::Gather:
         v = tableValue(bb, loc, iv, tables[{j, m}]);
         break;
+      case OperandPlan::WireRead: {
+        Value idx = op.base >= 0 ? indexValue(bb, loc, iv, bb.getI64Type(), op.base, op.stride)
+                                 : tableValue(bb, loc, iv, tables[{j, m}]);
+        v = buildExtract(bb, orig->getLoc(), op.reg, IndexSpec::ofDynamic(idx))->getResult(0);
+        break;
+      }
       }
       map.map(orig->getOperand(m), v);
     }
@@ -838,6 +906,10 @@ unsigned QShapeRollLoopsPass::rollBlock(Block &block) {
   DenseMap<Operation *, unsigned> index;
   SmallVector<uint64_t> tokens;
   for (Operation &op : block) {
+    // Extracts are not part of runs: a copy's qubit read is classified as
+    // an operand (WireRead), so a run may start after its extracts.
+    if (qshape::classify(&op) == QOpKind::Extract)
+      continue;
     index[&op] = ops.size();
     ops.push_back(&op);
     // Constants, terminators and unknown ops never repeat into a loop: give
