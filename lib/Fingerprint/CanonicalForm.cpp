@@ -16,15 +16,13 @@
 #include "llvm/Support/xxhash.h"
 
 #include <queue>
-#include <chrono>
-#include <cstdio>
-struct PT{const char*n;std::chrono::steady_clock::time_point t=std::chrono::steady_clock::now();PT(const char*n):n(n){} ~PT(){if(getenv("QSP"))fprintf(stderr,"  %s %.4f\n",n,std::chrono::duration<double>(std::chrono::steady_clock::now()-t).count());}};
 
 using namespace mlir;
 
 namespace qshape {
 
-namespace {
+// Shared with the fingerprint's canonical view (lib/Fingerprint/CanonicalView.cpp).
+namespace canonical {
 
 /// splitmix64 finalizer: a fixed, unseeded bijection (process-stable).
 uint64_t mix64(uint64_t x) {
@@ -59,6 +57,12 @@ bool isMergeable(Operation *op) {
          classify(op) == QOpKind::NotQuantum && isMemoryEffectFree(op) &&
          !op->hasTrait<OpTrait::IsTerminator>();
 }
+
+} // namespace canonical
+
+using namespace canonical;
+
+namespace {
 
 /// Walks the editable blocks of `root` (itself included), outer first.
 void forEachEditableBlock(Operation *root, function_ref<void(Block &)> fn) {
@@ -710,21 +714,26 @@ void Canonicalizer::scheduleBlock(Block &block) {
 LogicalResult Canonicalizer::run() {
   // Rules 1-5 to a fixpoint (each round only removes or simplifies, so this
   // terminates; the bound is a guard).
+  // Rules 1 and 2 need one application: later rules create no index
+  // operands and no constants (they may only erase dead ones). Dead ops go
+  // first, so that constants nobody uses (e.g. angles a roller moved into
+  // a table) are not sorted only to be erased.
+  staticIndices();
+  eraseDeadOps();
+  hoistConstants();
   for (int round = 0; round < 16; ++round) {
     bool changed = false;
-    {PT _p("staticIndices"); changed |= staticIndices();}
-    {PT _p("hoistConstants"); changed |= hoistConstants();}
-    {PT _p("mergeEqualOps"); changed |= mergeEqualOps();}
-    {PT _p("forwardAccesses"); changed |= forwardAccesses();}
-    {PT _p("eraseDeadOps"); changed |= eraseDeadOps();}
+    changed |= mergeEqualOps();
+    changed |= forwardAccesses();
+    changed |= eraseDeadOps();
     if (!changed)
       break;
   }
   if (options.reorder) {
-    {PT _p("keys");for (Region &r : func->getRegions())
+    for (Region &r : func->getRegions())
       for (Block &b : r)
-        computeKeys(b);}
-    PT _p("sched");forEachEditableBlock(func, [&](Block &block) { scheduleBlock(block); });
+        computeKeys(b);
+    forEachEditableBlock(func, [&](Block &block) { scheduleBlock(block); });
   }
   if (options.stripLocations) {
     Location unknown = UnknownLoc::get(func->getContext());

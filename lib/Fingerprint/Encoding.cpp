@@ -16,13 +16,6 @@ bool isQShapeAnnotation(StringRef name) {
          name == "qshape.cache_key" || name == "qshape.cache_hit";
 }
 
-void ByteSink::u64(uint64_t v) {
-  char b[8];
-  for (int i = 0; i < 8; ++i)
-    b[i] = char((v >> (8 * i)) & 0xff);
-  buf.append(b, b + 8);
-}
-
 const std::string &StructuralEncoder::typeText(Type type) {
   auto [it, inserted] = typeCache.try_emplace(type);
   if (inserted) {
@@ -136,13 +129,7 @@ void StructuralEncoder::encodeAttr(Attribute attr, ByteSink &out) {
   out.bytes(attrText(attr));
 }
 
-void StructuralEncoder::encodeOpAttrs(Operation *op, ByteSink &out) {
-  SmallVector<NamedAttribute, 8> attrs;
-  if (Attribute props = op->getPropertiesAsAttribute())
-    if (auto dict = dyn_cast<DictionaryAttr>(props))
-      attrs.append(dict.begin(), dict.end());
-  for (NamedAttribute na : op->getDiscardableAttrs())
-    attrs.push_back(na);
+void StructuralEncoder::encodeAttrList(SmallVectorImpl<NamedAttribute> &attrs, ByteSink &out) {
   llvm::sort(attrs, [](const NamedAttribute &a, const NamedAttribute &b) {
     return a.getName().getValue() < b.getName().getValue();
   });
@@ -158,12 +145,32 @@ void StructuralEncoder::encodeOpAttrs(Operation *op, ByteSink &out) {
   }
 }
 
+void StructuralEncoder::encodeOpAttrs(Operation *op, ByteSink &out) {
+  SmallVector<NamedAttribute, 8> attrs;
+  if (Attribute props = op->getPropertiesAsAttribute())
+    if (auto dict = dyn_cast<DictionaryAttr>(props))
+      attrs.append(dict.begin(), dict.end());
+  for (NamedAttribute na : op->getDiscardableAttrs())
+    attrs.push_back(na);
+  encodeAttrList(attrs, out);
+}
+
 void StructuralEncoder::encodeOpHeader(Operation *op, ByteSink &out) {
   out.u8('O');
   out.bytes(op->getName().getStringRef());
   encodeOpAttrs(op, out);
   out.u64(op->getNumResults());
   for (Type t : op->getResultTypes())
+    encodeType(t, out);
+}
+
+void StructuralEncoder::encodeOpHeader(StringRef opName, SmallVectorImpl<NamedAttribute> &attrs,
+                                       TypeRange resultTypes, ByteSink &out) {
+  out.u8('O');
+  out.bytes(opName);
+  encodeAttrList(attrs, out);
+  out.u64(resultTypes.size());
+  for (Type t : resultTypes)
     encodeType(t, out);
 }
 

@@ -49,6 +49,22 @@ mlir::LogicalResult canonicalize(mlir::Operation *root, const CanonicalizeOption
 /// True if `op` is a constant whose value is floating point (scalar or dense).
 bool isFloatConstant(mlir::Operation *op);
 
+/// Predicates of the rules, shared by canonicalize() and the fingerprint's
+/// read-only canonical view (lib/Fingerprint/CanonicalView.cpp), which
+/// mirrors every rule of CanonicalForm.cpp without cloning the IR: a change
+/// to a rule there must be made in the view too (`qshape-fingerprint
+/// --verify-reference` compares the two).
+namespace canonical {
+/// splitmix64 finalizer: a fixed, unseeded bijection (process-stable).
+uint64_t mix64(uint64_t x);
+/// Regions whose op order the rules may change.
+bool mayEditRegionsOf(mlir::Operation *op);
+/// Registered constant-like op without operands or regions and one result.
+bool isConstantOp(mlir::Operation *op);
+/// Pure, region-free, registered and not quantum: safe to merge when equal.
+bool isMergeable(mlir::Operation *op);
+} // namespace canonical
+
 } // namespace qshape
 
 #endif // QSHAPE_FINGERPRINT_CANONICALFORM_H

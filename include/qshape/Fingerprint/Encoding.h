@@ -12,6 +12,7 @@
 
 #include "mlir/IR/Attributes.h"
 #include "mlir/IR/Types.h"
+#include "mlir/IR/TypeRange.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
@@ -32,7 +33,12 @@ bool isQShapeAnnotation(llvm::StringRef attrName);
 class ByteSink {
 public:
   void u8(uint8_t v) { buf.push_back(char(v)); }
-  void u64(uint64_t v);
+  void u64(uint64_t v) { // little-endian
+    char b[8];
+    for (int i = 0; i < 8; ++i)
+      b[i] = char((v >> (8 * i)) & 0xff);
+    buf.append(b, b + 8);
+  }
   void bytes(llvm::StringRef s) {
     u64(s.size());
     buf.append(s.begin(), s.end());
@@ -40,6 +46,7 @@ public:
   void raw(llvm::StringRef s) { buf.append(s.begin(), s.end()); }
   llvm::StringRef str() const { return {buf.data(), buf.size()}; }
   size_t size() const { return buf.size(); }
+  void reserve(size_t n) { buf.reserve(n); }
   void clear() { buf.clear(); }
 
 private:
@@ -59,8 +66,14 @@ public:
   void encodeOpAttrs(mlir::Operation *op, ByteSink &out);
   /// Name, attributes and result types of `op` (not operands or regions).
   void encodeOpHeader(mlir::Operation *op, ByteSink &out);
+  /// The same from parts: `attrs` are the op's inherent (properties) and
+  /// discardable attributes together, in any order (sorted here).
+  void encodeOpHeader(llvm::StringRef opName,
+                      llvm::SmallVectorImpl<mlir::NamedAttribute> &attrs,
+                      mlir::TypeRange resultTypes, ByteSink &out);
 
 private:
+  void encodeAttrList(llvm::SmallVectorImpl<mlir::NamedAttribute> &attrs, ByteSink &out);
   const std::string &typeText(mlir::Type type);
   const std::string &attrText(mlir::Attribute attr);
   bool abstractFloats;

@@ -38,9 +38,15 @@ struct Fingerprint {
 };
 
 struct FingerprintOptions {
-  /// Canonicalize a clone first (set false only when `op` is known to be
+  /// Apply the canonical form first (set false only when `op` is known to be
   /// canonical already, e.g. right after qshape-canonicalize).
   bool canonicalize = true;
+  /// Use the reference implementation: canonicalize a clone of `op` with
+  /// canonicalize() and encode the clone. Same digests, several times slower;
+  /// for cross-checking the default, which applies the canonical form to a
+  /// read-only view of `op` without cloning it (lib/Fingerprint/CanonicalView.h).
+  /// Ops that use values defined outside them always take this path.
+  bool reference = false;
 };
 
 /// Fingerprint of `op` including its regions. `op` itself is not modified.
@@ -48,7 +54,8 @@ mlir::FailureOr<Fingerprint> computeFingerprint(mlir::Operation *op,
                                                 const FingerprintOptions &options = {});
 
 /// Fingerprints of `module` and of each function-like op directly or
-/// transitively nested in it, computed on one canonical clone.
+/// transitively nested in it (in Operation::walk order), computed in one
+/// walk of one canonical form.
 struct ModuleFingerprints {
   Fingerprint module;
   llvm::SmallVector<std::pair<std::string, Fingerprint>> functions; // symbol name

@@ -1,0 +1,343 @@
+//===- CanonicalView.h - the canonical form without a clone -----*- C++ -*-===//
+//
+// A read-only view of an op tree as canonicalize() (CanonicalForm.cpp) would
+// leave it, computed without cloning or modifying the IR. The view is a
+// compact shadow of the tree (ops, blocks and SSA values as dense indices);
+// the canonical-form rules run on the shadow: a replaced value is forwarded
+// to its replacement, an erased op is marked dead, a rewritten register
+// access gets a new operand list and header, and blocks get new op orders.
+// Fingerprint.cpp then encodes the shadow exactly as it would encode the
+// canonical clone.
+//
+// Every rule here mirrors one in CanonicalForm.cpp step by step (same
+// traversal orders, same tie-breaks, same fixpoint loop): a change to a rule
+// there must be made here too. `qshape-fingerprint --verify-reference`
+// compares the two implementations (test/Fingerprint/golden.test runs it).
+//
+// Memory traffic, not computation, bounds the cost on large modules, so the
+// shadow is small (a 56-byte record per op, a few words per value), grows
+// without copying, and the scratch arrays of the rules are shared.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef QSHAPE_LIB_FINGERPRINT_CANONICALVIEW_H
+#define QSHAPE_LIB_FINGERPRINT_CANONICALVIEW_H
+
+#include "qshape/Fingerprint/Encoding.h"
+#include "qshape/GateView/GateView.h"
+
+#include "mlir/IR/Operation.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/Allocator.h"
+#include "llvm/Support/MemAlloc.h"
+#include "llvm/Support/Memory.h"
+
+#include <cstdlib>
+#include <memory>
+#include <new>
+#include <optional>
+#include <type_traits>
+#include <vector>
+
+namespace qshape {
+namespace fpview {
+
+using Idx = uint32_t;
+constexpr Idx kNone = ~Idx(0);
+
+/// Large arrays come straight from the OS: after MLIR has parsed a large
+/// module, malloc's path for large requests walks the heap the parser left
+/// behind, a few milliseconds per call.
+void *allocateLarge(size_t bytes);
+void deallocateLarge(void *p, size_t bytes);
+
+template <typename T> struct LargeAllocator {
+  using value_type = T;
+  LargeAllocator() = default;
+  template <typename U> LargeAllocator(const LargeAllocator<U> &) {}
+  T *allocate(size_t n) { return static_cast<T *>(allocateLarge(n * sizeof(T))); }
+  void deallocate(T *p, size_t n) { deallocateLarge(p, n * sizeof(T)); }
+  template <typename U> bool operator==(const LargeAllocator<U> &) const { return true; }
+  template <typename U> bool operator!=(const LargeAllocator<U> &) const { return false; }
+};
+template <typename T> using LargeVector = std::vector<T, LargeAllocator<T>>;
+
+/// An append-only array of segments of doubling size: elements never move,
+/// and memory is touched once, as it is filled (a growing std::vector copies
+/// everything at each doubling, which costs more than the work on large
+/// modules).
+template <typename T, unsigned Log2First = 10> class SegmentedArray {
+public:
+  SegmentedArray() = default;
+  SegmentedArray(const SegmentedArray &) = delete;
+  SegmentedArray &operator=(const SegmentedArray &) = delete;
+  ~SegmentedArray() {
+    if constexpr (!std::is_trivially_destructible_v<T>)
+      for (size_t i = 0; i < n; ++i)
+        (*this)[i].~T();
+    size_t len = size_t(1) << Log2First;
+    for (size_t i = 0; i < segments.size(); ++i) {
+      deallocateLarge(segments[i], len * sizeof(T));
+      if (i)
+        len *= 2;
+    }
+  }
+  T &operator[](size_t i) { return *slot(i); }
+  const T &operator[](size_t i) const { return *const_cast<SegmentedArray *>(this)->slot(i); }
+  size_t size() const { return n; }
+  T &emplace_back() {
+    if (n == capacity) {
+      size_t len = segments.empty() ? size_t(1) << Log2First : capacity;
+      segments.push_back(static_cast<T *>(allocateLarge(len * sizeof(T))));
+      capacity += len;
+    }
+    T *p = slot(n++);
+    return *new (p) T();
+  }
+  void push_back(const T &v) { emplace_back() = v; }
+
+private:
+  T *slot(size_t i) {
+    if (i < (size_t(1) << Log2First))
+      return segments[0] + i;
+    unsigned l = 63 - __builtin_clzll(i); // segment k >= 1 holds [2^l, 2^(l+1))
+    return segments[l - Log2First + 1] + (i - (size_t(1) << l));
+  }
+  std::vector<T *> segments;
+  size_t n = 0, capacity = 0;
+};
+
+/// The encoded header of an op (name, attributes, result types): exact
+/// (float bits) and shape (float values abstracted), as
+/// StructuralEncoder::encodeOpHeader writes them.
+struct HeaderBytes {
+  llvm::StringRef exact, shape;
+};
+
+class CanonicalView {
+public:
+  /// Builds the shadow of `root`. Returns null when an operand inside `root`
+  /// refers to a value defined outside it, or the tree exceeds the view's
+  /// limits (the caller then falls back to canonicalizing a clone).
+  static std::unique_ptr<CanonicalView> build(mlir::Operation *root);
+
+  /// Applies the canonical form (CanonicalizeOptions{} defaults) to the view.
+  void canonicalize();
+
+  //===--- Read access for the encoder (after canonicalize()) ------------===//
+
+  struct OpRec {
+    mlir::Operation *op = nullptr;
+    Idx block = kNone;     ///< parent block in the view (kNone for the root)
+    Idx firstResult = 0;   ///< value index of result 0
+    Idx operandBegin = 0;  ///< into operandValues
+    uint32_t numOperands = 0;
+    Idx firstRegion = 0;   ///< into regions
+    Idx header = kNone;    ///< HeaderBytes index (kFastFloat: shape bytes only)
+    Idx identity = kNone;  ///< header identity (kNone: not interned by identity)
+    Idx aux = kNone;       ///< float constant: floatValues; extract/insert: staticIdxs
+    uint32_t numResults = 0;
+    uint16_t name = 0;     ///< NameInfo index
+    uint16_t numRegions = 0;
+    uint16_t numSuccessors = 0;
+    uint16_t flags = 0;
+    QOpKind kind = QOpKind::NotQuantum;
+    int8_t ordered = -1;   ///< memo of isOrdered (-1: not computed)
+    bool alive = true;
+    bool hasStaticIdx = false;
+  };
+  struct BlockRec {
+    mlir::Block *block = nullptr;
+    Idx parentOp = kNone;
+    Idx firstArg = 0; ///< value index of argument 0
+    uint32_t numArgs = 0;
+    LargeVector<Idx> ops; ///< op order (after canonicalize(): exactly the live ops)
+  };
+  struct RegionRec {
+    Idx firstBlock = 0;
+    uint32_t numBlocks = 0;
+  };
+  /// RegisterAccess on the view (value indices after replacements).
+  struct VAccess {
+    Idx op = kNone, reg = kNone, dynamicIdx = kNone, qubit = kNone, result = kNone;
+    bool hasStatic = false, isInsert = false;
+    int64_t staticIdx = 0;
+  };
+
+  enum Flags : uint16_t {
+    kConst = 1,        ///< isConstantOp
+    kFloatConst = 2,   ///< isFloatConstant
+    kMergeable = 4,    ///< isMergeable (computed for non-constants only)
+    kTerminator = 8,
+    kIsolated = 16,
+    kEditable = 32,    ///< mayEditRegionsOf (ops with regions)
+    kFuncLike = 64,
+    kFastFloat = 128,  ///< arith.constant of a FloatAttr: no exact header bytes
+  };
+
+  const OpRec &op(Idx i) const { return ops[i]; }
+  const BlockRec &block(Idx i) const { return blocks[i]; }
+  const RegionRec &region(Idx i) const { return regions[i]; }
+  const HeaderBytes &header(Idx i) const { return headers[i]; }
+  bool has(Idx o, uint16_t f) const { return ops[o].flags & f; }
+  size_t numValues() const { return valueDef.size(); }
+  /// The op defining value `v` (kNone for block arguments).
+  Idx definingOp(Idx v) const { return valueDef[v] & kArgBit ? kNone : valueDef[v]; }
+  mlir::Value value(Idx v) const;
+  /// Operand `i` of op `o`, after replacements.
+  Idx operand(Idx o, unsigned i) { return resolve(operandValues[ops[o].operandBegin + i]); }
+  /// Index of a block of the tree, kNone if it is not in the tree.
+  Idx blockIndex(mlir::Block *b) const { return blockIndices.lookup(b); }
+  /// The `value` attribute of a float constant.
+  mlir::Attribute constValue(Idx o) const { return floatValues[ops[o].aux]; }
+  /// A per-value scratch array, free once canonicalize() has returned.
+  LargeVector<uint64_t> takeValueScratch() { return std::move(valueScratch); }
+
+private:
+  CanonicalView() = default;
+
+  static constexpr Idx kArgBit = 0x80000000u; ///< valueDef of a block argument
+
+  struct NameInfo {
+    llvm::StringRef name;
+    QOpKind kind;
+    bool registered, constantLike, terminator, isolated, funcLike;
+    int fastConstant; ///< arith.constant fast path: 1 yes, 0 unverified, -1 no
+  };
+  struct GateInfo {
+    llvm::SmallVector<int32_t, 4> outFor; ///< result number per operand, or -1
+    unsigned inBegin = 0, inSize = 0, ctrlBegin = 0, ctrlSize = 0;
+  };
+
+  // Building.
+  bool addOp(mlir::Operation *op, Idx parentBlock);
+  int nameInfo(mlir::Operation *op);
+  Idx lookupValue(mlir::Value v);
+  static unsigned recentSlot(mlir::Operation *op);
+  void computeHeader(Idx o);
+  Idx internHeader(const ByteSink &exact, const ByteSink &shape);
+  Idx identityOf(mlir::Operation *op);
+  uint64_t constKey(Idx o) const;
+
+  // Value replacement and use counts.
+  Idx resolve(Idx v) {
+    while (repl[v] != v) {
+      repl[v] = repl[repl[v]];
+      v = repl[v];
+    }
+    return v;
+  }
+  void replaceAllUses(Idx from, Idx to);
+  void setOperand(Idx o, unsigned i, Idx v);
+  void eraseOperand(Idx o, unsigned i);
+  void erase(Idx o);
+  bool useEmpty(Idx o) const;
+  bool isOrdered(Idx o);
+  int64_t staticIdx(Idx o) const { return staticIdxs[ops[o].aux]; }
+  std::optional<VAccess> access(Idx o);
+  std::optional<VAccess> accessOfDef(Idx v) {
+    Idx d = definingOp(v);
+    return d == kNone ? std::nullopt : access(d);
+  }
+  void overrideAttr(Idx o, llvm::StringRef attrName, int64_t value);
+  const GateInfo &gateInfo(Idx o);
+
+  // Traversals (over the view).
+  template <typename Fn> void forEachOpIn(Idx b, Fn fn);
+  void forEachEditableBlock(Idx root, llvm::function_ref<void(Idx)> fn);
+  void collectPostOrder(Idx o, llvm::function_ref<void(Idx)> fn);
+  void compactBlocksUnder(Idx o);
+
+  // The canonical form, per function (CanonicalForm.cpp's Canonicalizer).
+  void runOn(Idx func);
+  bool staticIndices();
+  void hoistConstants();
+  bool mergeEqualOps();
+  bool forwardAccesses();
+  bool eraseDeadOps();
+  void computeKeys(Idx b);
+  uint64_t opKey(Idx o);
+  void argKey(Idx v, unsigned argNumber);
+  void scheduleBlock(Idx b);
+
+  // The tree.
+  SegmentedArray<OpRec, 12> ops;
+  LargeVector<BlockRec> blocks;
+  LargeVector<RegionRec> regions;
+  SegmentedArray<Idx, 12> operandValues;
+  llvm::DenseMap<mlir::Block *, Idx> blockIndices;
+  LargeVector<std::pair<Idx, mlir::Value>> pendingOperands;
+  LargeVector<mlir::Attribute> floatValues;
+  LargeVector<int64_t> staticIdxs;
+  static constexpr unsigned kRecent = 4096;
+  LargeVector<std::pair<mlir::Operation *, Idx>> recentOps;
+
+  // Values.
+  SegmentedArray<Idx, 12> valueDef; ///< defining op, or block | kArgBit
+  LargeVector<Idx> repl;
+  LargeVector<uint32_t> uses;
+
+  // Names and headers.
+  LargeVector<NameInfo> names;
+  llvm::DenseMap<const void *, uint16_t> nameIndices;
+  const void *lastName = nullptr;
+  uint16_t lastNameIdx = 0;
+  LargeVector<HeaderBytes> headers;
+  llvm::StringMap<Idx, llvm::BumpPtrAllocator> exactHeaders;
+  llvm::StringMap<char, llvm::BumpPtrAllocator> shapeHeaders;
+  struct IdentityKey {
+    mlir::Operation *op;
+    unsigned hash;
+  };
+  struct IdentityKeyInfo {
+    static IdentityKey getEmptyKey();
+    static IdentityKey getTombstoneKey();
+    static unsigned getHashValue(const IdentityKey &k) { return k.hash; }
+    static bool isEqual(const IdentityKey &a, const IdentityKey &b);
+  };
+  llvm::DenseMap<IdentityKey, Idx, IdentityKeyInfo> identities;
+  LargeVector<Idx> identityHeader;
+  Idx lastIdentity[4] = {kNone, kNone, kNone, kNone};
+  LargeVector<mlir::Operation *> identityOp;
+  llvm::DenseMap<std::pair<Idx, int64_t>, Idx> overriddenHeaders;
+  llvm::DenseMap<mlir::Type, Idx> fastShapeHeaders; ///< by the value's type
+  llvm::DenseMap<std::pair<Idx, unsigned>, std::unique_ptr<GateInfo>> gateInfos;
+  StructuralEncoder exactEncoder{/*abstractFloats=*/false};
+  StructuralEncoder shapeEncoder{/*abstractFloats=*/true};
+  mlir::StringAttr valueName;
+
+  // Recorded by build, in Operation::walk (post-)order: the function-like
+  // ops, and the register ops (extract/insert/alloc) with, per function-like
+  // op, the range of them nested in it.
+  LargeVector<Idx> postFuncs;
+  LargeVector<Idx> postAccess;
+  llvm::DenseMap<Idx, std::pair<Idx, Idx>> accessRange;
+
+  // Per-function state of the rules.
+  Idx func = kNone;
+  llvm::ArrayRef<Idx> accessOps; ///< extract/insert/alloc under func, post-order
+  /// Edits so far (moves excluded); a rule that changed nothing is not run
+  /// again until something was edited (it would change nothing again).
+  uint64_t edits = 0;
+  uint64_t quietAt[3];
+  bool runRule(unsigned i, bool (CanonicalView::*rule)());
+
+  // Scratch, sized once. Per value: the constant set of rule 2, keys (rule
+  // 6, with keyStamp telling the ones of the current function), then the
+  // wires of scheduleBlock (with a fresh stamp); the encoder reuses it for
+  // value numbers. Per op: the ordering keys, and the slot of an op in the
+  // block being scheduled.
+  LargeVector<uint64_t> valueScratch;
+  LargeVector<uint32_t> keyStamp;
+  uint32_t currentKeyStamp = 0;
+  LargeVector<uint64_t> opKeys;
+  LargeVector<uint32_t> opSlot; ///< kNone outside scheduleBlock
+  LargeVector<uint32_t> nameRank;
+};
+
+} // namespace fpview
+} // namespace qshape
+
+#endif // QSHAPE_LIB_FINGERPRINT_CANONICALVIEW_H
