@@ -145,11 +145,13 @@ TEST(KeyBuilderTest, ManifestNamesEveryField) {
   EXPECT_NE(Manifest.find("salt: 0 bytes, blake3 "), std::string::npos);
 }
 
-TEST(BuildIdTest, StableAndHashed) {
+TEST(BuildIdTest, StableAndFromTheLinkerNote) {
   llvm::StringRef Id = getBuildId();
-  // The test binary is readable, so the id is a content hash.
-  EXPECT_TRUE(Id.starts_with("blake3:")) << Id.str();
-  EXPECT_EQ(Id.size(), 7u + 64u);
+  // The test binary is linked with a GNU build-id note, so the id is that
+  // note (a hash of the linked contents) plus the file's size.
+  EXPECT_TRUE(Id.starts_with("gnu-build-id:")) << Id.str();
+  EXPECT_NE(Id.find(":size:"), llvm::StringRef::npos) << Id.str();
+  EXPECT_GT(Id.size(), std::string("gnu-build-id::size:").size() + 16) << Id.str();
   EXPECT_EQ(getBuildId(), Id);
   EXPECT_TRUE(getProducerVersion().starts_with("qshape "));
 }
