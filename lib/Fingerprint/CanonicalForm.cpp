@@ -199,8 +199,7 @@ bool Canonicalizer::hoistConstants() {
 }
 
 //===----------------------------------------------------------------------===//
-// Rule 3: merge equal pure non-quantum ops (a scoped CSE over the region
-// tree; an op is replaced by an equal one in its own or an enclosing block).
+// Rule 3: merge equal pure non-quantum ops within each block (a CSE).
 //===----------------------------------------------------------------------===//
 
 struct OpEq : DenseMapInfo<Operation *> {
@@ -230,14 +229,12 @@ bool Canonicalizer::mergeEqualOps() {
     scopes.emplace_back();
     for (Operation &op : llvm::make_early_inc_range(region.front())) {
       if (isMergeable(&op)) {
+        // Only within one block: whether an equal op in an enclosing block
+        // dominates this one depends on where rule 6 puts it, and merging
+        // across blocks made a second run merge more than the first.
         Operation *found = nullptr;
-        for (auto &scope : llvm::reverse(scopes)) {
-          auto it = scope.find(&op);
-          if (it != scope.end()) {
-            found = it->second;
-            break;
-          }
-        }
+        if (auto it = scopes.back().find(&op); it != scopes.back().end())
+          found = it->second;
         if (found) {
           op.replaceAllUsesWith(found);
           op.erase();

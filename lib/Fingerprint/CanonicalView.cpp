@@ -847,7 +847,9 @@ bool CanonicalView::mergeEqualOps() {
       if (has(o, kMergeable)) {
         uint64_t h = hashOf(o);
         Idx found = kNone;
-        for (Scope &scope : llvm::reverse(scopes)) {
+        // Same block only (mirrors CanonicalForm.cpp's mergeEqualOps).
+        {
+          Scope &scope = scopes.back();
           auto it = scope.find(h);
           if (it != scope.end())
             for (Idx c : it->second)
@@ -855,8 +857,6 @@ bool CanonicalView::mergeEqualOps() {
                 found = c;
                 break;
               }
-          if (found != kNone)
-            break;
         }
         if (found != kNone) {
           for (unsigned i = 0; i < ops[o].numResults; ++i)

@@ -153,3 +153,28 @@ func.func @overwrite(%r: !quantum.reg, %a: !quantum.bit, %b: !quantum.bit, %c: !
   %r2 = quantum.insert %r1[ 0], %c : !quantum.reg, !quantum.bit
   return %r2 : !quantum.reg
 }
+
+// -----
+
+// Rule 3 merges within one block only: whether an equal op in an enclosing
+// block dominates depends on rule 6's placement, and merging across blocks
+// made a second run merge more than the first (the RUN lines above diff two
+// runs, and golden.test checks the fingerprint view against the clone path).
+// CHECK-LABEL: func.func @merge_per_block
+// CHECK: tensor.extract
+// CHECK-NEXT: quantum.custom "RX"
+// CHECK-NEXT: scf.if
+// CHECK-NEXT: tensor.extract
+func.func @merge_per_block(%t: tensor<2xf64>, %b: i1, %q: !quantum.bit) -> (!quantum.bit, f64) {
+  %c0 = arith.constant 0 : index
+  %r = scf.if %b -> (f64) {
+    %x = tensor.extract %t[%c0] : tensor<2xf64>
+    scf.yield %x : f64
+  } else {
+    %z = arith.constant 0.0 : f64
+    scf.yield %z : f64
+  }
+  %y = tensor.extract %t[%c0] : tensor<2xf64>
+  %g = quantum.custom "RX"(%y) %q : !quantum.bit
+  return %g, %r : !quantum.bit, f64
+}

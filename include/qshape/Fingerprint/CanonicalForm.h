@@ -5,7 +5,7 @@
 // Rules, in order (each is idempotent; the whole is applied to a fixpoint):
 //   1. constant index/size operands of extract/insert/alloc become static;
 //   2. constants move to the top of the function, de-duplicated and sorted;
-//   3. identical pure non-quantum ops are merged (CSE);
+//   3. identical pure non-quantum ops in the same block are merged (CSE);
 //   4. extract(insert(r, i, q), i) -> q; an extract at another static index
 //      reads past the insert; insert(r, i, extract(r, i)) -> r;
 //   5. dead ops without side effects are erased;

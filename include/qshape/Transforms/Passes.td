@@ -61,7 +61,7 @@ def QShapeCanonicalize : Pass<"qshape-canonicalize", "mlir::ModuleOp"> {
        (`%r[%c3]` becomes `%r[ 3]`).
     2. Constants move to the top of the function, equal ones merged, sorted
        by value (floating-point constants last).
-    3. Equal pure non-quantum ops are merged (a scoped CSE).
+    3. Equal pure non-quantum ops in the same block are merged (CSE).
     4. Register accesses are forwarded: `extract(insert(r, i, q), i)` is `q`;
        an extract at a different static index reads past the insert;
        `insert(r, i, extract(r, i))` is `r`.
