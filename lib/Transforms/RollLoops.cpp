@@ -59,16 +59,13 @@ namespace {
 // Helpers
 //===----------------------------------------------------------------------===//
 
-bool isConstant(Operation *op) {
-  return op->isRegistered() && op->hasTrait<OpTrait::ConstantLike>() &&
-         op->getNumOperands() == 0 && op->getNumRegions() == 0 && op->getNumResults() == 1;
-}
+// The canonical form's predicates, so both agree on what a constant is and
+// what may move freely.
+bool isConstant(Operation *op) { return canonical::isConstantOp(op); }
 
 /// Pure, region-free, registered, non-quantum: may be hoisted freely.
 bool isFloatingPure(Operation *op) {
-  return op->isRegistered() && op->getNumRegions() == 0 && op->getNumResults() > 0 &&
-         classify(op) == QOpKind::NotQuantum && isMemoryEffectFree(op) &&
-         !op->hasTrait<OpTrait::IsTerminator>() && !isConstant(op);
+  return canonical::isMergeable(op) && !canonical::isConstantOp(op);
 }
 
 /// Ops a loop body may contain: ops without side effects, and the quantum
