@@ -31,14 +31,8 @@ namespace {
 struct QShapeCachePass : qshape::impl::QShapeCacheBase<QShapeCachePass> {
   using QShapeCacheBase::QShapeCacheBase;
 
-  /// The nested pipeline's dialects must be loaded before the pass manager
-  /// runs: its passes create ops of them, and a hit installs such ops.
   void getDependentDialects(DialectRegistry &registry) const override {
-    std::string ignored;
-    llvm::raw_string_ostream errors(ignored);
-    FailureOr<OpPassManager> pm = parseModulePipeline(pipeline, errors);
-    if (succeeded(pm))
-      pm->getDependentDialects(registry);
+    addPipelineDependentDialects(pipeline, registry);
   }
 
   LogicalResult initialize(MLIRContext *ctx) override {

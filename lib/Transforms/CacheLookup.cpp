@@ -31,14 +31,8 @@ struct QShapeCacheLookupPass
     : qshape::impl::QShapeCacheLookupBase<QShapeCacheLookupPass> {
   using QShapeCacheLookupBase::QShapeCacheLookupBase;
 
-  /// A hit installs the final module, whose dialects the stages' passes
-  /// create: load them before the pass manager runs.
   void getDependentDialects(DialectRegistry &registry) const override {
-    std::string ignored;
-    llvm::raw_string_ostream errors(ignored);
-    FailureOr<OpPassManager> pm = parseModulePipeline(pipeline, errors);
-    if (succeeded(pm))
-      pm->getDependentDialects(registry);
+    addPipelineDependentDialects(pipeline, registry);
   }
 
   LogicalResult initialize(MLIRContext *ctx) override {

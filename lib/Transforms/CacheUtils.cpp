@@ -244,3 +244,11 @@ uint64_t cachepass::takeMillisSinceLookup(StringRef key) {
   t.times.erase(it);
   return uint64_t(ms);
 }
+
+void cachepass::addPipelineDependentDialects(StringRef pipeline, DialectRegistry &registry) {
+  std::string ignored;
+  llvm::raw_string_ostream errors(ignored);
+  FailureOr<OpPassManager> pm = parseModulePipeline(pipeline, errors);
+  if (succeeded(pm))
+    pm->getDependentDialects(registry);
+}

@@ -52,6 +52,11 @@ mlir::FailureOr<ParsedOptions> parseOptions(mlir::MLIRContext *ctx,
 mlir::FailureOr<mlir::OpPassManager>
 parseModulePipeline(llvm::StringRef text, llvm::raw_ostream &errors);
 
+/// Registers the dialects `pipeline`'s passes depend on (nothing when it
+/// does not parse; initialize() reports that). The nested passes create ops
+/// of them, and a hit installs such ops, so they must be loaded up front.
+void addPipelineDependentDialects(llvm::StringRef pipeline, mlir::DialectRegistry &registry);
+
 /// The pipeline as MLIR prints it back (every option spelled out), which is
 /// what keys hash: spacing and defaults do not change a key.
 std::string printPipeline(const mlir::OpPassManager &pm);
