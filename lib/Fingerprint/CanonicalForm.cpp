@@ -58,6 +58,17 @@ bool isMergeable(Operation *op) {
          !op->hasTrait<OpTrait::IsTerminator>();
 }
 
+void forEachOperandDeep(Operation *op, function_ref<void(Value)> fn) {
+  for (Value v : op->getOperands())
+    fn(v);
+  if (op->getNumRegions())
+    op->walk([&](Operation *inner) {
+      if (inner != op)
+        for (Value v : inner->getOperands())
+          fn(v);
+    });
+}
+
 } // namespace canonical
 
 using namespace canonical;
@@ -504,17 +515,7 @@ void Canonicalizer::scheduleBlock(Block &block) {
     Operation *def = v.getDefiningOp();
     return def ? block.findAncestorOpInBlock(*def) : nullptr;
   };
-  // Ops whose operands (nested ones included) `fn` should see.
-  auto forEachOperand = [&](Operation *op, function_ref<void(Value)> fn) {
-    for (Value v : op->getOperands())
-      fn(v);
-    if (op->getNumRegions())
-      op->walk([&](Operation *inner) {
-        if (inner != op)
-          for (Value v : inner->getOperands())
-            fn(v);
-      });
-  };
+  auto forEachOperand = forEachOperandDeep;
   // Main-op producers of a floating op, looking through floating chains.
   DenseMap<Operation *, SmallVector<unsigned, 2>> floatingProducers;
   std::function<const SmallVector<unsigned, 2> &(Operation *)> producersOf =

@@ -119,17 +119,7 @@ void normalizeRegisters(Block &block) {
     Operation *def = v.getDefiningOp();
     return def && inBlock.contains(def) ? def : nullptr;
   };
-  // Operands of `op` and of the ops nested in it.
-  auto forEachOperand = [](Operation *op, function_ref<void(Value)> fn) {
-    for (Value v : op->getOperands())
-      fn(v);
-    if (op->getNumRegions())
-      op->walk([&](Operation *inner) {
-        if (inner != op)
-          for (Value v : inner->getOperands())
-            fn(v);
-      });
-  };
+  auto forEachOperand = canonical::forEachOperandDeep;
 
   SmallVector<Operation *> order;
   order.reserve(inBlock.size());

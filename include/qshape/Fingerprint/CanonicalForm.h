@@ -63,6 +63,9 @@ bool mayEditRegionsOf(mlir::Operation *op);
 bool isConstantOp(mlir::Operation *op);
 /// Pure, region-free, registered and not quantum: safe to merge when equal.
 bool isMergeable(mlir::Operation *op);
+/// Calls `fn` on every operand of `op` and of the ops nested in its regions
+/// (what a block-level schedule must treat as `op`'s inputs).
+void forEachOperandDeep(mlir::Operation *op, llvm::function_ref<void(mlir::Value)> fn);
 } // namespace canonical
 
 } // namespace qshape
