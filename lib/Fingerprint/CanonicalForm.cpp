@@ -1,6 +1,8 @@
 //===- CanonicalForm.cpp - qshape's normal form of quantum modules --------===//
 
 #include "qshape/Fingerprint/CanonicalForm.h"
+
+#include "CanonicalView.h"
 #include "qshape/Fingerprint/Encoding.h"
 #include "qshape/GateView/GateView.h"
 
@@ -733,16 +735,6 @@ LogicalResult Canonicalizer::run() {
         computeKeys(b);
     forEachEditableBlock(func, [&](Block &block) { scheduleBlock(block); });
   }
-  if (options.stripLocations) {
-    Location unknown = UnknownLoc::get(func->getContext());
-    func->walk([&](Operation *op) {
-      op->setLoc(unknown);
-      for (Region &r : op->getRegions())
-        for (Block &b : r)
-          for (BlockArgument arg : b.getArguments())
-            arg.setLoc(unknown);
-    });
-  }
   return success();
 }
 
@@ -763,7 +755,7 @@ bool isFloatConstant(Operation *op) {
 }
 
 LogicalResult canonicalize(Operation *root, const CanonicalizeOptions &options,
-                           CanonicalizeStats *stats) {
+                           CanonicalizeStats *stats, BlockOrder *order) {
   CanonicalizeStats local;
   CanonicalizeStats &s = stats ? *stats : local;
   SmallVector<Operation *> funcs;
@@ -777,11 +769,40 @@ LogicalResult canonicalize(Operation *root, const CanonicalizeOptions &options,
       if (isFunc(op))
         funcs.push_back(op);
     });
-  for (Operation *f : funcs)
-    if (failed(Canonicalizer(f, options, s).run()))
+  std::unique_ptr<fpview::CanonicalView> view;
+  if (!options.reference && options.reorder)
+    view = fpview::CanonicalView::build(root);
+  if (view) {
+    view->canonicalize();
+    if (failed(view->materialize(s, options.sortFloatConstants)))
       return failure();
-  if (options.stripLocations)
-    root->setLoc(UnknownLoc::get(root->getContext()));
+    if (order)
+      view->blockOrder(*order);
+  } else {
+    root->walk([&](Operation *op) { s.opsBefore += op != root; });
+    for (Operation *f : funcs)
+      if (failed(Canonicalizer(f, options, s).run()))
+        return failure();
+    if (order)
+      root->walk([&](Block *b) {
+        order->blocks.push_back(b);
+        std::vector<Operation *> &list = order->ops.emplace_back();
+        for (Operation &op : *b)
+          list.push_back(&op);
+      });
+  }
+  if (options.stripLocations) {
+    Location unknown = UnknownLoc::get(root->getContext());
+    for (Operation *f : funcs)
+      f->walk([&](Operation *op) {
+        op->setLoc(unknown);
+        for (Region &r : op->getRegions())
+          for (Block &b : r)
+            for (BlockArgument arg : b.getArguments())
+              arg.setLoc(unknown);
+      });
+    root->setLoc(unknown);
+  }
   return success();
 }
 

@@ -425,6 +425,7 @@ void CanonicalView::replaceAllUses(Idx from, Idx to) {
 
 void CanonicalView::setOperand(Idx o, unsigned i, Idx v) {
   ++edits;
+  dirtyOps.push_back(o);
   Idx &slot = operandValues[ops[o].operandBegin + i];
   --uses[resolve(slot)];
   slot = v;
@@ -433,6 +434,7 @@ void CanonicalView::setOperand(Idx o, unsigned i, Idx v) {
 
 void CanonicalView::eraseOperand(Idx o, unsigned i) {
   ++edits;
+  dirtyOps.push_back(o);
   OpRec &r = ops[o];
   --uses[resolve(operandValues[r.operandBegin + i])];
   for (unsigned k = i + 1; k < r.numOperands; ++k)
@@ -506,6 +508,7 @@ std::optional<CanonicalView::VAccess> CanonicalView::access(Idx o) {
 /// result types (the erased index operand is not part of the header).
 void CanonicalView::overrideAttr(Idx o, StringRef attrName, int64_t value) {
   ++edits;
+  attrEdits.push_back({o, attrName, value});
   OpRec &r = ops[o];
   auto compute = [&]() {
     Operation *orig = r.op;
@@ -689,6 +692,7 @@ bool CanonicalView::staticIndices() {
           staticIdxs[ops[o].aux] = idx;
         }
         changed = true;
+        ++counts.staticIndices;
       }
     } else if (kind == QOpKind::Alloc && ops[o].numOperands == 1) {
       APInt v;
@@ -696,6 +700,7 @@ bool CanonicalView::staticIndices() {
         eraseOperand(o, 0);
         overrideAttr(o, "nqubits_attr", v.getSExtValue());
         changed = true;
+        ++counts.staticIndices;
       }
     }
   }
@@ -732,6 +737,7 @@ void CanonicalView::hoistConstants() {
   auto merge = [&](Idx op, Idx keep) {
     replaceAllUses(ops[op].firstResult, ops[keep].firstResult);
     erase(op);
+    ++counts.constantsMerged;
   };
   size_t numPlain = 0;
   for (size_t i = 0; i < plain.size(); ++i) {
@@ -778,10 +784,13 @@ void CanonicalView::hoistConstants() {
   }
   floats.resize(numFloats);
   // The new entry block: the constants, then the other ops in order.
-  for (Idx o : plain)
-    ops[o].block = entry;
-  for (Idx o : floats)
-    ops[o].block = entry;
+  hoistEntries.push_back(entry);
+  for (LargeVector<Idx> *group : {&plain, &floats})
+    for (Idx o : *group) {
+      if (ops[o].block != entry)
+        hoistedFrom.try_emplace(o, ops[o].block);
+      ops[o].block = entry;
+    }
   LargeVector<Idx> &order = floats;
   order.insert(order.begin(), plain.begin(), plain.end());
   forEachOpIn(entry, [&](Idx o) {
@@ -863,6 +872,7 @@ bool CanonicalView::mergeEqualOps() {
             replaceAllUses(ops[o].firstResult + i, ops[found].firstResult + i);
           erase(o);
           changed = true;
+          ++counts.opsMerged;
           return;
         }
         scopes.back()[h].push_back(o);
@@ -912,6 +922,7 @@ bool CanonicalView::forwardAccesses() {
           replaceAllUses(ops[op].firstResult, ins->qubit);
           erase(op);
           changed = true;
+          ++counts.accessesForwarded;
           break;
         }
         if (!differentIndex(*a, *ins))
@@ -919,6 +930,7 @@ bool CanonicalView::forwardAccesses() {
         setOperand(op, 0, ins->reg);
         a->reg = ins->reg;
         changed = true;
+        ++counts.accessesForwarded;
       }
       continue;
     }
@@ -942,6 +954,7 @@ bool CanonicalView::forwardAccesses() {
         replaceAllUses(ops[op].firstResult, a->reg);
         erase(op);
         changed = true;
+        ++counts.accessesForwarded;
         continue;
       }
     }
@@ -960,6 +973,7 @@ bool CanonicalView::forwardAccesses() {
             if (user == op)
               a->reg = prev->reg;
             changed = true;
+            ++counts.accessesForwarded;
           }
           break;
         }
@@ -983,6 +997,7 @@ bool CanonicalView::forwardAccesses() {
         replaceAllUses(ops[op].firstResult, a->reg);
         erase(op);
         changed = true;
+        ++counts.accessesForwarded;
       }
     }
   }
@@ -1003,6 +1018,7 @@ bool CanonicalView::eraseDeadOps() {
       continue;
     erase(o);
     changed = true;
+    ++counts.deadOpsErased;
   }
   return changed;
 }
@@ -1330,6 +1346,192 @@ void CanonicalView::scheduleBlock(Idx b) {
     order.push_back(terminator);
   assert(order.size() == list.size());
   list = std::move(order);
+}
+
+//===----------------------------------------------------------------------===//
+// Writing the view back to the IR.
+//===----------------------------------------------------------------------===//
+
+/// Rule 2's order of the float constants, which the view leaves in
+/// collection order (see hoistConstants): by exact header bytes, as
+/// Canonicalizer::hoistConstants sorts them. The float constants are the
+/// tail of the run of constants that starts `list`.
+void CanonicalView::sortFloatConstants(LargeVector<Idx> &list) {
+  size_t end = 0;
+  while (end < list.size() && has(list[end], kConst))
+    ++end;
+  size_t begin = end;
+  while (begin > 0 && has(list[begin - 1], kFloatConst))
+    --begin;
+  if (end - begin < 2)
+    return;
+  // Exact header bytes of each, in one buffer. A kFastFloat constant's are
+  // built from its value as computeHeader verified they can be.
+  std::string bytes;
+  struct Key {
+    Idx op;
+    uint32_t size;
+    uint64_t offset;
+    uint64_t head; ///< big-endian bytes [prefix, prefix + 8): compares as the text
+  };
+  LargeVector<Key> keys;
+  keys.reserve(end - begin);
+  ByteSink sink;
+  for (size_t i = begin; i < end; ++i) {
+    Idx o = list[i];
+    StringRef exact;
+    if (has(o, kFastFloat)) {
+      SmallVector<NamedAttribute, 1> attrs{NamedAttribute(valueName, constValue(o))};
+      sink.clear();
+      exactEncoder.encodeOpHeader(names[ops[o].name].name, attrs, ops[o].op->getResultTypes(),
+                                  sink);
+      exact = sink.str();
+    } else {
+      exact = headers[ops[o].header].exact;
+    }
+    keys.push_back({o, uint32_t(exact.size()), bytes.size(), 0});
+    bytes.append(exact.begin(), exact.end());
+  }
+  auto text = [&](const Key &k) { return StringRef(bytes.data() + k.offset, k.size); };
+  // Most comparisons are decided by the 8 bytes after the prefix all keys
+  // share (for f64 constants: the value's bits).
+  size_t prefix = keys[0].size;
+  for (const Key &k : keys) {
+    StringRef a = text(keys[0]), b = text(k);
+    size_t n = 0, m = std::min({prefix, a.size(), b.size()});
+    while (n < m && a[n] == b[n])
+      ++n;
+    prefix = n;
+  }
+  for (Key &k : keys) {
+    StringRef t = text(k);
+    for (size_t i = 0; i < 8; ++i)
+      k.head = (k.head << 8) | (prefix + i < t.size() ? uint8_t(t[prefix + i]) : 0);
+  }
+  // Equal headers were merged by rule 2, so no two keys are equal and the
+  // order is total.
+  llvm::sort(keys, [&](const Key &a, const Key &b) {
+    if (a.head != b.head)
+      return a.head < b.head;
+    return text(a).drop_front(prefix) < text(b).drop_front(prefix);
+  });
+  for (size_t i = begin; i < end; ++i)
+    list[i] = keys[i - begin].op;
+}
+
+LogicalResult CanonicalView::materialize(CanonicalizeStats &stats, bool sortFloats) {
+  MLIRContext *ctx = ops[0].op->getContext();
+  // Every IR use of a replaced value goes to its replacement.
+  for (Idx v = 0, e = numValues(); v < e; ++v)
+    if (repl[v] != v)
+      value(v).replaceAllUsesWith(value(resolve(v)));
+  // Operand lists edited in place: static indices first (they drop an
+  // operand), then every operand as the view has it.
+  for (const AttrEdit &edit : attrEdits) {
+    Operation *op = ops[edit.op].op;
+    if (!ops[edit.op].alive)
+      continue;
+    if (edit.name == "idx_attr") {
+      setStaticIndex(op, edit.value);
+    } else {
+      op->eraseOperand(0);
+      op->setAttr(edit.name, Builder(ctx).getI64IntegerAttr(edit.value));
+    }
+  }
+  for (Idx o : dirtyOps) {
+    if (!ops[o].alive)
+      continue;
+    Operation *op = ops[o].op;
+    if (op->getNumOperands() != ops[o].numOperands)
+      return op->emitError("qshape canonical form: internal error: operand count of the view ")
+             << ops[o].numOperands << " differs from the op's " << op->getNumOperands();
+    for (unsigned i = 0; i < ops[o].numOperands; ++i)
+      if (Value want = value(operand(o, i)); op->getOperand(i) != want)
+        op->setOperand(i, want);
+  }
+  // Orders, and the constants hoisted into entry blocks: every live op of a
+  // changed block moves to its end in the view's order, leaving the dead
+  // ops in front. (Before erasing: a live constant may still sit in a dead
+  // op's region.)
+  if (sortFloats)
+    for (Idx b : hoistEntries)
+      sortFloatConstants(blocks[b].ops);
+  // From the back of each block, every live op goes right before its
+  // successor unless it is there already, so only ops that change place
+  // move, and the list is never walked (on large blocks each step of a walk
+  // is a cache miss; the ops here come from an array and are prefetched).
+  for (Idx b = 0, nb = blocks.size(); b < nb; ++b) {
+    BlockRec &rec = blocks[b];
+    if (!ops[rec.parentOp].alive)
+      continue;
+    Block &block = *rec.block;
+    Operation *next = nullptr;
+    bool moved = false;
+    for (size_t i = rec.ops.size(); i-- > 0;) {
+      if (i >= 8)
+        __builtin_prefetch(ops[rec.ops[i - 8]].op);
+      Operation *op = ops[rec.ops[i]].op;
+      if (op->getNextNode() != next) {
+        if (next)
+          op->moveBefore(next);
+        else
+          op->moveBefore(&block, block.end());
+        moved = true;
+      }
+      next = op;
+    }
+    if (moved)
+      ++stats.blocksReordered;
+  }
+  // Dead ops: the outermost ones where they are in the IR (a dead constant
+  // may still be in the block it was hoisted from), after every dead op has
+  // dropped its operands (dead ops may use each other's results).
+  LargeVector<Operation *> dead;
+  for (Idx o = 1, e = ops.size(); o < e; ++o) {
+    if (ops[o].alive)
+      continue;
+    Idx b = ops[o].block;
+    if (has(o, kConst))
+      if (auto it = hoistedFrom.find(o); it != hoistedFrom.end())
+        b = it->second;
+    if (ops[blocks[b].parentOp].alive)
+      dead.push_back(ops[o].op);
+  }
+  for (Operation *op : dead)
+    op->dropAllReferences();
+  for (Operation *op : dead) {
+    if (!op->use_empty())
+      return op->emitError("qshape canonical form: internal error: an op the view erased is "
+                           "still used");
+    op->erase();
+  }
+  stats.opsBefore += ops.size() - 1;
+  stats.staticIndices += counts.staticIndices;
+  stats.constantsMerged += counts.constantsMerged;
+  stats.opsMerged += counts.opsMerged;
+  stats.accessesForwarded += counts.accessesForwarded;
+  stats.deadOpsErased += counts.deadOpsErased;
+  return success();
+}
+
+void CanonicalView::blockOrder(BlockOrder &order) {
+  std::function<void(Idx)> visit = [&](Idx o) {
+    for (unsigned ri = 0; ri < ops[o].numRegions; ++ri) {
+      RegionRec reg = regions[ops[o].firstRegion + ri];
+      for (Idx b = reg.firstBlock; b < reg.firstBlock + reg.numBlocks; ++b) {
+        std::vector<Operation *> list;
+        list.reserve(blocks[b].ops.size());
+        for (Idx inner : blocks[b].ops) {
+          if (ops[inner].numRegions)
+            visit(inner);
+          list.push_back(ops[inner].op);
+        }
+        order.blocks.push_back(blocks[b].block);
+        order.ops.push_back(std::move(list));
+      }
+    }
+  };
+  visit(0);
 }
 
 } // namespace fpview

@@ -7,12 +7,16 @@
 // to its replacement, an erased op is marked dead, a rewritten register
 // access gets a new operand list and header, and blocks get new op orders.
 // Fingerprint.cpp then encodes the shadow exactly as it would encode the
-// canonical clone.
+// canonical clone, and canonicalize() (CanonicalForm.cpp) writes it back to
+// the IR (materialize), which is how `qshape-canonicalize` runs.
 //
 // Every rule here mirrors one in CanonicalForm.cpp step by step (same
 // traversal orders, same tie-breaks, same fixpoint loop): a change to a rule
-// there must be made here too. `qshape-fingerprint --verify-reference`
-// compares the two implementations (test/Fingerprint/golden.test runs it).
+// there must be made here too. CanonicalForm.cpp's rule-by-rule version is
+// the reference the view is tested against: `qshape-fingerprint
+// --verify-reference` compares digests (test/Fingerprint/golden.test) and
+// `qshape-canonicalize{reference}` the rewritten text
+// (test/Fingerprint/differential.py).
 //
 // Memory traffic, not computation, bounds the cost on large modules, so the
 // shadow is small (a 56-byte record per op, a few words per value), grows
@@ -23,6 +27,7 @@
 #ifndef QSHAPE_LIB_FINGERPRINT_CANONICALVIEW_H
 #define QSHAPE_LIB_FINGERPRINT_CANONICALVIEW_H
 
+#include "qshape/Fingerprint/CanonicalForm.h"
 #include "qshape/Fingerprint/Encoding.h"
 #include "qshape/GateView/GateView.h"
 
@@ -125,6 +130,14 @@ public:
 
   /// Applies the canonical form (CanonicalizeOptions{} defaults) to the view.
   void canonicalize();
+
+  /// Rewrites the IR into what the view shows (after canonicalize()): the
+  /// IR canonicalize()'s rule-by-rule implementation would produce. Fails,
+  /// leaving valid IR, only if the view is inconsistent (an internal error).
+  /// Without `sortFloatConstants`, float constants keep collection order.
+  mlir::LogicalResult materialize(CanonicalizeStats &stats, bool sortFloatConstants = true);
+  /// The blocks after materialize(), as BlockOrder describes them.
+  void blockOrder(BlockOrder &order);
 
   //===--- Read access for the encoder (after canonicalize()) ------------===//
 
@@ -242,6 +255,7 @@ private:
     return d == kNone ? std::nullopt : access(d);
   }
   void overrideAttr(Idx o, llvm::StringRef attrName, int64_t value);
+  void sortFloatConstants(LargeVector<Idx> &list);
   const GateInfo &gateInfo(Idx o);
 
   // Traversals (over the view).
@@ -314,6 +328,20 @@ private:
   LargeVector<Idx> postFuncs;
   LargeVector<Idx> postAccess;
   llvm::DenseMap<Idx, std::pair<Idx, Idx>> accessRange;
+
+  // Edits materialize() replays on the IR: static indices set (rule 1), and
+  // ops whose operand list was edited in place (rules 1 and 4); value
+  // replacements are in `repl`, erasures in `alive`, orders in the blocks.
+  struct AttrEdit {
+    Idx op;
+    llvm::StringRef name;
+    int64_t value;
+  };
+  llvm::SmallVector<AttrEdit> attrEdits;
+  LargeVector<Idx> dirtyOps;
+  LargeVector<Idx> hoistEntries;             ///< entry blocks rule 2 rebuilt
+  llvm::DenseMap<Idx, Idx> hoistedFrom;      ///< constant -> its block in the IR
+  CanonicalizeStats counts; ///< as the rules of CanonicalForm.cpp count
 
   // Per-function state of the rules.
   Idx func = kNone;

@@ -160,6 +160,7 @@ LogicalResult withCanonical(Operation *op, const FingerprintOptions &options, Fn
   }
   Operation *clone = op->clone();
   CanonicalizeOptions copts;
+  copts.reference = true; // the rule-by-rule implementation, not the view
   LogicalResult result = canonicalize(clone, copts);
   if (succeeded(result))
     fn(clone);

@@ -21,6 +21,7 @@ struct QShapeCanonicalizePass
     qshape::CanonicalizeOptions options;
     options.stripLocations = stripLocations;
     options.reorder = reorder;
+    options.reference = reference;
     qshape::CanonicalizeStats stats;
     if (failed(qshape::canonicalize(getOperation(), options, &stats)))
       return signalPassFailure();

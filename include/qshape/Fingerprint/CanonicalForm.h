@@ -22,6 +22,9 @@
 
 #include "mlir/IR/Operation.h"
 #include "mlir/Support/LLVM.h"
+#include "llvm/ADT/SmallVector.h"
+
+#include <vector>
 
 namespace qshape {
 
@@ -30,6 +33,16 @@ struct CanonicalizeOptions {
   bool stripLocations = false;
   /// Reorder independent ops into the canonical order (rule 6).
   bool reorder = true;
+  /// Apply the rules one by one to the IR (the reference implementation)
+  /// instead of computing the result on the canonical view and writing it
+  /// back. Same result, several times slower on large modules; tests compare
+  /// the two.
+  bool reference = false;
+  /// Sort floating-point constants by value (rule 2). Off, they keep the
+  /// order they were found in: for a pass that canonicalizes again before
+  /// it finishes and would sort them for nothing (qshape-roll-loops moves
+  /// most angles into tables). Only the view applies it.
+  bool sortFloatConstants = true;
 };
 
 /// What canonicalization changed, for pass statistics.
@@ -40,11 +53,28 @@ struct CanonicalizeStats {
   uint64_t accessesForwarded = 0;
   uint64_t deadOpsErased = 0;
   uint64_t blocksReordered = 0;
+  /// Ops nested in the root when canonicalization started.
+  uint64_t opsBefore = 0;
+};
+
+/// The blocks nested in a root after canonicalize(), in Operation::walk's
+/// post-order (inner blocks first), each with its ops in order: for a pass
+/// that goes on to visit them, which would otherwise walk the IR again (on a
+/// large block every step of a walk is a cache miss).
+struct BlockOrder {
+  llvm::SmallVector<mlir::Block *> blocks;
+  llvm::SmallVector<std::vector<mlir::Operation *>> ops; ///< ops[i]: blocks[i]'s
 };
 
 /// Canonicalizes every function-like op nested in (or equal to) `root`.
+/// Computed on the fingerprint's canonical view and written back to the IR
+/// (lib/Fingerprint/CanonicalView.h); the rule-by-rule implementation runs
+/// with `options.reference`, without reordering, or when the view cannot
+/// represent `root`.
+/// With `order`, also records the resulting blocks.
 mlir::LogicalResult canonicalize(mlir::Operation *root, const CanonicalizeOptions &options,
-                                 CanonicalizeStats *stats = nullptr);
+                                 CanonicalizeStats *stats = nullptr,
+                                 BlockOrder *order = nullptr);
 
 /// True if `op` is a constant whose value is floating point (scalar or dense).
 bool isFloatConstant(mlir::Operation *op);

@@ -77,6 +77,12 @@ def QShapeCanonicalize : Pass<"qshape-canonicalize", "mlir::ModuleOp"> {
     side effects and regions of unknown ops are left alone. Running the pass
     twice changes nothing.
 
+    The result is computed on a compact shadow of the module (the one
+    fingerprints use) and then written back: the IR is edited only where it
+    changes, in time linear in its size. Option `reference` applies the rules
+    one by one to the IR instead (the reference implementation tests compare
+    against; same output, several times slower on large modules).
+
     Before:
     ```mlir
     %c1 = arith.constant 1 : i64
@@ -98,6 +104,8 @@ def QShapeCanonicalize : Pass<"qshape-canonicalize", "mlir::ModuleOp"> {
            "Replace every location with loc(unknown)">,
     Option<"reorder", "reorder", "bool", /*default=*/"true",
            "Put independent ops in the canonical order (rule 6)">,
+    Option<"reference", "reference", "bool", /*default=*/"false",
+           "Apply the rules one by one (reference implementation, for testing)">,
   ];
   let statistics = [
     Statistic<"numStaticIndices", "static-indices", "Index operands made static">,
