@@ -102,104 +102,166 @@ uint64_t mix(uint64_t h, uint64_t v) {
 ///    measurement at the end does not cut a run in two;
 ///  - every other op keeps its relative order.
 /// All moved ops are free of side effects, so this keeps the meaning.
-void normalizeRegisters(Block &block) {
+SmallVector<Operation *> normalizeRegisters(Block &block,
+                                            const std::vector<Operation *> *knownOps) {
+  // The block's list is walked at most once (not at all when the caller
+  // knows its ops): on large blocks each step of a walk is a cache miss that
+  // cannot overlap the next (the next pointer is in the op). The passes
+  // below run over this array, prefetch, and look ops and values up by
+  // address in small maps, so an op's operands and users are not visited
+  // unless one of them is an eager or lazy op.
+  SmallVector<Operation *> ops;
+  if (knownOps)
+    ops.assign(knownOps->begin(), knownOps->end());
+  else
+    for (Operation &op : block) // (ilist::size() would be a second walk)
+      ops.push_back(&op);
+  unsigned n = ops.size();
+  auto prefetch = [&](unsigned i) {
+    if (i + 8 < n)
+      __builtin_prefetch(ops[i + 8]);
+  };
   Operation *terminator =
-      !block.empty() && block.back().hasTrait<OpTrait::IsTerminator>() ? &block.back() : nullptr;
-  auto isEager = [](Operation *op) {
-    return isFloatingPure(op) || qshape::classify(op) == QOpKind::Insert;
+      n && ops.back()->hasTrait<OpTrait::IsTerminator>() ? ops.back() : nullptr;
+  enum Kind : uint8_t { Other, Eager, Lazy };
+  auto kindOf = [](Operation *op) {
+    QOpKind k = qshape::classify(op);
+    if (k == QOpKind::Insert)
+      return Eager;
+    if (k == QOpKind::Extract || k == QOpKind::Observable)
+      return Lazy;
+    return k == QOpKind::NotQuantum && isFloatingPure(op) ? Eager : Other;
   };
-  auto isLazy = [](Operation *op) {
-    QOpKind kind = qshape::classify(op);
-    return kind == QOpKind::Extract || kind == QOpKind::Observable;
+  // Only eager and lazy ops (usually few) have state: whether they were
+  // emitted, and for an eager op the operand uses still missing. Every other
+  // op is emitted once, by the in-order loop below.
+  struct State {
+    Kind kind;
+    bool emitted = false;
+    unsigned missing = 0;
   };
-  DenseSet<Operation *> inBlock;
-  for (Operation &op : block)
-    inBlock.insert(&op);
-  auto producerInBlock = [&](Value v) -> Operation * {
-    Operation *def = v.getDefiningOp();
-    return def && inBlock.contains(def) ? def : nullptr;
+  DenseMap<Operation *, State> state;
+  DenseMap<void *, Operation *> lazyResults; // result of a lazy op -> the op
+  SmallVector<unsigned> special;             // positions of eager and lazy ops
+  for (unsigned i = 0; i < n; ++i) {
+    prefetch(i);
+    Kind k = kindOf(ops[i]);
+    if (k == Other)
+      continue;
+    state[ops[i]].kind = k;
+    special.push_back(i);
+    if (k == Lazy)
+      for (Value r : ops[i]->getResults())
+        lazyResults[r.getAsOpaquePointer()] = ops[i];
+  }
+  auto inBlock = [&](Operation *op) { return op && op->getBlock() == &block; };
+  auto stateOf = [&](Operation *op) -> State * {
+    if (state.empty())
+      return nullptr;
+    auto it = state.find(op);
+    return it == state.end() ? nullptr : &it->second;
   };
-  auto forEachOperand = canonical::forEachOperandDeep;
+  // The in-block producers of eager ops' operands: only their users can
+  // complete an eager op.
+  DenseSet<Operation *> watched;
 
   SmallVector<Operation *> order;
-  order.reserve(inBlock.size());
-  DenseSet<Operation *> emitted;
-  DenseMap<Operation *, unsigned> missing; // eager op -> operands not yet emitted
+  order.reserve(n);
   std::function<void(Operation *)> emit;
   std::function<void(Operation *)> emitLazyOperands = [&](Operation *op) {
-    forEachOperand(op, [&](Value v) {
-      if (Operation *p = producerInBlock(v); p && isLazy(p) && !emitted.contains(p)) {
+    if (lazyResults.empty())
+      return;
+    canonical::forEachOperandDeep(op, [&](Value v) {
+      auto it = lazyResults.find(v.getAsOpaquePointer());
+      if (it == lazyResults.end())
+        return;
+      Operation *p = it->second;
+      if (!state[p].emitted) {
         emitLazyOperands(p);
         emit(p);
       }
     });
   };
   emit = [&](Operation *op) {
-    if (!emitted.insert(op).second)
-      return;
+    if (State *s = stateOf(op)) {
+      if (s->emitted)
+        return;
+      s->emitted = true;
+    }
     order.push_back(op);
-    // Eager users whose last missing operand this was go right after.
+    // Eager users whose last missing operand this was go right after (users
+    // are visited once per use, as `missing` counts them).
+    if (!watched.contains(op))
+      return;
     for (Value r : op->getResults())
       for (Operation *user : r.getUsers()) {
-        if (!inBlock.contains(user) || !isEager(user) || emitted.contains(user))
+        if (!inBlock(user))
           continue;
-        auto it = missing.find(user);
-        if (it != missing.end() && --it->second == 0) {
+        State *s = stateOf(user);
+        if (!s || s->kind != Eager || s->emitted || s->missing == 0)
+          continue;
+        if (--s->missing == 0) {
           emitLazyOperands(user);
           emit(user);
         }
       }
   };
-  // Count each eager op's in-block producers (distinct ones).
+  // An eager op waits for the uses of its in-block, non-lazy producers (a
+  // lazy producer is emitted on demand right before it).
   SmallVector<Operation *> readyEager;
-  for (Operation &op : block) {
-    if (!isEager(&op))
+  for (unsigned i : special) {
+    State &s = state[ops[i]];
+    if (s.kind != Eager)
       continue;
-    DenseSet<Operation *> producers;
-    for (Value v : op.getOperands())
-      if (Operation *p = producerInBlock(v); p && !isLazy(p))
-        producers.insert(p);
-    // A lazy producer is emitted on demand right before `op`.
-    if (producers.empty())
-      readyEager.push_back(&op);
-    else
-      missing[&op] = producers.size();
-  }
-  // Eager ops with a single use per producer are counted once per producer;
-  // a producer that yields several of its operands decrements once, since
-  // users are visited per result use: make the counts match that.
-  for (auto &[op, count] : missing) {
-    unsigned uses = 0;
-    for (Value v : op->getOperands())
-      if (Operation *p = producerInBlock(v); p && !isLazy(p))
-        ++uses;
-    count = uses;
+    for (Value v : ops[i]->getOperands())
+      if (Operation *p = v.getDefiningOp(); inBlock(p)) {
+        watched.insert(p);
+        State *ps = stateOf(p);
+        if (!ps || ps->kind != Lazy)
+          ++s.missing;
+      }
+    if (!s.missing)
+      readyEager.push_back(ops[i]);
   }
   for (Operation *op : readyEager) {
     emitLazyOperands(op);
     emit(op);
   }
-  for (Operation &op : block) {
-    if (&op == terminator || isEager(&op) || isLazy(&op))
+  for (unsigned i = 0; i < n; ++i) {
+    prefetch(i);
+    Operation *op = ops[i];
+    if (op == terminator || stateOf(op))
       continue;
-    emitLazyOperands(&op);
-    emit(&op);
+    emitLazyOperands(op);
+    emit(op);
   }
   // Whatever is left (eager ops waiting on something unusual, unused lazy
   // ops) keeps its original relative order before the terminator.
-  for (Operation &op : block)
-    if (&op != terminator && !emitted.contains(&op)) {
-      emitLazyOperands(&op);
-      emit(&op);
+  for (unsigned i : special)
+    if (!state[ops[i]].emitted) {
+      emitLazyOperands(ops[i]);
+      emit(ops[i]);
     }
   if (terminator)
     emitLazyOperands(terminator);
-  for (Operation *op : order) {
-    if (terminator)
-      op->moveBefore(terminator);
-    else
-      op->moveBefore(&block, block.end());
+  // From the back, each op goes right before its successor unless it is
+  // there already: only the ops that change place move.
+  Operation *next = terminator;
+  for (unsigned i = order.size(); i-- > 0;) {
+    if (i >= 8)
+      __builtin_prefetch(order[i - 8]);
+    Operation *op = order[i];
+    if (op->getNextNode() != next) {
+      if (next)
+        op->moveBefore(next);
+      else
+        op->moveBefore(&block, block.end());
+    }
+    next = op;
   }
+  if (terminator)
+    order.push_back(terminator);
+  return order;
 }
 
 //===----------------------------------------------------------------------===//
@@ -212,6 +274,45 @@ public:
   /// of operands abstracted; equal tokens are necessary for two ops to be
   /// copies of each other, not sufficient (classifyRun decides).
   uint64_t token(Operation *op) {
+    if (op->getNumRegions())
+      return compute(op);
+    // A token depends only on the name, properties, discardable attributes
+    // and operand and result types: ops equal in those share it (a circuit
+    // has few distinct gates, and building the properties' dictionary is
+    // most of the cost).
+    OperationName name = op->getName();
+    OpaqueProperties props = op->getPropertiesStorage();
+    llvm::hash_code h = llvm::hash_combine(
+        name.getAsOpaquePointer(), props ? name.hashOpProperties(props) : llvm::hash_code(0),
+        op->getRawDictionaryAttrs().getAsOpaquePointer());
+    for (Type t : op->getResultTypes())
+      h = llvm::hash_combine(h, t.getAsOpaquePointer());
+    for (Value v : op->getOperands())
+      h = llvm::hash_combine(h, v.getType().getAsOpaquePointer());
+    SmallVector<std::pair<Operation *, uint64_t>, 1> &bucket = memo[size_t(h)];
+    for (auto &[rep, token] : bucket)
+      if (sameTokenInputs(rep, op))
+        return token;
+    uint64_t t = compute(op);
+    bucket.push_back({op, t});
+    return t;
+  }
+  /// Forgets the memo (its representatives are ops of one block scan).
+  void reset() { memo.clear(); }
+
+private:
+  static bool sameTokenInputs(Operation *a, Operation *b) {
+    if (a->getName() != b->getName() || a->getRawDictionaryAttrs() != b->getRawDictionaryAttrs() ||
+        a->getResultTypes() != b->getResultTypes() ||
+        a->getOperandTypes() != b->getOperandTypes())
+      return false;
+    OpaqueProperties pa = a->getPropertiesStorage(), pb = b->getPropertiesStorage();
+    if (!pa || !pb)
+      return !pa && !pb;
+    return a->getName().compareOpProperties(pa, pb);
+  }
+
+  uint64_t compute(Operation *op) {
     ByteSink sink;
     sink.bytes(op->getName().getStringRef());
     SmallVector<NamedAttribute> attrs;
@@ -243,8 +344,8 @@ public:
     return llvm::xxh3_64bits(sink.str());
   }
 
-private:
   StructuralEncoder enc{/*abstractFloats=*/true};
+  DenseMap<size_t, SmallVector<std::pair<Operation *, uint64_t>, 1>> memo;
 };
 
 //===----------------------------------------------------------------------===//
@@ -857,11 +958,25 @@ scf::ForOp LoopBuilder::build() {
       at(e.copy, e.j)->getResult(e.result).replaceAllUsesWith(ext->getResult(0));
     }
   }
-  // The run is dead now; erase it last-op first.
+  // The run is dead now; erase it last-op first, with each constant whose
+  // last use it was (angles now in a table), which the canonical form would
+  // otherwise erase after rebuilding its view of them all.
+  SmallVector<Operation *, 4> constants;
   for (int i = int(k * p) - 1; i >= 0; --i) {
+    if (i >= 8)
+      __builtin_prefetch(ops[plan.start + i - 8]);
     Operation *op = ops[plan.start + i];
+    constants.clear();
+    canonical::forEachOperandDeep(op, [&](Value v) {
+      if (Operation *def = v.getDefiningOp();
+          def && isConstant(def) && !llvm::is_contained(constants, def))
+        constants.push_back(def);
+    });
     op->dropAllUses();
     op->erase();
+    for (Operation *c : constants)
+      if (c->use_empty())
+        c->erase();
   }
   return forOp;
 }
@@ -882,17 +997,29 @@ struct QShapeRollLoopsPass : qshape::impl::QShapeRollLoopsBase<QShapeRollLoopsPa
 
 private:
   /// Rolls what it can in `block`; returns the number of loops created.
-  unsigned rollBlock(Block &block);
+  unsigned rollBlock(Block &block, const std::vector<Operation *> *blockOps);
   LogicalResult verifyRoundTrip(Operation *before, Operation *after);
   Tokenizer tokenizer;
 };
 
-unsigned QShapeRollLoopsPass::rollBlock(Block &block) {
-  normalizeRegisters(block);
+unsigned QShapeRollLoopsPass::rollBlock(Block &block,
+                                        const std::vector<Operation *> *knownOps) {
+  SmallVector<Operation *> blockOps = normalizeRegisters(block, knownOps);
+  tokenizer.reset();
   SmallVector<Operation *> ops;
   DenseMap<Operation *, unsigned> index;
   SmallVector<uint64_t> tokens;
-  for (Operation &op : block) {
+  bool leading = true;
+  for (unsigned i = 0, e = blockOps.size(); i < e; ++i) {
+    if (i + 8 < e)
+      __builtin_prefetch(blockOps[i + 8]);
+    Operation &op = *blockOps[i];
+    // The constants the canonical form put at the top of the block are
+    // left out: they are never in a run (any other constant is, below, a
+    // unique token that ends runs).
+    if (leading && isConstant(&op))
+      continue;
+    leading = false;
     // Extracts are not part of runs: a copy's qubit read is classified as
     // an operand (WireRead), so a run may start after its extracts.
     if (qshape::classify(&op) == QOpKind::Extract)
@@ -1068,6 +1195,15 @@ LogicalResult QShapeRollLoopsPass::verifyRoundTrip(Operation *before, Operation 
   return success();
 }
 
+/// Whether the pass rolls the ops of `block`: straight-line code in a
+/// function body or in the body of a loop, branch, adjoint or control region.
+static bool isRolledBlock(Block *block, Operation *func) {
+  Operation *parent = block->getParentOp();
+  return parent == func || parent->getName().getStringRef() == "scf.for" ||
+         parent->getName().getStringRef() == "scf.if" || classify(parent) == QOpKind::Adjoint ||
+         classify(parent) == QOpKind::Ctrl;
+}
+
 void QShapeRollLoopsPass::runOnOperation() {
   ModuleOp module = getOperation();
   SmallVector<Operation *> funcs;
@@ -1076,31 +1212,31 @@ void QShapeRollLoopsPass::runOnOperation() {
       funcs.push_back(op);
   });
   CanonicalizeOptions copts;
+  // Angles mostly end up in tables: their order is left to the last
+  // canonicalization.
+  CanonicalizeOptions firstCopts;
+  firstCopts.sortFloatConstants = false;
   for (Operation *func : funcs) {
-    uint64_t before = 0;
-    func->walk([&](Operation *) { ++before; });
-    numOpsBefore += before - 1;
     Operation *original = verifyRoundtrip ? func->clone() : nullptr;
-    if (failed(canonicalize(func, copts)))
+    CanonicalizeStats firstStats;
+    BlockOrder order; // the blocks, innermost first, with their ops
+    if (failed(canonicalize(func, firstCopts, &firstStats, &order)))
       return signalPassFailure();
+    numOpsBefore += firstStats.opsBefore;
     // Roll every block of straight-line code, innermost structure first;
     // with `nest`, loops of identical loops then roll again.
     for (int round = 0; round < 8; ++round) {
-      SmallVector<Block *> blocks;
-      func->walk([&](Block *b) {
-        Operation *parent = b->getParentOp();
-        if (parent == func || parent->getName().getStringRef() == "scf.for" ||
-            parent->getName().getStringRef() == "scf.if" ||
-            classify(parent) == QOpKind::Adjoint || classify(parent) == QOpKind::Ctrl)
-          blocks.push_back(b);
-      });
       unsigned created = 0;
-      for (Block *b : blocks)
-        created += rollBlock(*b);
+      for (auto [block, ops] : llvm::zip(order.blocks, order.ops))
+        if (isRolledBlock(block, func))
+          // The recorded ops are current until a loop is built (rolling a
+          // block may erase constants of an enclosing one).
+          created += rollBlock(*block, created ? nullptr : &ops);
       numLoops += created;
       if (!created || !nest)
         break;
-      if (failed(canonicalize(func, copts)))
+      order = BlockOrder();
+      if (failed(canonicalize(func, copts, nullptr, &order)))
         return signalPassFailure();
     }
     if (failed(canonicalize(func, copts)))
