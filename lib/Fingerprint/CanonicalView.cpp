@@ -20,6 +20,7 @@
 #include "llvm/Support/Process.h"
 #include "llvm/Support/xxhash.h"
 
+#include <numeric>
 #include <queue>
 
 using namespace mlir;
@@ -621,7 +622,13 @@ void CanonicalView::canonicalize() {
     keyStamp.assign(numValues(), 0);
     opKeys.resize(ops.size());
     opSlot.assign(ops.size(), kNone);
+    // Op names by rank (rule 6 compares ranks, not strings).
+    SmallVector<uint16_t> byName(names.size());
+    std::iota(byName.begin(), byName.end(), 0);
+    llvm::sort(byName, [&](uint16_t x, uint16_t y) { return names[x].name < names[y].name; });
     nameRank.resize(names.size());
+    for (size_t i = 0; i < byName.size(); ++i)
+      nameRank[byName[i]] = i;
   }
   for (Idx f : funcs)
     runOn(f);
@@ -1202,18 +1209,6 @@ void CanonicalView::scheduleBlock(Idx b) {
     for (unsigned i = 0; i < n; ++i)
       for (unsigned k = predStart[i]; k < predStart[i + 1]; ++k)
         users[fill[preds[k]]++] = i;
-  }
-
-  // Op names by rank: comparing ranks is comparing the names.
-  {
-    SmallVector<uint16_t> present;
-    for (Idx o : mainOps)
-      present.push_back(ops[o].name);
-    llvm::sort(present);
-    present.erase(std::unique(present.begin(), present.end()), present.end());
-    llvm::sort(present, [&](uint16_t x, uint16_t y) { return names[x].name < names[y].name; });
-    for (size_t i = 0; i < present.size(); ++i)
-      nameRank[present[i]] = i;
   }
 
   // Wires: the static index a qubit was extracted from, carried through
