@@ -756,39 +756,27 @@ void CanonicalView::hoistConstants() {
   }
   plain.resize(numPlain);
   // Equal keys among the floats: the first in collection order stays
-  // (stable_sort keeps equal keys in that order). The open-addressing set
-  // lives in the value scratch arrays, unused until rule 6 (keyStamp is
-  // cleared again after).
-  size_t numFloats = 0;
-  size_t capacity = llvm::bit_floor(valueScratch.size());
-  if (2 * floats.size() <= capacity) {
-    size_t mask = capacity - 1;
-    std::fill(valueScratch.begin(), valueScratch.begin() + capacity, 0);
-    for (Idx o : floats) {
-      uint64_t key = constKey(o); // never 0
-      size_t h = mix64(key) & mask;
-      while (valueScratch[h] && valueScratch[h] != key)
-        h = (h + 1) & mask;
-      if (valueScratch[h]) {
-        merge(o, keyStamp[h]);
-        continue;
-      }
-      valueScratch[h] = key;
-      keyStamp[h] = o;
-      floats[numFloats++] = o;
+  // (stable_sort keeps equal keys in that order). Found by sorting (key,
+  // position) pairs: on large modules a hash set of the keys is a cache miss
+  // per constant, the sort streams. (The order of the merges does not
+  // matter: each only forwards one value and erases one op.)
+  LargeVector<std::pair<uint64_t, Idx>> byKey(floats.size());
+  for (size_t i = 0; i < floats.size(); ++i)
+    byKey[i] = {constKey(floats[i]), Idx(i)};
+  llvm::sort(byKey);
+  LargeVector<char> merged(floats.size(), 0);
+  for (size_t i = 1, first = 0; i < byKey.size(); ++i) {
+    if (byKey[i].first != byKey[first].first) {
+      first = i;
+      continue;
     }
-    std::fill(keyStamp.begin(), keyStamp.begin() + capacity, 0);
-  } else {
-    llvm::DenseMap<uint64_t, Idx, MixedKeyInfo> firstOf;
-    for (Idx o : floats) {
-      auto [it, inserted] = firstOf.try_emplace(constKey(o), o);
-      if (!inserted) {
-        merge(o, it->second);
-        continue;
-      }
-      floats[numFloats++] = o;
-    }
+    merge(floats[byKey[i].second], floats[byKey[first].second]);
+    merged[byKey[i].second] = 1;
   }
+  size_t numFloats = 0;
+  for (size_t i = 0; i < floats.size(); ++i)
+    if (!merged[i])
+      floats[numFloats++] = floats[i];
   floats.resize(numFloats);
   // The new entry block: the constants, then the other ops in order.
   hoistEntries.push_back(entry);
