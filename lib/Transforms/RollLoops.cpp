@@ -94,18 +94,57 @@ uint64_t mix(uint64_t h, uint64_t v) {
   return h;
 }
 
+/// How far ahead loops over large blocks prefetch (in ops): enough to cover
+/// a memory access with the work on the ops in between.
+constexpr unsigned kAhead = 8;
+
+/// Positions of the ops of a block scan: an open-addressing table whose
+/// slots can be prefetched while it is filled (on large blocks every insert
+/// and lookup of a node-keyed map is a cache miss).
+class OpPositions {
+public:
+  void assign(ArrayRef<Operation *> ops) {
+    size_t capacity = llvm::NextPowerOf2(2 * ops.size() + 1);
+    shift = 64 - llvm::Log2_64(capacity);
+    slots.assign(capacity, {nullptr, 0});
+    for (size_t i = 0; i < ops.size(); ++i) {
+      if (i + kAhead < ops.size())
+        __builtin_prefetch(&slots[slotOf(ops[i + kAhead])]);
+      size_t h = slotOf(ops[i]);
+      while (slots[h].first)
+        h = (h + 1) & (capacity - 1);
+      slots[h] = {ops[i], unsigned(i)};
+    }
+  }
+  std::optional<unsigned> lookup(Operation *op) const {
+    for (size_t h = slotOf(op);; h = (h + 1) & (slots.size() - 1)) {
+      if (slots[h].first == op)
+        return slots[h].second;
+      if (!slots[h].first)
+        return std::nullopt;
+    }
+  }
+
+private:
+  size_t slotOf(Operation *op) const {
+    return size_t((uint64_t(reinterpret_cast<uintptr_t>(op)) * 0x9E3779B97F4A7C15ull) >> shift);
+  }
+  std::vector<std::pair<Operation *, unsigned>> slots;
+  unsigned shift = 64;
+};
+
 /// For a loop at `ops[i]` that reads each op's operands, moving by `step`
-/// (+1 or -1): prefetches the op 16 steps ahead and the values the op 8
-/// steps ahead uses (its producers' results). On large blocks each of those
+/// (+1 or -1): prefetches the op 2 * kAhead steps ahead and the values the
+/// op kAhead steps ahead uses (its producers' results). On large blocks each of those
 /// reads is otherwise a cache miss taken one at a time.
 void prefetchAhead(ArrayRef<Operation *> ops, size_t i, int step = 1) {
   auto at = [&](int64_t k) -> Operation * {
     int64_t j = int64_t(i) + k * step;
     return j >= 0 && j < int64_t(ops.size()) ? ops[j] : nullptr;
   };
-  if (Operation *far = at(16))
+  if (Operation *far = at(2 * kAhead))
     __builtin_prefetch(far);
-  if (Operation *near = at(8))
+  if (Operation *near = at(kAhead))
     for (OpOperand &operand : near->getOpOperands())
       __builtin_prefetch(operand.get().getAsOpaquePointer());
 }
@@ -135,8 +174,8 @@ SmallVector<Operation *> normalizeRegisters(Block &block,
       ops.push_back(&op);
   unsigned n = ops.size();
   auto prefetch = [&](unsigned i) {
-    if (i + 8 < n)
-      __builtin_prefetch(ops[i + 8]);
+    if (i + kAhead < n)
+      __builtin_prefetch(ops[i + kAhead]);
   };
   Operation *terminator =
       n && ops.back()->hasTrait<OpTrait::IsTerminator>() ? ops.back() : nullptr;
@@ -265,8 +304,8 @@ SmallVector<Operation *> normalizeRegisters(Block &block,
   // there already: only the ops that change place move.
   Operation *next = terminator;
   for (unsigned i = order.size(); i-- > 0;) {
-    if (i >= 8)
-      __builtin_prefetch(order[i - 8]);
+    if (i >= kAhead)
+      __builtin_prefetch(order[i - kAhead]);
     Operation *op = order[i];
     if (op->getNextNode() != next) {
       if (next)
@@ -419,7 +458,7 @@ enum class Reject { None, SideEffects, Operands, Unprofitable };
 
 class RunAnalyzer {
 public:
-  RunAnalyzer(ArrayRef<Operation *> ops, const DenseMap<Operation *, unsigned> &index,
+  RunAnalyzer(ArrayRef<Operation *> ops, const OpPositions &index,
               bool paramTables)
       : ops(ops), index(index), paramTables(paramTables) {}
 
@@ -427,24 +466,38 @@ public:
 
 private:
   Operation *at(unsigned copy, unsigned j) const { return ops[start + copy * period + j]; }
-  /// (copy, j) of a value's producer when it is inside the run.
-  std::optional<std::pair<unsigned, unsigned>> inRun(Value v) const {
+  /// Position of `op` in `ops`, if it is there. Producers and users are
+  /// usually a few ops before or after the op at `near`: those are looked
+  /// at first (a map lookup is a cache miss on large blocks).
+  std::optional<unsigned> positionOf(Operation *op, unsigned near) const {
+    for (unsigned d = 1; d <= kNearWindow; ++d) {
+      if (near >= d && ops[near - d] == op)
+        return near - d;
+      if (near + d < ops.size() && ops[near + d] == op)
+        return near + d;
+    }
+    return index.lookup(op);
+  }
+  static constexpr unsigned kNearWindow = 8;
+  /// (copy, j) of a value's producer when it is inside the run; `near` is
+  /// the position of an op that uses it.
+  std::optional<std::pair<unsigned, unsigned>> inRun(Value v, unsigned near) const {
     Operation *def = v.getDefiningOp();
-    // A constant is never in a run (see rollBlock): no map lookup, which
-    // on a large block is a cache miss.
+    // A constant is never in a run (see rollBlock).
     if (!def || isConstant(def))
       return std::nullopt;
-    auto it = index.find(def);
-    if (it == index.end() || it->second < start || it->second >= end)
+    std::optional<unsigned> pos = positionOf(def, near);
+    if (!pos || *pos < start || *pos >= end)
       return std::nullopt;
-    unsigned off = it->second - start;
+    unsigned off = *pos - start;
     return std::make_pair(off / period, off % period);
   }
+  unsigned posOf(unsigned copy, unsigned j) const { return start + copy * period + j; }
   bool classifyOperand(unsigned j, unsigned m, OperandPlan &plan);
   bool regionsMatch(unsigned j);
 
   ArrayRef<Operation *> ops;
-  const DenseMap<Operation *, unsigned> &index;
+  const OpPositions &index;
   bool paramTables;
   unsigned start = 0, period = 0, copies = 0, end = 0;
 };
@@ -477,18 +530,26 @@ bool RunAnalyzer::regionsMatch(unsigned j) {
 
 bool RunAnalyzer::classifyOperand(unsigned j, unsigned m, OperandPlan &plan) {
   SmallVector<Value> vals;
-  for (unsigned c = 0; c < copies; ++c)
+  vals.reserve(copies);
+  for (unsigned c = 0; c < copies; ++c) {
+    // The copies are `period` ops apart: prefetch the op and the value
+    // a few copies ahead.
+    if (c + 2 * kAhead < copies)
+      __builtin_prefetch(at(c + 2 * kAhead, j));
+    if (c + kAhead < copies)
+      __builtin_prefetch(at(c + kAhead, j)->getOperand(m).getAsOpaquePointer());
     vals.push_back(at(c, j)->getOperand(m));
+  }
   plan.perCopy = vals;
 
   // Internal: produced by the same body op in the same copy.
-  if (auto p0 = inRun(vals[0]); p0 && p0->first == 0) {
+  if (auto p0 = inRun(vals[0], posOf(0, j)); p0 && p0->first == 0) {
     unsigned dj = p0->second;
     unsigned res = cast<OpResult>(vals[0]).getResultNumber();
     if (dj >= j)
       return false;
     for (unsigned c = 1; c < copies; ++c) {
-      auto pc = inRun(vals[c]);
+      auto pc = inRun(vals[c], posOf(c, j));
       if (!pc || pc->first != c || pc->second != dj ||
           cast<OpResult>(vals[c]).getResultNumber() != res)
         return false;
@@ -500,13 +561,13 @@ bool RunAnalyzer::classifyOperand(unsigned j, unsigned m, OperandPlan &plan) {
   }
   // Carried: copy 0 takes a value from before the run, copy c>0 the result
   // of the same body op in copy c-1.
-  if (!inRun(vals[0]) && copies > 1) {
-    if (auto p1 = inRun(vals[1]); p1 && p1->first == 0) {
+  if (!inRun(vals[0], posOf(0, j)) && copies > 1) {
+    if (auto p1 = inRun(vals[1], posOf(1, j)); p1 && p1->first == 0) {
       unsigned dj = p1->second;
       unsigned res = cast<OpResult>(vals[1]).getResultNumber();
       bool ok = true;
       for (unsigned c = 1; c < copies && ok; ++c) {
-        auto pc = inRun(vals[c]);
+        auto pc = inRun(vals[c], posOf(c, j));
         ok = pc && pc->first == c - 1 && pc->second == dj &&
              cast<OpResult>(vals[c]).getResultNumber() == res;
       }
@@ -520,8 +581,8 @@ bool RunAnalyzer::classifyOperand(unsigned j, unsigned m, OperandPlan &plan) {
     }
   }
   // From before the run in every copy.
-  for (Value v : vals)
-    if (inRun(v))
+  for (unsigned c = 0; c < copies; ++c)
+    if (inRun(vals[c], posOf(c, j)))
       return false;
   if (llvm::all_equal(vals)) {
     plan.kind = OperandPlan::Invariant;
@@ -535,10 +596,11 @@ bool RunAnalyzer::classifyOperand(unsigned j, unsigned m, OperandPlan &plan) {
     SmallVector<int64_t> wires;
     Value reg;
     bool ok = true;
-    for (Value v : vals) {
-      Operation *def = v.getDefiningOp();
+    for (unsigned c = 0; c < copies; ++c) {
+      Operation *def = vals[c].getDefiningOp();
       std::optional<RegisterAccess> a = def ? RegisterAccess::get(def) : std::nullopt;
-      if (!a || a->isInsert || !a->staticIdx || inRun(a->reg) || (reg && a->reg != reg)) {
+      if (!a || a->isInsert || !a->staticIdx || inRun(a->reg, posOf(c, j)) ||
+          (reg && a->reg != reg)) {
         ok = false;
         break;
       }
@@ -677,8 +739,8 @@ Reject RunAnalyzer::classify(unsigned s, unsigned p, unsigned k, RunPlan &plan) 
           Operation *anc = user->getBlock() == at(c, j)->getBlock()
                                ? user
                                : at(c, j)->getBlock()->findAncestorOpInBlock(*user);
-          auto it = anc ? index.find(anc) : index.end();
-          bool inside = it != index.end() && it->second >= start && it->second < end;
+          std::optional<unsigned> pos = anc ? positionOf(anc, posOf(c, j)) : std::nullopt;
+          bool inside = pos && *pos >= start && *pos < end;
           if (inside)
             continue;
           if (c == k - 1) {
@@ -845,9 +907,12 @@ scf::ForOp LoopBuilder::build() {
       auto tensorType = RankedTensorType::get({int64_t(k)}, type);
       if (op.kind == OperandPlan::IntTable || op.kind == OperandPlan::FloatTable) {
         SmallVector<Attribute> values;
-        for (Value v : op.perCopy) {
+        values.reserve(k);
+        for (unsigned c = 0; c < k; ++c) {
+          if (c + kAhead < k)
+            __builtin_prefetch(op.perCopy[c + kAhead].getAsOpaquePointer());
           Attribute a;
-          matchPattern(v, m_Constant(&a));
+          matchPattern(op.perCopy[c], m_Constant(&a));
           values.push_back(a);
         }
         tables[{j, m}] = arith::ConstantOp::create(
@@ -1038,8 +1103,6 @@ unsigned QShapeRollLoopsPass::rollBlock(Block &block,
   SmallVector<Operation *> blockOps = normalizeRegisters(block, knownOps);
   tokenizer.reset();
   SmallVector<Operation *> ops;
-  DenseMap<Operation *, unsigned> index;
-  index.reserve(blockOps.size());
   SmallVector<uint64_t> tokens;
   bool leading = true;
   for (unsigned i = 0, e = blockOps.size(); i < e; ++i) {
@@ -1055,7 +1118,6 @@ unsigned QShapeRollLoopsPass::rollBlock(Block &block,
     // an operand (WireRead), so a run may start after its extracts.
     if (qshape::classify(&op) == QOpKind::Extract)
       continue;
-    index[&op] = ops.size();
     ops.push_back(&op);
     // Constants, terminators and unknown ops never repeat into a loop: give
     // them unique tokens so runs stop there.
@@ -1099,6 +1161,8 @@ unsigned QShapeRollLoopsPass::rollBlock(Block &block,
     return it != taken.begin() && std::prev(it)->second > s;
   };
   std::vector<RunPlan> accepted;
+  OpPositions index;
+  index.assign(ops);
   RunAnalyzer analyzer(ops, index, paramTables);
   for (const Candidate &c : candidates) {
     unsigned p = c.period, span = c.span;
