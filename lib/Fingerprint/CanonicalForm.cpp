@@ -71,6 +71,27 @@ void forEachOperandDeep(Operation *op, function_ref<void(Value)> fn) {
     });
 }
 
+bool placeInOrder(Block &block, size_t n, function_ref<Operation *(size_t)> opAt,
+                  Operation *end) {
+  constexpr size_t kAhead = 8;
+  bool moved = false;
+  Operation *next = end;
+  for (size_t i = n; i-- > 0;) {
+    if (i >= kAhead)
+      __builtin_prefetch(opAt(i - kAhead));
+    Operation *op = opAt(i);
+    if (op->getNextNode() != next || op->getBlock() != &block) {
+      if (next)
+        op->moveBefore(next);
+      else
+        op->moveBefore(&block, block.end());
+      moved = true;
+    }
+    next = op;
+  }
+  return moved;
+}
+
 } // namespace canonical
 
 using namespace canonical;

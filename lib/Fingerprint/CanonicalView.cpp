@@ -1445,25 +1445,9 @@ LogicalResult CanonicalView::materialize(CanonicalizeStats &stats, bool sortFloa
   // is a cache miss; the ops here come from an array and are prefetched).
   for (Idx b = 0, nb = blocks.size(); b < nb; ++b) {
     BlockRec &rec = blocks[b];
-    if (!ops[rec.parentOp].alive)
-      continue;
-    Block &block = *rec.block;
-    Operation *next = nullptr;
-    bool moved = false;
-    for (size_t i = rec.ops.size(); i-- > 0;) {
-      if (i >= 8)
-        __builtin_prefetch(ops[rec.ops[i - 8]].op);
-      Operation *op = ops[rec.ops[i]].op;
-      if (op->getNextNode() != next) {
-        if (next)
-          op->moveBefore(next);
-        else
-          op->moveBefore(&block, block.end());
-        moved = true;
-      }
-      next = op;
-    }
-    if (moved)
+    if (ops[rec.parentOp].alive &&
+        canonical::placeInOrder(*rec.block, rec.ops.size(),
+                                [&](size_t i) { return ops[rec.ops[i]].op; }, nullptr))
       ++stats.blocksReordered;
   }
   // Dead ops: the outermost ones where they are in the IR (a dead constant

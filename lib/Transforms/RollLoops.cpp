@@ -300,21 +300,8 @@ SmallVector<Operation *> normalizeRegisters(Block &block,
     }
   if (terminator)
     emitLazyOperands(terminator);
-  // From the back, each op goes right before its successor unless it is
-  // there already: only the ops that change place move.
-  Operation *next = terminator;
-  for (unsigned i = order.size(); i-- > 0;) {
-    if (i >= kAhead)
-      __builtin_prefetch(order[i - kAhead]);
-    Operation *op = order[i];
-    if (op->getNextNode() != next) {
-      if (next)
-        op->moveBefore(next);
-      else
-        op->moveBefore(&block, block.end());
-    }
-    next = op;
-  }
+  // Only the ops that change place move.
+  canonical::placeInOrder(block, order.size(), [&](size_t i) { return order[i]; }, terminator);
   if (terminator)
     order.push_back(terminator);
   return order;

@@ -96,6 +96,14 @@ bool isMergeable(mlir::Operation *op);
 /// Calls `fn` on every operand of `op` and of the ops nested in its regions
 /// (what a block-level schedule must treat as `op`'s inputs).
 void forEachOperandDeep(mlir::Operation *op, llvm::function_ref<void(mlir::Value)> fn);
+/// Puts the `n` ops `opAt(0) .. opAt(n - 1)` (all of `block`, or moving into
+/// it) in that order right before `end` (null: the end of `block`), moving
+/// only those not already right before their successor. Walks from the back
+/// over the caller's array, never over the block's list (on large blocks each
+/// step of a list walk is a cache miss), prefetching a few ops ahead.
+/// Returns whether an op moved.
+bool placeInOrder(mlir::Block &block, size_t n,
+                  llvm::function_ref<mlir::Operation *(size_t)> opAt, mlir::Operation *end);
 } // namespace canonical
 
 } // namespace qshape
