@@ -88,3 +88,58 @@ func.func @operand_edits() -> !quantum.reg {
   %unused = quantum.extract %r3[ 0] : !quantum.reg -> !quantum.bit
   return %r3 : !quantum.reg
 }
+
+// -----
+
+// Several blocks: constants of every block go to the entry block, merged
+// and sorted; the dead arith.addf goes.
+// CHECK-LABEL: func.func @cfg
+// CHECK-NEXT: arith.constant 1.250000e-01 : f64
+// CHECK-NEXT: arith.constant 2.500000e-01 : f64
+// CHECK-NEXT: arith.constant 5.000000e-01 : f64
+// CHECK-NEXT: cf.cond_br
+// CHECK-NOT: arith.addf
+// CHECK: return
+func.func @cfg(%b: i1, %q: !quantum.bit) -> !quantum.bit {
+  %c = arith.constant 0.5 : f64
+  cf.cond_br %b, ^bb1, ^bb2
+^bb1:
+  %d = arith.constant 0.25 : f64
+  %e = arith.constant 0.5 : f64
+  %q1 = quantum.custom "RX"(%d) %q : !quantum.bit
+  %q2 = quantum.custom "RY"(%e) %q1 : !quantum.bit
+  %dead = arith.addf %d, %e : f64
+  cf.br ^bb3(%q2 : !quantum.bit)
+^bb2:
+  %f = arith.constant 0.125 : f64
+  %q3 = quantum.custom "RZ"(%f) %q : !quantum.bit
+  %q4 = quantum.custom "RZ"(%c) %q3 : !quantum.bit
+  cf.br ^bb3(%q4 : !quantum.bit)
+^bb3(%r: !quantum.bit):
+  %g = arith.constant 0.5 : f64
+  %r1 = quantum.custom "RX"(%g) %r : !quantum.bit
+  return %r1 : !quantum.bit
+}
+
+// -----
+
+// The region of an unknown op is left as it is (its equal constants too).
+// CHECK-LABEL: func.func @unknown_region
+// CHECK-NEXT: arith.constant 1.000000e+00 : f64
+// CHECK-NEXT: "test.region"
+// CHECK-NEXT: arith.constant 3.000000e+00 : f64
+// CHECK-NEXT: arith.constant 3.000000e+00 : f64
+// CHECK-NOT: arith.mulf
+func.func @unknown_region(%q: !quantum.bit) -> !quantum.bit {
+  %0 = "test.region"() ({
+    %k = arith.constant 3.0 : f64
+    %k2 = arith.constant 3.0 : f64
+    %s = arith.addf %k, %k2 : f64
+    "test.yield"(%s) : (f64) -> ()
+  }) : () -> f64
+  %a = arith.constant 1.0 : f64
+  %b = arith.addf %a, %0 : f64
+  %dead = arith.mulf %a, %a : f64
+  %q1 = quantum.custom "RX"(%b) %q : !quantum.bit
+  return %q1 : !quantum.bit
+}
