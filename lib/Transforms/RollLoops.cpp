@@ -135,8 +135,8 @@ private:
 
 /// For a loop at `ops[i]` that reads each op's operands, moving by `step`
 /// (+1 or -1): prefetches the op 2 * kAhead steps ahead and the values the
-/// op kAhead steps ahead uses (its producers' results). On large blocks each of those
-/// reads is otherwise a cache miss taken one at a time.
+/// op kAhead steps ahead uses (its producers' results). On large blocks
+/// each of those reads is otherwise a cache miss taken one at a time.
 void prefetchAhead(ArrayRef<Operation *> ops, size_t i, int step = 1) {
   auto at = [&](int64_t k) -> Operation * {
     int64_t j = int64_t(i) + k * step;
