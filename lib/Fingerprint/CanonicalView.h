@@ -132,8 +132,9 @@ public:
   void canonicalize();
 
   /// Rewrites the IR into what the view shows (after canonicalize()): the
-  /// IR canonicalize()'s rule-by-rule implementation would produce. Fails,
-  /// leaving valid IR, only if the view is inconsistent (an internal error).
+  /// IR canonicalize()'s rule-by-rule implementation would produce. Fails
+  /// only if the view is inconsistent (an internal error, reported at the op;
+  /// the IR is then partly rewritten and the pass fails).
   /// Without `sortFloatConstants`, float constants keep collection order.
   mlir::LogicalResult materialize(CanonicalizeStats &stats, bool sortFloatConstants = true);
   /// The blocks after materialize(), as BlockOrder describes them.
