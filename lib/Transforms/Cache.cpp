@@ -147,19 +147,12 @@ private:
 
   void storeResult(cache::CacheStore &store, ModuleOp module,
                    const std::string &key, double compileMs) {
-    FailureOr<std::string> payload = serializeModule(module);
-    if (failed(payload)) {
-      ++numErrors;
-      cache::reportProblem("cannot write the result of " + key +
-                           " as MLIR bytecode; not cached");
-      return;
-    }
-    cache::StoreResult stored = store.store(
-        key, cache::PayloadKind::MLIRBytecode, *payload, uint64_t(compileMs));
-    if (stored.stored())
+    FailureOr<cache::StoreResult> stored =
+        storeModule(store, module, key, uint64_t(compileMs));
+    if (succeeded(stored) && stored->stored())
       ++numStores;
     else
-      ++numErrors; // the store reported it (one warning per process)
+      ++numErrors; // reported (one warning per process)
   }
 
   void reportTiming(ModuleOp module, Clock::time_point start,

@@ -73,22 +73,18 @@ struct QShapeCacheStorePass
       ++numErrors;
       return;
     }
-    FailureOr<std::string> payload = serializeModule(module);
-    if (failed(payload)) {
+    FailureOr<cache::StoreResult> stored = storeModule(store, module, keyText, compileMs);
+    if (failed(stored)) {
       ++numErrors;
-      cache::reportProblem("cannot write the result of " + keyText +
-                           " as MLIR bytecode; not cached");
       return;
     }
-    cache::StoreResult stored = store.store(
-        keyText, cache::PayloadKind::MLIRBytecode, *payload, compileMs);
-    if (stored.Status == cache::StoreStatus::InvalidKey) {
+    if (stored->Status == cache::StoreStatus::InvalidKey) {
       ++numErrors;
-      module.emitWarning() << "qshape-cache-store: " << stored.Detail
+      module.emitWarning() << "qshape-cache-store: " << stored->Detail
                            << " (nothing stored)";
       return;
     }
-    if (!stored.stored()) {
+    if (!stored->stored()) {
       ++numErrors; // the store reported it (one warning per process)
       return;
     }

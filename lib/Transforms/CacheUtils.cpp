@@ -134,13 +134,17 @@ cache::CacheKey cachepass::computeKey(StringRef fingerprint,
   return builder.key();
 }
 
-FailureOr<std::string> cachepass::serializeModule(ModuleOp module) {
+FailureOr<cache::StoreResult> cachepass::storeModule(cache::CacheStore &store, ModuleOp module,
+                                                     StringRef key, uint64_t compileMs) {
   std::string bytes;
   llvm::raw_string_ostream os(bytes);
-  if (failed(writeBytecodeToFile(module, os)))
+  if (failed(writeBytecodeToFile(module, os))) {
+    cache::reportProblem("cannot write the result of " + key.str() +
+                         " as MLIR bytecode; not cached");
     return failure();
+  }
   os.flush();
-  return bytes;
+  return store.store(key, cache::PayloadKind::MLIRBytecode, bytes, compileMs);
 }
 
 LogicalResult cachepass::installModule(ModuleOp module, StringRef payload,

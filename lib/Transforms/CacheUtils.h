@@ -76,8 +76,11 @@ cache::CacheKey computeKey(llvm::StringRef fingerprint,
                            llvm::StringRef normalizedPipeline,
                            llvm::StringRef salt);
 
-/// The module as MLIR bytecode.
-mlir::FailureOr<std::string> serializeModule(mlir::ModuleOp module);
+/// Stores `module` as MLIR bytecode under `key`. Returns the store's result,
+/// or failure (reported, once per process, like the store's own problems)
+/// when the module cannot be written as bytecode.
+mlir::FailureOr<cache::StoreResult> storeModule(cache::CacheStore &store, mlir::ModuleOp module,
+                                                llvm::StringRef key, uint64_t compileMs);
 
 /// Replaces the body, attributes and properties of `module` with those of
 /// the module in `payload` (bytecode). On failure `module` is unchanged and
