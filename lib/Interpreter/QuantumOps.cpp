@@ -34,6 +34,20 @@ namespace qshape::interp {
 static unsigned beginOf(OperandRange r) { return r.empty() ? 0 : r.getBeginOperandIndex(); }
 static unsigned beginOf(ResultRange r) { return r.empty() ? 0 : r[0].getResultNumber(); }
 
+/// Where the qubit groups of a gate or a quantum.ctrl are among its operands
+/// and results.
+static void setQubitGroups(OpDesc &d, OperandRange qubits, OperandRange ctrls,
+                           OperandRange ctrlVals, ResultRange outQubits, ResultRange outCtrls) {
+  d.qubitsBegin = beginOf(qubits);
+  d.qubitsCount = qubits.size();
+  d.ctrlsBegin = beginOf(ctrls);
+  d.ctrlsCount = ctrls.size();
+  d.ctrlValsBegin = beginOf(ctrlVals);
+  d.ctrlValsCount = ctrlVals.size();
+  d.outQubitsBegin = beginOf(outQubits);
+  d.outCtrlsBegin = beginOf(outCtrls);
+}
+
 static std::optional<sim::NamedObservable> readNamedObservable(Attribute attr) {
   static const std::pair<const char *, sim::NamedObservable> names[] = {
       {"Identity", sim::NamedObservable::Identity}, {"PauliX", sim::NamedObservable::PauliX},
@@ -137,14 +151,7 @@ void InterpreterImpl::decodeQuantum(Operation *op, OpDesc &d) {
     ResultRange outs = gv->getOutQubits(), outCtrls = gv->getOutCtrlQubits();
     d.paramsBegin = beginOf(params);
     d.paramsCount = params.size();
-    d.qubitsBegin = beginOf(in);
-    d.qubitsCount = in.size();
-    d.ctrlsBegin = beginOf(ctrls);
-    d.ctrlsCount = ctrls.size();
-    d.ctrlValsBegin = beginOf(vals);
-    d.ctrlValsCount = vals.size();
-    d.outQubitsBegin = beginOf(outs);
-    d.outCtrlsBegin = beginOf(outCtrls);
+    setQubitGroups(d, in, ctrls, vals, outs, outCtrls);
     d.adjoint = gv->isAdjoint();
     unsigned total = params.size() + in.size() + ctrls.size() + vals.size() +
                      (d.matrixOperand >= 0 ? 1 : 0);
@@ -204,14 +211,7 @@ void InterpreterImpl::decodeQuantum(Operation *op, OpDesc &d) {
     OperandRange ctrls = getOperandSegment(op, 0), vals = getOperandSegment(op, 1),
                  args = getOperandSegment(op, 2);
     ResultRange outCtrls = getResultSegment(op, 0), results = getResultSegment(op, 1);
-    d.ctrlsBegin = beginOf(ctrls);
-    d.ctrlsCount = ctrls.size();
-    d.ctrlValsBegin = beginOf(vals);
-    d.ctrlValsCount = vals.size();
-    d.qubitsBegin = beginOf(args);
-    d.qubitsCount = args.size();
-    d.outCtrlsBegin = beginOf(outCtrls);
-    d.outQubitsBegin = beginOf(results);
+    setQubitGroups(d, args, ctrls, vals, results, outCtrls);
     if (vals.size() != ctrls.size() || outCtrls.size() != ctrls.size() ||
         results.size() != args.size() ||
         ctrls.size() + vals.size() + args.size() != op->getNumOperands())
