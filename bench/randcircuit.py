@@ -1962,19 +1962,7 @@ def _strip_loc_anywhere(s):
     i = 0
     while i < len(s):
         if s.startswith("loc(", i) and (i == 0 or not (s[i - 1].isalnum() or s[i - 1] in "_.")):
-            depth, q, j = 0, False, i + 3
-            while j < len(s):
-                ch = s[j]
-                if ch == '"':
-                    q = not q
-                elif not q and ch == "(":
-                    depth += 1
-                elif not q and ch == ")":
-                    depth -= 1
-                    if depth == 0:
-                        break
-                j += 1
-            i = j + 1
+            i = _matching_paren(s, i + 3) + 1
             continue
         out.append(s[i])
         i += 1
@@ -1993,8 +1981,9 @@ def _arg_list(text):
     return names, types
 
 
-def _paren_body(s, start):
-    """Text between s[start] == '(' and its matching ')'."""
+def _matching_paren(s, start):
+    """Index of the ')' that closes s[start] == '(' (parentheses in strings
+    do not count); len(s) when there is none."""
     depth, q = 0, False
     for j in range(start, len(s)):
         ch = s[j]
@@ -2005,8 +1994,16 @@ def _paren_body(s, start):
         elif not q and ch == ")":
             depth -= 1
             if depth == 0:
-                return s[start + 1:j]
-    raise ValueError("unbalanced parentheses")
+                return j
+    return len(s)
+
+
+def _paren_body(s, start):
+    """Text between s[start] == '(' and its matching ')'."""
+    j = _matching_paren(s, start)
+    if j == len(s):
+        raise ValueError("unbalanced parentheses")
+    return s[start + 1:j]
 
 
 def parse_function(text, name=None):
