@@ -9,8 +9,9 @@
 //     identities abstracted away, and find maximal periodic runs: for each
 //     period p <= max-period one linear scan of token[i] == token[i+p]
 //     (O(n * max-period), linear in the block length);
-//  3. verify a run operand by operand (see classifyRun) and, when it saves
-//     ops, rebuild it as one scf.for;
+//  3. verify a run operand by operand (RunAnalyzer::classify, which reads
+//     it once, copy by copy) and, when it saves ops, rebuild it as one
+//     scf.for;
 //  4. with `nest`, repeat on the result (loops of loops), then
 //     re-canonicalize.
 // Quantum ops are read by name only (GateView.h); upstream scf/arith/tensor
@@ -315,7 +316,7 @@ class Tokenizer {
 public:
   /// Structure of an op with wire indices, constant values and the identity
   /// of operands abstracted; equal tokens are necessary for two ops to be
-  /// copies of each other, not sufficient (classifyRun decides).
+  /// copies of each other, not sufficient (RunAnalyzer::classify decides).
   uint64_t token(Operation *op) {
     if (op->getNumRegions())
       return compute(op);
@@ -443,6 +444,19 @@ struct RunPlan {
 
 enum class Reject { None, SideEffects, Operands, Unprofitable };
 
+/// What the copies of one operand read so far allow: the cases of
+/// OperandPlan, tried in its order (Internal, Carried, Invariant, WireRead,
+/// AffineInt/IntTable, FloatTable, Gather) but decided copy by copy.
+struct OperandScan {
+  Type type; // of copy 0's value
+  bool internal = false, carried = false, anyInRun = false;
+  bool allEqual = true, wireRead = true, allInt = true, allFloat = true;
+  unsigned defOp = 0, defResult = 0; // Internal / Carried
+  Value reg;                         // WireRead
+  SmallVector<Value> vals;
+  SmallVector<int64_t> wires, ints;
+};
+
 class RunAnalyzer {
 public:
   RunAnalyzer(ArrayRef<Operation *> ops, const OpPositions &index,
@@ -480,8 +494,11 @@ private:
     return std::make_pair(off / period, off % period);
   }
   unsigned posOf(unsigned copy, unsigned j) const { return start + copy * period + j; }
-  bool classifyOperand(unsigned j, unsigned m, OperandPlan &plan);
-  bool regionsMatch(unsigned j);
+  /// Adds copy `c` of operand `m` of body op `j`; false when no case of
+  /// OperandPlan fits any more.
+  bool scanOperand(OperandScan &scan, unsigned c, unsigned j, Value v);
+  /// The plan of a scanned operand; false when there is none.
+  bool finishOperand(OperandScan &scan, OperandPlan &plan);
 
   ArrayRef<Operation *> ops;
   const OpPositions &index;
@@ -489,137 +506,131 @@ private:
   unsigned start = 0, period = 0, copies = 0, end = 0;
 };
 
-bool RunAnalyzer::regionsMatch(unsigned j) {
-  Operation *first = at(0, j);
-  if (first->getNumRegions() == 0)
-    return true;
-  for (unsigned c = 1; c < copies; ++c) {
-    Operation *other = at(c, j);
-    // Same body, same captured values; the ops' own operands are classified
-    // separately, so they are treated as equivalent here.
-    bool eq = OperationEquivalence::isEquivalentTo(
-        first, other,
-        [&](Value a, Value b) {
-          if (a == b)
-            return success();
-          // Operands of the region ops themselves may differ.
-          if (llvm::is_contained(first->getOperands(), a) &&
-              llvm::is_contained(other->getOperands(), b))
-            return success();
-          return failure();
-        },
-        /*markEquivalent=*/nullptr, OperationEquivalence::IgnoreLocations);
-    if (!eq)
-      return false;
-  }
-  return true;
+/// Whether `other`'s regions are `first`'s (same body, same captured
+/// values); the ops' own operands are classified separately, so they are
+/// treated as equivalent here.
+static bool sameRegions(Operation *first, Operation *other) {
+  return OperationEquivalence::isEquivalentTo(
+      first, other,
+      [&](Value a, Value b) {
+        if (a == b)
+          return success();
+        if (llvm::is_contained(first->getOperands(), a) &&
+            llvm::is_contained(other->getOperands(), b))
+          return success();
+        return failure();
+      },
+      /*markEquivalent=*/nullptr, OperationEquivalence::IgnoreLocations);
 }
 
-bool RunAnalyzer::classifyOperand(unsigned j, unsigned m, OperandPlan &plan) {
-  SmallVector<Value> vals;
-  vals.reserve(copies);
-  for (unsigned c = 0; c < copies; ++c) {
-    // The copies are `period` ops apart: prefetch the op and the value
-    // a few copies ahead.
-    if (c + 2 * kAhead < copies)
-      __builtin_prefetch(at(c + 2 * kAhead, j));
-    if (c + kAhead < copies)
-      __builtin_prefetch(at(c + kAhead, j)->getOperand(m).getAsOpaquePointer());
-    vals.push_back(at(c, j)->getOperand(m));
-  }
-  plan.perCopy = vals;
-
-  // Internal: produced by the same body op in the same copy.
-  if (auto p0 = inRun(vals[0], posOf(0, j)); p0 && p0->first == 0) {
-    unsigned dj = p0->second;
-    unsigned res = cast<OpResult>(vals[0]).getResultNumber();
-    if (dj >= j)
-      return false;
-    for (unsigned c = 1; c < copies; ++c) {
-      auto pc = inRun(vals[c], posOf(c, j));
-      if (!pc || pc->first != c || pc->second != dj ||
-          cast<OpResult>(vals[c]).getResultNumber() != res)
+bool RunAnalyzer::scanOperand(OperandScan &scan, unsigned c, unsigned j, Value v) {
+  unsigned near = posOf(c, j);
+  // Where an internal or carried value's producer should be is known after
+  // copy 0 or 1: looked at first, it spares a position lookup.
+  std::optional<std::pair<unsigned, unsigned>> in;
+  unsigned expectedCopy = scan.internal ? c : c - 1;
+  if (c > 0 && (scan.internal || scan.carried) && at(expectedCopy, scan.defOp) == v.getDefiningOp())
+    in = std::make_pair(expectedCopy, scan.defOp);
+  else
+    in = inRun(v, near);
+  auto resultOf = [](Value x) { return cast<OpResult>(x).getResultNumber(); };
+  scan.vals.push_back(v);
+  if (c == 0) {
+    scan.type = v.getType();
+    if (in) {
+      // Internal: produced by an earlier body op of the same copy.
+      if (in->first != 0 || in->second >= j)
         return false;
+      scan.internal = true;
+      scan.defOp = in->second;
+      scan.defResult = resultOf(v);
+      return true;
     }
-    plan.kind = OperandPlan::Internal;
-    plan.defOp = dj;
-    plan.defResult = res;
+  } else if (scan.internal) {
+    return in && in->first == c && in->second == scan.defOp && resultOf(v) == scan.defResult;
+  }
+  // Carried: copy 0 takes a value from before the run, copy c > 0 the
+  // result of the same body op in copy c - 1. Once that fails, a value from
+  // inside the run rules out every other case.
+  if (c == 1) {
+    scan.carried = in && in->first == 0;
+    if (scan.carried) {
+      scan.defOp = in->second;
+      scan.defResult = resultOf(v);
+    }
+  } else if (c > 1 && scan.carried) {
+    scan.carried =
+        in && in->first == c - 1 && in->second == scan.defOp && resultOf(v) == scan.defResult;
+  }
+  scan.anyInRun |= in.has_value();
+  if (scan.carried)
     return true;
-  }
-  // Carried: copy 0 takes a value from before the run, copy c>0 the result
-  // of the same body op in copy c-1.
-  if (!inRun(vals[0], posOf(0, j)) && copies > 1) {
-    if (auto p1 = inRun(vals[1], posOf(1, j)); p1 && p1->first == 0) {
-      unsigned dj = p1->second;
-      unsigned res = cast<OpResult>(vals[1]).getResultNumber();
-      bool ok = true;
-      for (unsigned c = 1; c < copies && ok; ++c) {
-        auto pc = inRun(vals[c], posOf(c, j));
-        ok = pc && pc->first == c - 1 && pc->second == dj &&
-             cast<OpResult>(vals[c]).getResultNumber() == res;
-      }
-      if (ok) {
-        plan.kind = OperandPlan::Carried;
-        plan.defOp = dj;
-        plan.defResult = res;
-        plan.invariant = vals[0];
-        return vals[0].getType() == vals[1].getType();
-      }
+  if (scan.anyInRun)
+    return false;
+  // From before the run in every copy so far.
+  scan.allEqual = scan.allEqual && v == scan.vals[0];
+  // Qubits extracted before the run from one register at static wires
+  // (extracts are not part of runs): the body reads the wire itself.
+  if (scan.wireRead) {
+    Operation *def = v.getDefiningOp();
+    std::optional<RegisterAccess> a = def ? RegisterAccess::get(def) : std::nullopt;
+    scan.wireRead = a && !a->isInsert && a->staticIdx && !inRun(a->reg, near) &&
+                    (!scan.reg || a->reg == scan.reg);
+    if (scan.wireRead) {
+      scan.reg = a->reg;
+      scan.wires.push_back(*a->staticIdx);
     }
   }
-  // From before the run in every copy.
-  for (unsigned c = 0; c < copies; ++c)
-    if (inRun(vals[c], posOf(c, j)))
-      return false;
-  if (llvm::all_equal(vals)) {
+  if (scan.allInt) {
+    APInt ap;
+    scan.allInt = scan.type.isIntOrIndex() && matchPattern(v, m_ConstantInt(&ap));
+    if (scan.allInt)
+      scan.ints.push_back(ap.getSExtValue());
+  }
+  if (scan.allFloat) {
+    FloatAttr f;
+    scan.allFloat = isa<FloatType>(scan.type) && matchPattern(v, m_Constant(&f));
+  }
+  // Runtime scalars can always be gathered into a table.
+  return scan.allEqual || scan.wireRead || scan.allInt || scan.allFloat ||
+         (paramTables && scan.type.isIntOrIndexOrFloat());
+}
+
+bool RunAnalyzer::finishOperand(OperandScan &scan, OperandPlan &plan) {
+  plan.perCopy = std::move(scan.vals);
+  ArrayRef<Value> vals = plan.perCopy;
+  if (scan.internal || scan.carried) {
+    plan.kind = scan.internal ? OperandPlan::Internal : OperandPlan::Carried;
+    plan.defOp = scan.defOp;
+    plan.defResult = scan.defResult;
+    if (scan.internal)
+      return true;
+    plan.invariant = vals[0];
+    return vals[0].getType() == vals[1].getType();
+  }
+  if (scan.anyInRun)
+    return false;
+  if (scan.allEqual) {
     plan.kind = OperandPlan::Invariant;
     plan.invariant = vals[0];
     return true;
   }
-  Type type = vals[0].getType();
-  // Qubits extracted before the run from one register at static wires
-  // (extracts are not part of runs): the body reads the wire itself.
-  {
-    SmallVector<int64_t> wires;
-    Value reg;
-    bool ok = true;
-    for (unsigned c = 0; c < copies; ++c) {
-      Operation *def = vals[c].getDefiningOp();
-      std::optional<RegisterAccess> a = def ? RegisterAccess::get(def) : std::nullopt;
-      if (!a || a->isInsert || !a->staticIdx || inRun(a->reg, posOf(c, j)) ||
-          (reg && a->reg != reg)) {
-        ok = false;
-        break;
-      }
-      reg = a->reg;
-      wires.push_back(*a->staticIdx);
-    }
-    if (ok) {
-      plan.kind = OperandPlan::WireRead;
-      plan.reg = reg;
-      plan.wires = wires;
-      plan.base = wires[0];
-      plan.stride = wires[1] - wires[0];
-      bool affine = true;
-      for (unsigned c = 0; c < copies && affine; ++c)
-        affine = wires[c] == plan.base + plan.stride * int64_t(c);
-      if (!affine)
-        plan.stride = 0, plan.base = -1; // table
-      return affine || paramTables;
-    }
+  if (scan.wireRead) {
+    plan.kind = OperandPlan::WireRead;
+    plan.reg = scan.reg;
+    plan.wires = std::move(scan.wires);
+    plan.base = plan.wires[0];
+    plan.stride = plan.wires[1] - plan.wires[0];
+    bool affine = true;
+    for (unsigned c = 0; c < copies && affine; ++c)
+      affine = plan.wires[c] == plan.base + plan.stride * int64_t(c);
+    if (!affine)
+      plan.stride = 0, plan.base = -1; // table
+    return affine || paramTables;
   }
   // Integer constants: affine in the copy number, else a table.
-  SmallVector<int64_t> ints;
-  bool allInt = type.isIntOrIndex();
-  for (Value v : vals) {
-    APInt ap;
-    if (!allInt || !matchPattern(v, m_ConstantInt(&ap))) {
-      allInt = false;
-      break;
-    }
-    ints.push_back(ap.getSExtValue());
-  }
-  if (allInt) {
+  if (scan.allInt) {
+    ArrayRef<int64_t> ints = scan.ints;
     int64_t stride = ints[1] - ints[0];
     bool affine = true;
     for (unsigned c = 0; c < copies && affine; ++c)
@@ -633,20 +644,12 @@ bool RunAnalyzer::classifyOperand(unsigned j, unsigned m, OperandPlan &plan) {
     plan.kind = OperandPlan::IntTable;
     return paramTables;
   }
-  bool allFloat = isa<FloatType>(type);
-  for (Value v : vals) {
-    FloatAttr f;
-    if (!allFloat || !matchPattern(v, m_Constant(&f))) {
-      allFloat = false;
-      break;
-    }
-  }
-  if (allFloat) {
+  if (scan.allFloat) {
     plan.kind = OperandPlan::FloatTable;
     return paramTables;
   }
   // Runtime values of a scalar type: gather them into a tensor.
-  if (type.isIntOrIndexOrFloat()) {
+  if (scan.type.isIntOrIndexOrFloat()) {
     plan.kind = OperandPlan::Gather;
     return paramTables;
   }
@@ -666,42 +669,82 @@ Reject RunAnalyzer::classify(unsigned s, unsigned p, unsigned k, RunPlan &plan) 
   plan.liveOut.clear();
   plan.externalized.clear();
 
-  for (unsigned j = 0; j < p; ++j) {
-    Operation *first = at(0, j);
-    if (!isRollable(first))
-      return Reject::SideEffects;
-    for (unsigned c = 1; c < k; ++c) {
-      Operation *o = at(c, j);
-      if (o->getName() != first->getName() || o->getNumOperands() != first->getNumOperands() ||
-          o->getResultTypes() != first->getResultTypes())
-        return Reject::Operands;
+  // The run is read once, copy by copy (reading it operand by operand
+  // would stride through all of it once per operand; on large blocks each
+  // of those reads is a cache miss). The reason for a rejection is that of
+  // the first body op that fails, as if the ops were checked one by one;
+  // the ops after it are not read further.
+  unsigned limit = p;
+  Reject reason = Reject::None;
+  auto fail = [&](unsigned j, Reject r) {
+    if (j < limit)
+      limit = j, reason = r;
+  };
+  for (unsigned j = 0; j < p; ++j)
+    if (!isRollable(at(0, j))) {
+      fail(j, Reject::SideEffects);
+      break;
     }
-    if (!regionsMatch(j))
-      return Reject::Operands;
-    for (unsigned m = 0; m < first->getNumOperands(); ++m) {
+  SmallVector<unsigned> firstScan(p + 1, 0); // operand scans, [j][m] flattened
+  SmallVector<bool> staticIdx(p);            // body op j has a static register index
+  for (unsigned j = 0; j < limit; ++j) {
+    firstScan[j + 1] = firstScan[j] + at(0, j)->getNumOperands();
+    std::optional<RegisterAccess> a = RegisterAccess::get(at(0, j));
+    staticIdx[j] = a && a->staticIdx;
+  }
+  std::vector<OperandScan> scans(firstScan[limit]);
+  for (OperandScan &scan : scans)
+    scan.vals.reserve(k);
+  for (unsigned c = 0; c < k && limit; ++c) {
+    for (unsigned j = 0; j < limit; ++j) {
+      unsigned i = posOf(c, j);
+      prefetchAhead(ops, i);
+      Operation *first = at(0, j), *o = ops[i];
+      if (c > 0 &&
+          (o->getName() != first->getName() || o->getNumOperands() != first->getNumOperands() ||
+           o->getResultTypes() != first->getResultTypes() ||
+           (first->getNumRegions() && !sameRegions(first, o)))) {
+        fail(j, Reject::Operands);
+        break;
+      }
+      bool ok = true;
+      for (unsigned m = 0; m < o->getNumOperands() && ok; ++m)
+        ok = scanOperand(scans[firstScan[j] + m], c, j, o->getOperand(m));
+      if (ok && staticIdx[j]) {
+        std::optional<RegisterAccess> a = RegisterAccess::get(o);
+        ok = a && a->staticIdx;
+        if (ok)
+          plan.indices[j].values.push_back(*a->staticIdx);
+      }
+      if (!ok) {
+        fail(j, Reject::Operands);
+        break;
+      }
+    }
+  }
+  for (unsigned j = 0; j < limit; ++j) {
+    bool ok = true;
+    for (unsigned x = firstScan[j]; x < firstScan[j + 1] && ok; ++x) {
       OperandPlan op;
-      if (!classifyOperand(j, m, op))
-        return Reject::Operands;
+      ok = finishOperand(scans[x], op);
       plan.operands[j].push_back(std::move(op));
     }
-    // Static register index.
-    if (std::optional<RegisterAccess> a = RegisterAccess::get(first); a && a->staticIdx) {
+    if (ok && staticIdx[j]) {
       IndexPlan &ip = plan.indices[j];
-      for (unsigned c = 0; c < k; ++c) {
-        std::optional<RegisterAccess> ac = RegisterAccess::get(at(c, j));
-        if (!ac || !ac->staticIdx)
-          return Reject::Operands;
-        ip.values.push_back(*ac->staticIdx);
-      }
       ip.varies = !llvm::all_equal(ip.values);
       ip.base = ip.values[0];
       ip.stride = k > 1 ? ip.values[1] - ip.values[0] : 0;
       for (unsigned c = 0; c < k; ++c)
         ip.affine &= ip.values[c] == ip.base + ip.stride * int64_t(c);
-      if (ip.varies && !ip.affine && !paramTables)
-        return Reject::Operands;
+      ok = !ip.varies || ip.affine || paramTables;
+    }
+    if (!ok) {
+      fail(j, Reject::Operands);
+      break;
     }
   }
+  if (limit < p)
+    return reason;
 
   // Every carried operand must be fed by the same producer in every copy,
   // and two operands may not be carried by one producer with different
@@ -717,17 +760,33 @@ Reject RunAnalyzer::classify(unsigned s, unsigned p, unsigned k, RunPlan &plan) 
       }
 
   // Uses after the run (and uses inside the run that skip a copy, which
-  // classifyOperand already refused).
+  // scanOperand already refused). The body ops that read a result, found
+  // by the plan, are looked at first: a user found there is inside the run
+  // without a position lookup.
+  struct Reader {
+    unsigned j, result, nextCopy;
+  };
+  SmallVector<SmallVector<Reader, 2>> readers(p);
+  for (unsigned j = 0; j < p; ++j)
+    for (OperandPlan &op : plan.operands[j])
+      if (op.kind == OperandPlan::Internal || op.kind == OperandPlan::Carried)
+        readers[op.defOp].push_back({j, op.defResult, op.kind == OperandPlan::Carried});
   for (unsigned c = 0; c < k; ++c)
     for (unsigned j = 0; j < p; ++j)
       for (OpResult r : at(c, j)->getResults())
         for (OpOperand &use : r.getUses()) {
           Operation *user = use.getOwner();
-          Operation *anc = user->getBlock() == at(c, j)->getBlock()
-                               ? user
-                               : at(c, j)->getBlock()->findAncestorOpInBlock(*user);
-          std::optional<unsigned> pos = anc ? positionOf(anc, posOf(c, j)) : std::nullopt;
-          bool inside = pos && *pos >= start && *pos < end;
+          bool inside = llvm::any_of(readers[j], [&](const Reader &rd) {
+            unsigned cc = c + rd.nextCopy;
+            return rd.result == r.getResultNumber() && cc < k && at(cc, rd.j) == user;
+          });
+          if (!inside) {
+            Operation *anc = user->getBlock() == at(c, j)->getBlock()
+                                 ? user
+                                 : at(c, j)->getBlock()->findAncestorOpInBlock(*user);
+            std::optional<unsigned> pos = anc ? positionOf(anc, posOf(c, j)) : std::nullopt;
+            inside = pos && *pos >= start && *pos < end;
+          }
           if (inside)
             continue;
           if (c == k - 1) {
