@@ -414,7 +414,8 @@ struct OperandPlan {
   unsigned defOp = 0, defResult = 0; // Internal / Carried: producer in the body
   Value invariant;                   // Invariant; Carried: the init value
   int64_t base = 0, stride = 0;      // AffineInt
-  SmallVector<Value> perCopy;        // the value in each copy
+  SmallVector<Value> perCopy;        // the value in each copy (Internal: in
+                                     // copy 0; Carried: in copies 0 and 1)
 };
 
 /// How the static index of an extract/insert varies.
@@ -534,9 +535,9 @@ bool RunAnalyzer::scanOperand(OperandScan &scan, unsigned c, unsigned j, Value v
   else
     in = inRun(v, near);
   auto resultOf = [](Value x) { return cast<OpResult>(x).getResultNumber(); };
-  scan.vals.push_back(v);
   if (c == 0) {
     scan.type = v.getType();
+    scan.vals.push_back(v);
     if (in) {
       // Internal: produced by an earlier body op of the same copy.
       if (in->first != 0 || in->second >= j)
@@ -563,10 +564,18 @@ bool RunAnalyzer::scanOperand(OperandScan &scan, unsigned c, unsigned j, Value v
         in && in->first == c - 1 && in->second == scan.defOp && resultOf(v) == scan.defResult;
   }
   scan.anyInRun |= in.has_value();
-  if (scan.carried)
+  if (scan.carried) {
+    if (c == 1) // finishOperand compares the types of copies 0 and 1
+      scan.vals.push_back(v);
     return true;
+  }
   if (scan.anyInRun)
     return false;
+  // Only the cases below need every copy's value (tables, wire reads).
+  if (c == 1)
+    scan.vals.reserve(copies);
+  if (c > 0)
+    scan.vals.push_back(v);
   // From before the run in every copy so far.
   scan.allEqual = scan.allEqual && v == scan.vals[0];
   // Qubits extracted before the run from one register at static wires
@@ -693,8 +702,6 @@ Reject RunAnalyzer::classify(unsigned s, unsigned p, unsigned k, RunPlan &plan) 
     staticIdx[j] = a && a->staticIdx;
   }
   std::vector<OperandScan> scans(firstScan[limit]);
-  for (OperandScan &scan : scans)
-    scan.vals.reserve(k);
   for (unsigned c = 0; c < k && limit; ++c) {
     for (unsigned j = 0; j < limit; ++j) {
       unsigned i = posOf(c, j);
@@ -1148,8 +1155,12 @@ unsigned QShapeRollLoopsPass::rollBlock(Block &block,
                                         const std::vector<Operation *> *knownOps) {
   SmallVector<Operation *> blockOps = normalizeRegisters(block, knownOps);
   tokenizer.reset();
+  // Sized once: on a large block each reallocation is a malloc that may
+  // first sort thousands of chunks the parser freed.
   SmallVector<Operation *> ops;
   SmallVector<uint64_t> tokens;
+  ops.reserve(blockOps.size());
+  tokens.reserve(blockOps.size());
   bool leading = true;
   for (unsigned i = 0, e = blockOps.size(); i < e; ++i) {
     prefetchAhead(blockOps, i);
