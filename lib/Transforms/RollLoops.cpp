@@ -159,14 +159,19 @@ void prefetchAhead(ArrayRef<Operation *> ops, size_t i, int step = 1) {
 ///    measurement at the end does not cut a run in two;
 ///  - every other op keeps its relative order.
 /// All moved ops are free of side effects, so this keeps the meaning.
+/// `visit` sees each op once, with its position in the block before, while
+/// its memory is at hand; `before` receives, for each op of the result, that
+/// position.
 SmallVector<Operation *> normalizeRegisters(Block &block,
-                                            const std::vector<Operation *> *knownOps) {
+                                            const std::vector<Operation *> *knownOps,
+                                            function_ref<void(unsigned, Operation *)> visit,
+                                            SmallVectorImpl<unsigned> &before) {
   // The block's list is walked at most once (not at all when the caller
   // knows its ops): on large blocks each step of a walk is a cache miss that
   // cannot overlap the next (the next pointer is in the op). The passes
-  // below run over this array, prefetch, and look ops and values up by
-  // address in small maps, so an op's operands and users are not visited
-  // unless one of them is an eager or lazy op.
+  // below run over this array; only the first (prefetching) reads every op,
+  // the others look ops and values up by address in small maps, so an op's
+  // memory is not read again unless it is, feeds or uses an eager or lazy op.
   SmallVector<Operation *> ops;
   if (knownOps)
     ops.assign(knownOps->begin(), knownOps->end());
@@ -196,16 +201,28 @@ SmallVector<Operation *> normalizeRegisters(Block &block,
     Kind kind;
     bool emitted = false;
     unsigned missing = 0;
+    unsigned index = 0; // in `ops`
   };
   DenseMap<Operation *, State> state;
   DenseMap<void *, Operation *> lazyResults; // result of a lazy op -> the op
   SmallVector<unsigned> special;             // positions of eager and lazy ops
+  // Other ops that read a lazy op's result, found while their operands are
+  // at hand (a producer comes before its users in the blocks rolled here).
+  SmallVector<uint8_t> readsLazy(n, 0);
   for (unsigned i = 0; i < n; ++i) {
     prefetch(i);
+    visit(i, ops[i]);
     Kind k = kindOf(ops[i]);
-    if (k == Other)
+    if (k == Other) {
+      if (!lazyResults.empty())
+        canonical::forEachOperandDeep(ops[i], [&](Value v) {
+          readsLazy[i] |= lazyResults.contains(v.getAsOpaquePointer());
+        });
       continue;
-    state[ops[i]].kind = k;
+    }
+    State &s = state[ops[i]];
+    s.kind = k;
+    s.index = i;
     special.push_back(i);
     if (k == Lazy)
       for (Value r : ops[i]->getResults())
@@ -224,7 +241,9 @@ SmallVector<Operation *> normalizeRegisters(Block &block,
 
   SmallVector<Operation *> order;
   order.reserve(n);
-  std::function<void(Operation *)> emit;
+  before.clear();
+  before.reserve(n);
+  std::function<void(Operation *, unsigned)> emit;
   std::function<void(Operation *)> emitLazyOperands = [&](Operation *op) {
     if (lazyResults.empty())
       return;
@@ -233,19 +252,20 @@ SmallVector<Operation *> normalizeRegisters(Block &block,
       if (it == lazyResults.end())
         return;
       Operation *p = it->second;
-      if (!state[p].emitted) {
+      if (State &ps = state[p]; !ps.emitted) {
         emitLazyOperands(p);
-        emit(p);
+        emit(p, ps.index);
       }
     });
   };
-  emit = [&](Operation *op) {
+  emit = [&](Operation *op, unsigned index) {
     if (State *s = stateOf(op)) {
       if (s->emitted)
         return;
       s->emitted = true;
     }
     order.push_back(op);
+    before.push_back(index);
     // Eager users whose last missing operand this was go right after (users
     // are visited once per use, as `missing` counts them).
     if (!watched.contains(op))
@@ -259,13 +279,13 @@ SmallVector<Operation *> normalizeRegisters(Block &block,
           continue;
         if (--s->missing == 0) {
           emitLazyOperands(user);
-          emit(user);
+          emit(user, s->index);
         }
       }
   };
   // An eager op waits for the uses of its in-block, non-lazy producers (a
   // lazy producer is emitted on demand right before it).
-  SmallVector<Operation *> readyEager;
+  SmallVector<unsigned> readyEager;
   for (unsigned i : special) {
     State &s = state[ops[i]];
     if (s.kind != Eager)
@@ -278,33 +298,35 @@ SmallVector<Operation *> normalizeRegisters(Block &block,
           ++s.missing;
       }
     if (!s.missing)
-      readyEager.push_back(ops[i]);
+      readyEager.push_back(i);
   }
-  for (Operation *op : readyEager) {
-    emitLazyOperands(op);
-    emit(op);
+  for (unsigned i : readyEager) {
+    emitLazyOperands(ops[i]);
+    emit(ops[i], i);
   }
   for (unsigned i = 0; i < n; ++i) {
-    prefetch(i);
     Operation *op = ops[i];
     if (op == terminator || stateOf(op))
       continue;
-    emitLazyOperands(op);
-    emit(op);
+    if (readsLazy[i])
+      emitLazyOperands(op);
+    emit(op, i);
   }
   // Whatever is left (eager ops waiting on something unusual, unused lazy
   // ops) keeps its original relative order before the terminator.
   for (unsigned i : special)
     if (!state[ops[i]].emitted) {
       emitLazyOperands(ops[i]);
-      emit(ops[i]);
+      emit(ops[i], i);
     }
   if (terminator)
     emitLazyOperands(terminator);
   // Only the ops that change place move.
   canonical::placeInOrder(block, order.size(), [&](size_t i) { return order[i]; }, terminator);
-  if (terminator)
+  if (terminator) {
     order.push_back(terminator);
+    before.push_back(n - 1);
+  }
   return order;
 }
 
@@ -1153,8 +1175,27 @@ private:
 
 unsigned QShapeRollLoopsPass::rollBlock(Block &block,
                                         const std::vector<Operation *> *knownOps) {
-  SmallVector<Operation *> blockOps = normalizeRegisters(block, knownOps);
+  // Each op is read once, by the normal form's first sweep: what the token
+  // loop needs (its token, or why it has none) is taken there.
+  enum : uint8_t { kConstant = 1, kExtract = 2, kUnrollable = 4 };
+  SmallVector<uint8_t> flags;
+  SmallVector<uint64_t> opTokens;
+  if (knownOps) {
+    flags.reserve(knownOps->size());
+    opTokens.reserve(knownOps->size());
+  }
   tokenizer.reset();
+  SmallVector<unsigned> before;
+  SmallVector<Operation *> blockOps = normalizeRegisters(
+      block, knownOps,
+      [&](unsigned, Operation *op) {
+        uint8_t f = (isConstant(op) ? kConstant : 0) |
+                    (qshape::classify(op) == QOpKind::Extract ? kExtract : 0) |
+                    (isRollable(op) ? 0 : kUnrollable);
+        flags.push_back(f);
+        opTokens.push_back(f ? 0 : tokenizer.token(op));
+      },
+      before);
   // Sized once: on a large block each reallocation is a malloc that may
   // first sort thousands of chunks the parser freed.
   SmallVector<Operation *> ops;
@@ -1163,25 +1204,22 @@ unsigned QShapeRollLoopsPass::rollBlock(Block &block,
   tokens.reserve(blockOps.size());
   bool leading = true;
   for (unsigned i = 0, e = blockOps.size(); i < e; ++i) {
-    prefetchAhead(blockOps, i);
-    Operation &op = *blockOps[i];
+    uint8_t f = flags[before[i]];
     // The constants the canonical form put at the top of the block are
     // left out: they are never in a run (any other constant is, below, a
     // unique token that ends runs).
-    if (leading && isConstant(&op))
+    if (leading && (f & kConstant))
       continue;
     leading = false;
     // Extracts are not part of runs: a copy's qubit read is classified as
     // an operand (WireRead), so a run may start after its extracts.
-    if (qshape::classify(&op) == QOpKind::Extract)
+    if (f & kExtract)
       continue;
-    ops.push_back(&op);
+    ops.push_back(blockOps[i]);
     // Constants, terminators and unknown ops never repeat into a loop: give
     // them unique tokens so runs stop there.
-    if (isConstant(&op) || !isRollable(&op))
-      tokens.push_back(mix(0xDEAD, ops.size()));
-    else
-      tokens.push_back(tokenizer.token(&op));
+    tokens.push_back((f & (kConstant | kUnrollable)) ? mix(0xDEAD, ops.size())
+                                                     : opTokens[before[i]]);
   }
   unsigned n = ops.size();
 
