@@ -203,7 +203,7 @@ def roll_bench(bindir, work, args):
 
     print("\n### W3: time and memory\n")
     print("Pass and parser times from `--mlir-timing`, process wall time and peak memory from "
-          "`/usr/bin/time`, for `qshape-opt FILE --qshape-roll-loops`; the median of 9, 5 and 3 "
+          "`/usr/bin/time`, for `qshape-opt FILE --qshape-roll-loops`; the median of 21, 7 and 5 "
           "runs at 10^4, 10^5 and 10^6 ops (fastest run in brackets). Peak memory is compared "
           "with parsing and printing alone. Targets: time(10^6) <= 150 x time(10^4); "
           "memory(10^6) <= 2.5 x parse-and-print.\n")
@@ -217,7 +217,7 @@ def roll_bench(bindir, work, args):
         _, pp_mb, _ = timed([opt, path, "-o", os.devnull])
         rolled = os.path.join(work, f"w3-{n}.rolled.mlir")
         runs = []
-        for _ in range(9 if n <= 10**4 else 5 if n <= 10**5 else 3):
+        for _ in range(21 if n <= 10**4 else 7 if n <= 10**5 else 5):
             wall, mb, err = timed([opt, path, "--qshape-roll-loops", "--mlir-timing", "-o", rolled])
             roll = re.search(r"([0-9.]+) \([ 0-9.]+%\)\s+QShapeRollLoops", err)
             parse = MLIR_PARSER.search(err)
