@@ -1189,9 +1189,10 @@ unsigned QShapeRollLoopsPass::rollBlock(Block &block,
   SmallVector<Operation *> blockOps = normalizeRegisters(
       block, knownOps,
       [&](unsigned, Operation *op) {
-        uint8_t f = (isConstant(op) ? kConstant : 0) |
-                    (qshape::classify(op) == QOpKind::Extract ? kExtract : 0) |
-                    (isRollable(op) ? 0 : kUnrollable);
+        uint8_t f = isConstant(op)                             ? kConstant
+                    : qshape::classify(op) == QOpKind::Extract ? kExtract
+                    : isRollable(op)                           ? 0
+                                                               : kUnrollable;
         flags.push_back(f);
         opTokens.push_back(f ? 0 : tokenizer.token(op));
       },
