@@ -162,8 +162,7 @@ void prefetchAhead(ArrayRef<Operation *> ops, size_t i, int step = 1) {
 /// `visit` sees each op once, with its position in the block before, while
 /// its memory is at hand; `before` receives, for each op of the result, that
 /// position.
-SmallVector<Operation *> normalizeRegisters(Block &block,
-                                            const std::vector<Operation *> *knownOps,
+SmallVector<Operation *> normalizeRegisters(Block &block, const std::vector<Operation *> *knownOps,
                                             function_ref<void(unsigned, Operation *)> visit,
                                             SmallVectorImpl<unsigned> &before) {
   // The block's list is walked at most once (not at all when the caller
@@ -215,9 +214,8 @@ SmallVector<Operation *> normalizeRegisters(Block &block,
     Kind k = kindOf(ops[i]);
     if (k == Other) {
       if (!lazyResults.empty())
-        canonical::forEachOperandDeep(ops[i], [&](Value v) {
-          readsLazy[i] |= lazyResults.contains(v.getAsOpaquePointer());
-        });
+        canonical::forEachOperandDeep(
+            ops[i], [&](Value v) { readsLazy[i] |= lazyResults.contains(v.getAsOpaquePointer()); });
       continue;
     }
     State &s = state[ops[i]];
@@ -517,8 +515,8 @@ private:
     return std::make_pair(off / period, off % period);
   }
   unsigned posOf(unsigned copy, unsigned j) const { return start + copy * period + j; }
-  /// Adds copy `c` of operand `m` of body op `j`; false when no case of
-  /// OperandPlan fits any more.
+  /// Adds copy `c` of one operand of body op `j` to its scan; false when no
+  /// case of OperandPlan fits any more.
   bool scanOperand(OperandScan &scan, unsigned c, unsigned j, Value v);
   /// The plan of a scanned operand; false when there is none.
   bool finishOperand(OperandScan &scan, OperandPlan &plan);
