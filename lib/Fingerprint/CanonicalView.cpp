@@ -171,7 +171,7 @@ void CanonicalView::computeHeader(Idx o) {
   // their values are equal (FloatAttr is uniqued by type and bits, and the
   // result type is the value's), provided their other attributes are qshape
   // annotations, which are not encoded (see constKey).
-  if (ni.fastConstant >= 0 && (ops[o].flags & kFloatConst) &&
+  if (ni.fastConstant >= 0 && (state[o].flags & kFloatConst) &&
       isa<FloatAttr>(floatValues[ops[o].aux])) {
     auto value = cast<FloatAttr>(floatValues[ops[o].aux]);
     DictionaryAttr raw = op->getRawDictionaryAttrs();
@@ -205,7 +205,7 @@ void CanonicalView::computeHeader(Idx o) {
           it->second = internHeader(exact, shape);
         }
         ops[o].header = it->second;
-        ops[o].flags |= kFastFloat;
+        state[o].flags |= kFastFloat;
         return;
       }
     }
@@ -262,15 +262,16 @@ bool CanonicalView::addOp(Operation *op, Idx parentBlock) {
   if (o >= kArgBit || valueDef.size() + op->getNumResults() >= kArgBit)
     return false;
   OpRec &r = ops.emplace_back();
+  OpState &st = state.emplace_back();
   r.op = op;
-  r.block = parentBlock;
+  st.block = parentBlock;
   recentOps[recentSlot(op)] = {op, o};
   int name = nameInfo(op);
   if (name < 0 || op->getNumRegions() > 0xffff || op->getNumSuccessors() > 0xffff)
     return false;
   r.name = name;
   const NameInfo &ni = names[name];
-  r.kind = ni.kind;
+  st.kind = ni.kind;
   r.numRegions = op->getNumRegions();
   r.numResults = op->getNumResults();
   r.numSuccessors = op->getNumSuccessors();
@@ -287,26 +288,26 @@ bool CanonicalView::addOp(Operation *op, Idx parentBlock) {
   }
   if (ni.registered && ni.constantLike && r.numOperands == 0 && r.numRegions == 0 &&
       r.numResults == 1) {
-    r.flags |= kConst;
+    st.flags |= kConst;
     if (isFloatConstant(op)) {
-      r.flags |= kFloatConst;
+      st.flags |= kFloatConst;
       r.aux = floatValues.size();
       floatValues.push_back(op->getAttr("value"));
     }
   }
   if (ni.terminator)
-    r.flags |= kTerminator;
+    st.flags |= kTerminator;
   if (ni.isolated)
-    r.flags |= kIsolated;
+    st.flags |= kIsolated;
   if (ni.funcLike)
-    r.flags |= kFuncLike;
+    st.flags |= kFuncLike;
   // isMergeable matters only for non-constants (constants never merge with
   // anything else, see mergeEqualOps, and scheduleBlock skips them first).
-  if (!(r.flags & kConst) && ni.registered && r.numRegions == 0 && r.numResults > 0 &&
+  if (!(st.flags & kConst) && ni.registered && r.numRegions == 0 && r.numResults > 0 &&
       ni.kind == QOpKind::NotQuantum && !ni.terminator && isMemoryEffectFree(op))
-    r.flags |= kMergeable;
+    st.flags |= kMergeable;
   if (r.numRegions && canonical::mayEditRegionsOf(op))
-    r.flags |= kEditable;
+    st.flags |= kEditable;
   if (ni.kind == QOpKind::Extract || ni.kind == QOpKind::Insert) {
     r.aux = staticIdxs.size();
     staticIdxs.push_back(0);
@@ -319,9 +320,9 @@ bool CanonicalView::addOp(Operation *op, Idx parentBlock) {
   // isOrdered() is needed for nearly every non-constant op (rules 5 and 6):
   // computed while the op is in cache. (A memory-effect-free op without
   // regions is never ordered.)
-  if (ops[o].flags & kMergeable)
+  if (state[o].flags & kMergeable)
     ops[o].ordered = 0;
-  else if (!(ops[o].flags & kConst))
+  else if (!(state[o].flags & kConst))
     ops[o].ordered = qshape::isOrdered(op) ? 1 : 0;
   Idx accessBegin = postAccess.size();
 
@@ -358,10 +359,10 @@ bool CanonicalView::addOp(Operation *op, Idx parentBlock) {
         blocks[bi].ops.push_back(c);
       }
   }
-  QOpKind k = ops[o].kind;
+  QOpKind k = state[o].kind;
   if (k == QOpKind::Extract || k == QOpKind::Insert || k == QOpKind::Alloc)
     postAccess.push_back(o);
-  if (ops[o].flags & kFuncLike) {
+  if (state[o].flags & kFuncLike) {
     postFuncs.push_back(o);
     accessRange[o] = {accessBegin, Idx(postAccess.size())};
   }
@@ -446,7 +447,7 @@ void CanonicalView::eraseOperand(Idx o, unsigned i) {
 void CanonicalView::erase(Idx o) {
   ++edits;
   OpRec &r = ops[o];
-  r.alive = false;
+  state[o].alive = false;
   for (unsigned i = 0; i < r.numOperands; ++i)
     --uses[resolve(operandValues[r.operandBegin + i])];
   for (unsigned ri = 0; ri < r.numRegions; ++ri) {
@@ -476,14 +477,15 @@ bool CanonicalView::isOrdered(Idx o) {
 /// RegisterAccess::get on the view.
 std::optional<CanonicalView::VAccess> CanonicalView::access(Idx o) {
   const OpRec &r = ops[o];
-  if (r.kind != QOpKind::Extract && r.kind != QOpKind::Insert)
+  QOpKind kind = state[o].kind;
+  if (kind != QOpKind::Extract && kind != QOpKind::Insert)
     return std::nullopt;
   unsigned n = r.numOperands;
   if (n == 0 || r.numResults != 1)
     return std::nullopt;
   VAccess a;
   a.op = o;
-  a.isInsert = r.kind == QOpKind::Insert;
+  a.isInsert = kind == QOpKind::Insert;
   a.reg = operand(o, 0);
   a.result = r.firstResult;
   a.hasStatic = r.hasStaticIdx;
@@ -565,7 +567,7 @@ template <typename Fn> void CanonicalView::forEachOpIn(Idx b, Fn fn) {
   // Index loop: `fn` may erase ops but never edits the list.
   for (size_t i = 0; i < blocks[b].ops.size(); ++i) {
     Idx o = blocks[b].ops[i];
-    if (ops[o].alive && ops[o].block == b)
+    if (state[o].alive && state[o].block == b)
       fn(o);
   }
 }
@@ -597,7 +599,7 @@ void CanonicalView::compactBlocksUnder(Idx o) {
   for (unsigned ri = 0; ri < ops[o].numRegions; ++ri) {
     RegionRec reg = regions[ops[o].firstRegion + ri];
     for (Idx b = reg.firstBlock; b < reg.firstBlock + reg.numBlocks; ++b) {
-      llvm::erase_if(blocks[b].ops, [&](Idx x) { return !ops[x].alive || ops[x].block != b; });
+      llvm::erase_if(blocks[b].ops, [&](Idx x) { return !state[x].alive || state[x].block != b; });
       for (size_t i = 0; i < blocks[b].ops.size(); ++i)
         if (ops[blocks[b].ops[i]].numRegions)
           compactBlocksUnder(blocks[b].ops[i]);
@@ -683,9 +685,9 @@ void CanonicalView::runOn(Idx f) {
 bool CanonicalView::staticIndices() {
   bool changed = false;
   for (Idx o : accessOps) {
-    if (!ops[o].alive)
+    if (!state[o].alive)
       continue;
-    QOpKind kind = ops[o].kind;
+    QOpKind kind = state[o].kind;
     if (kind == QOpKind::Extract || kind == QOpKind::Insert) {
       std::optional<VAccess> a = access(o);
       APInt v;
@@ -784,9 +786,9 @@ void CanonicalView::hoistConstants() {
   hoistEntries.push_back(entry);
   for (LargeVector<Idx> *group : {&plain, &floats})
     for (Idx o : *group) {
-      if (ops[o].block != entry)
-        hoistedFrom.try_emplace(o, ops[o].block);
-      ops[o].block = entry;
+      if (state[o].block != entry)
+        hoistedFrom.try_emplace(o, state[o].block);
+      state[o].block = entry;
     }
   LargeVector<Idx> &order = floats;
   order.insert(order.begin(), plain.begin(), plain.end());
@@ -901,10 +903,10 @@ bool CanonicalView::forwardAccesses() {
   bool changed = false;
   SmallVector<Idx> accesses;
   for (Idx o : accessOps)
-    if (ops[o].alive && (ops[o].kind == QOpKind::Extract || ops[o].kind == QOpKind::Insert))
+    if (state[o].alive && (state[o].kind == QOpKind::Extract || state[o].kind == QOpKind::Insert))
       accesses.push_back(o);
   for (Idx op : accesses) {
-    if (!ops[op].alive)
+    if (!state[op].alive)
       continue;
     std::optional<VAccess> a = access(op);
     if (!a)
@@ -1009,7 +1011,7 @@ bool CanonicalView::eraseDeadOps() {
   order.reserve(ops.size());
   forEachEditableBlock(func, [&](Idx b) { forEachOpIn(b, [&](Idx o) { order.push_back(o); }); });
   for (Idx o : llvm::reverse(order)) {
-    if (!ops[o].alive) // erased here, or nested in an op erased here
+    if (!state[o].alive) // erased here, or nested in an op erased here
       continue;
     if (!useEmpty(o) || has(o, kTerminator) || isOrdered(o))
       continue;
@@ -1101,7 +1103,7 @@ void CanonicalView::scheduleBlock(Idx b) {
   auto producerInBlock = [&](Idx v) -> Idx {
     Idx d = definingOp(v);
     while (d != kNone) {
-      Idx db = ops[d].block;
+      Idx db = state[d].block;
       if (db == b)
         return d;
       if (db == kNone)
@@ -1213,7 +1215,7 @@ void CanonicalView::scheduleBlock(Idx b) {
     valueScratch[v] = uint64_t(w);
   };
   auto isGate = [&](Idx o) {
-    return ops[o].kind == QOpKind::Gate || ops[o].kind == QOpKind::GlobalPhase;
+    return state[o].kind == QOpKind::Gate || state[o].kind == QOpKind::GlobalPhase;
   };
   for (Idx o : list) {
     if (std::optional<VAccess> a = access(o)) {
@@ -1414,7 +1416,7 @@ LogicalResult CanonicalView::materialize(CanonicalizeStats &stats, bool sortFloa
   // operand), then every operand as the view has it.
   for (const AttrEdit &edit : attrEdits) {
     Operation *op = ops[edit.op].op;
-    if (!ops[edit.op].alive)
+    if (!state[edit.op].alive)
       continue;
     if (edit.name == "idx_attr") {
       setStaticIndex(op, edit.value);
@@ -1424,7 +1426,7 @@ LogicalResult CanonicalView::materialize(CanonicalizeStats &stats, bool sortFloa
     }
   }
   for (Idx o : dirtyOps) {
-    if (!ops[o].alive)
+    if (!state[o].alive)
       continue;
     Operation *op = ops[o].op;
     if (op->getNumOperands() != ops[o].numOperands)
@@ -1447,7 +1449,7 @@ LogicalResult CanonicalView::materialize(CanonicalizeStats &stats, bool sortFloa
   // is a cache miss; the ops here come from an array and are prefetched).
   for (Idx b = 0, nb = blocks.size(); b < nb; ++b) {
     BlockRec &rec = blocks[b];
-    if (ops[rec.parentOp].alive &&
+    if (state[rec.parentOp].alive &&
         canonical::placeInOrder(*rec.block, rec.ops.size(),
                                 [&](size_t i) { return ops[rec.ops[i]].op; }, nullptr))
       ++stats.blocksReordered;
@@ -1457,13 +1459,13 @@ LogicalResult CanonicalView::materialize(CanonicalizeStats &stats, bool sortFloa
   // dropped its operands (dead ops may use each other's results).
   LargeVector<Operation *> dead;
   for (Idx o = 1, e = ops.size(); o < e; ++o) {
-    if (ops[o].alive)
+    if (state[o].alive)
       continue;
-    Idx b = ops[o].block;
+    Idx b = state[o].block;
     if (has(o, kConst))
       if (auto it = hoistedFrom.find(o); it != hoistedFrom.end())
         b = it->second;
-    if (ops[blocks[b].parentOp].alive)
+    if (state[blocks[b].parentOp].alive)
       dead.push_back(ops[o].op);
   }
   for (Operation *op : dead)

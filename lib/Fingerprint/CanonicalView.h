@@ -19,8 +19,9 @@
 // (test/Fingerprint/differential.py).
 //
 // Memory traffic, not computation, bounds the cost on large modules, so the
-// shadow is small (a 56-byte record per op, a few words per value), grows
-// without copying, and the scratch arrays of the rules are shared.
+// shadow is small (per op a 48-byte record and, apart, the 8 bytes the
+// rules' sweeps read; a few words per value), grows without copying, and
+// the scratch arrays of the rules are shared.
 //
 //===----------------------------------------------------------------------===//
 
@@ -142,9 +143,17 @@ public:
 
   //===--- Read access for the encoder (after canonicalize()) ------------===//
 
+  /// What the rules' sweeps over blocks read of nearly every op, apart from
+  /// the rest of its record: on large blocks a sweep then streams 8 bytes
+  /// per op instead of the whole record.
+  struct OpState {
+    Idx block = kNone; ///< parent block in the view (kNone for the root)
+    uint16_t flags = 0;
+    QOpKind kind = QOpKind::NotQuantum;
+    bool alive = true;
+  };
   struct OpRec {
     mlir::Operation *op = nullptr;
-    Idx block = kNone;     ///< parent block in the view (kNone for the root)
     Idx firstResult = 0;   ///< value index of result 0
     Idx operandBegin = 0;  ///< into operandValues
     uint32_t numOperands = 0;
@@ -156,10 +165,7 @@ public:
     uint16_t name = 0;     ///< NameInfo index
     uint16_t numRegions = 0;
     uint16_t numSuccessors = 0;
-    uint16_t flags = 0;
-    QOpKind kind = QOpKind::NotQuantum;
-    int8_t ordered = -1;   ///< memo of isOrdered (-1: not computed)
-    bool alive = true;
+    int8_t ordered = -1; ///< memo of isOrdered (-1: not computed)
     bool hasStaticIdx = false;
   };
   struct BlockRec {
@@ -195,7 +201,7 @@ public:
   const BlockRec &block(Idx i) const { return blocks[i]; }
   const RegionRec &region(Idx i) const { return regions[i]; }
   const HeaderBytes &header(Idx i) const { return headers[i]; }
-  bool has(Idx o, uint16_t f) const { return ops[o].flags & f; }
+  bool has(Idx o, uint16_t f) const { return state[o].flags & f; }
   size_t numValues() const { return valueDef.size(); }
   /// The op defining value `v` (kNone for block arguments).
   Idx definingOp(Idx v) const { return valueDef[v] & kArgBit ? kNone : valueDef[v]; }
@@ -279,6 +285,7 @@ private:
 
   // The tree.
   SegmentedArray<OpRec, 12> ops;
+  SegmentedArray<OpState, 12> state; ///< parallel to `ops`
   LargeVector<BlockRec> blocks;
   LargeVector<RegionRec> regions;
   SegmentedArray<Idx, 12> operandValues;
