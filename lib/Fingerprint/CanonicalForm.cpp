@@ -779,17 +779,21 @@ LogicalResult canonicalize(Operation *root, const CanonicalizeOptions &options,
                            CanonicalizeStats *stats, BlockOrder *order) {
   CanonicalizeStats local;
   CanonicalizeStats &s = stats ? *stats : local;
+  // The functions, found only where needed: the view finds its own, and on
+  // a large module this walk costs as much as building the view.
   SmallVector<Operation *> funcs;
-  auto isFunc = [](Operation *op) {
-    return isa<FunctionOpInterface>(op) || op->getName().getStringRef() == "func.func";
+  auto findFuncs = [&] {
+    auto isFunc = [](Operation *op) {
+      return isa<FunctionOpInterface>(op) || op->getName().getStringRef() == "func.func";
+    };
+    if (isFunc(root))
+      funcs.push_back(root);
+    else
+      root->walk([&](Operation *op) {
+        if (isFunc(op))
+          funcs.push_back(op);
+      });
   };
-  if (isFunc(root))
-    funcs.push_back(root);
-  else
-    root->walk([&](Operation *op) {
-      if (isFunc(op))
-        funcs.push_back(op);
-    });
   std::unique_ptr<fpview::CanonicalView> view;
   if (!options.reference && options.reorder)
     view = fpview::CanonicalView::build(root);
@@ -801,6 +805,7 @@ LogicalResult canonicalize(Operation *root, const CanonicalizeOptions &options,
       view->blockOrder(*order);
   } else {
     root->walk([&](Operation *op) { s.opsBefore += op != root; });
+    findFuncs();
     for (Operation *f : funcs)
       if (failed(Canonicalizer(f, options, s).run()))
         return failure();
@@ -814,6 +819,8 @@ LogicalResult canonicalize(Operation *root, const CanonicalizeOptions &options,
   }
   if (options.stripLocations) {
     Location unknown = UnknownLoc::get(root->getContext());
+    if (view)
+      findFuncs();
     for (Operation *f : funcs)
       f->walk([&](Operation *op) {
         op->setLoc(unknown);
