@@ -538,7 +538,6 @@ void Canonicalizer::scheduleBlock(Block &block) {
     Operation *def = v.getDefiningOp();
     return def ? block.findAncestorOpInBlock(*def) : nullptr;
   };
-  auto forEachOperand = forEachOperandDeep;
   // Main-op producers of a floating op, looking through floating chains.
   DenseMap<Operation *, SmallVector<unsigned, 2>> floatingProducers;
   std::function<const SmallVector<unsigned, 2> &(Operation *)> producersOf =
@@ -576,7 +575,7 @@ void Canonicalizer::scheduleBlock(Block &block) {
   int lastOrdered = -1;
   for (unsigned i = 0; i < n; ++i) {
     Operation *op = ops[i];
-    forEachOperand(op, [&](Value v) {
+    forEachOperandDeep(op, [&](Value v) {
       Operation *p = producerInBlock(v);
       if (!p)
         return;
@@ -692,7 +691,7 @@ void Canonicalizer::scheduleBlock(Block &block) {
     order.push_back(f);
   };
   auto placeOperandsOf = [&](Operation *op) {
-    forEachOperand(op, [&](Value v) {
+    forEachOperandDeep(op, [&](Value v) {
       if (Operation *p = producerInBlock(v); p && floating.contains(p))
         place(p);
     });
