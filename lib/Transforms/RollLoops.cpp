@@ -459,7 +459,6 @@ struct RunPlan {
     int64_t wire;
   };
   SmallVector<Externalized> externalized;
-  unsigned registerCarry = ~0u; // carried-values index of the register chain
   int64_t overhead = 0;
 };
 
@@ -469,13 +468,13 @@ enum class Reject { None, SideEffects, Operands, Unprofitable };
 /// OperandPlan, tried in its order (Internal, Carried, Invariant, WireRead,
 /// AffineInt/IntTable, FloatTable, Gather) but decided copy by copy.
 struct OperandScan {
-  Type type; // of copy 0's value
   bool internal = false, carried = false, anyInRun = false;
   bool allEqual = true, wireRead = true, allInt = true, allFloat = true;
   unsigned defOp = 0, defResult = 0; // Internal / Carried
   Value reg;                         // WireRead
-  SmallVector<Value> vals;
+  SmallVector<Value> vals; // copy 0's first
   SmallVector<int64_t> wires, ints;
+  Type type() const { return vals[0].getType(); }
 };
 
 class RunAnalyzer {
@@ -556,7 +555,6 @@ bool RunAnalyzer::scanOperand(OperandScan &scan, unsigned c, unsigned j, Value v
     in = inRun(v, near);
   auto resultOf = [](Value x) { return cast<OpResult>(x).getResultNumber(); };
   if (c == 0) {
-    scan.type = v.getType();
     scan.vals.push_back(v);
     if (in) {
       // Internal: produced by an earlier body op of the same copy.
@@ -612,17 +610,17 @@ bool RunAnalyzer::scanOperand(OperandScan &scan, unsigned c, unsigned j, Value v
   }
   if (scan.allInt) {
     APInt ap;
-    scan.allInt = scan.type.isIntOrIndex() && matchPattern(v, m_ConstantInt(&ap));
+    scan.allInt = scan.type().isIntOrIndex() && matchPattern(v, m_ConstantInt(&ap));
     if (scan.allInt)
       scan.ints.push_back(ap.getSExtValue());
   }
   if (scan.allFloat) {
     FloatAttr f;
-    scan.allFloat = isa<FloatType>(scan.type) && matchPattern(v, m_Constant(&f));
+    scan.allFloat = isa<FloatType>(scan.type()) && matchPattern(v, m_Constant(&f));
   }
   // Runtime scalars can always be gathered into a table.
   return scan.allEqual || scan.wireRead || scan.allInt || scan.allFloat ||
-         (paramTables && scan.type.isIntOrIndexOrFloat());
+         (paramTables && scan.type().isIntOrIndexOrFloat());
 }
 
 bool RunAnalyzer::finishOperand(OperandScan &scan, OperandPlan &plan) {
@@ -678,7 +676,7 @@ bool RunAnalyzer::finishOperand(OperandScan &scan, OperandPlan &plan) {
     return paramTables;
   }
   // Runtime values of a scalar type: gather them into a tensor.
-  if (scan.type.isIntOrIndexOrFloat()) {
+  if (scan.type().isIntOrIndexOrFloat()) {
     plan.kind = OperandPlan::Gather;
     return paramTables;
   }
