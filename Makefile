@@ -9,7 +9,8 @@ JOBS       ?= $(shell nproc)
 
 # Debian packages qshape needs (only the missing ones are installed).
 DEB_PACKAGES = llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools \
-               clang-22 cmake ninja-build libgtest-dev libgmock-dev python3 python3-pytest
+               clang-22 cmake ninja-build libgtest-dev libgmock-dev libmimalloc-dev \
+               python3 python3-pytest
 
 .PHONY: all deps configure build check demo bench docs clean
 

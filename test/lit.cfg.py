@@ -19,12 +19,17 @@ llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
 config.substitutions.append(("%qshape_src", config.qshape_src_root))
 config.substitutions.append(("%qshape_libs", config.qshape_lib_dir))
+config.substitutions.append(("%qshape_tools", config.qshape_tools_dir))
 config.substitutions.append(("%pass_plugin", os.path.join(config.qshape_lib_dir, "QShapePassPlugin.so")))
 config.substitutions.append(("%dialect_plugin", os.path.join(config.qshape_lib_dir, "QShapeQuantumDialectPlugin.so")))
 config.substitutions.append(("%upstream_mlir_opt", os.path.join(config.llvm_tools_dir, "mlir-opt")))
 config.substitutions.append(("%python", config.python_executable))
 config.substitutions.append(("%workloads", config.python_executable + " " + os.path.join(config.qshape_src_root, "bench", "workloads.py")))
 config.substitutions.append(("%randcircuit", config.python_executable + " " + os.path.join(config.qshape_src_root, "bench", "randcircuit.py")))
+
+# The allocator the tools were linked with (CMake option QSHAPE_USE_MIMALLOC).
+if config.qshape_tool_allocator == "mimalloc":
+    config.available_features.add("tool-mimalloc")
 
 # Tests must not see a user's cache directory.
 config.environment["QSHAPE_CACHE_DIR"] = os.path.join(config.test_exec_root, "default-cache")
