@@ -115,7 +115,8 @@ def main():
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--sizes", default="10000,100000,1000000")
     ap.add_argument("--sections", default="fingerprint,canonicalize,sim,cache,roll",
-                    help="comma-separated subset of: fingerprint, canonicalize, sim, cache, roll")
+                    help="comma-separated subset of: fingerprint, canonicalize, sim, cache, roll, "
+                         "allocators (not in the default: W3 rolling under each malloc installed)")
     ap.add_argument("--mlir-opt", default="/usr/lib/llvm-22/bin/mlir-opt",
                     help="upstream mlir-opt, the second host of the roll benchmark")
     ap.add_argument("--cache-rounds", type=int, default=200,
@@ -136,6 +137,8 @@ def main():
         cache_bench(bindir, work, args.repeat, args.cache_rounds)
     if "roll" in sections:
         roll_bench(bindir, work, args)
+    if "allocators" in sections:
+        allocator_bench(work, args)
 
 
 def fingerprint_bench(bindir, work, args):
@@ -252,6 +255,52 @@ def roll_bench(bindir, work, args):
             print(f"\nGrowth for x{sizes[-1] // sizes[0]} ops: roll pass x{m1[0] / m0[0]:.0f} "
                   f"(fastest runs: x{f1 / f0:.0f}); MLIR's parser on the same files "
                   f"x{m1[1] / m0[1]:.0f}; process wall time x{m1[2] / m0[2]:.0f}.\n")
+
+
+# Allocators the `allocators` section preloads into mlir-opt, when installed
+# (Debian: libmimalloc2.0, libjemalloc2, libtcmalloc-minimal4).
+PRELOADS = [("mimalloc", "/usr/lib/x86_64-linux-gnu/libmimalloc.so.2"),
+            ("jemalloc", "/usr/lib/x86_64-linux-gnu/libjemalloc.so.2"),
+            ("tcmalloc", "/usr/lib/x86_64-linux-gnu/libtcmalloc_minimal.so.4")]
+
+
+def allocator_bench(work, args):
+    print("## W3 rolling under each malloc\n")
+    print(f"Command: `python3 bench/run.py --build {args.build} --sections allocators`\n")
+    if not os.path.exists(args.mlir_opt):
+        print(f"({args.mlir_opt} not found: section skipped.)\n")
+        return
+    libdir = os.path.join(args.build, "lib")
+    tool = [args.mlir_opt,
+            f"--load-dialect-plugin={os.path.join(libdir, 'QShapeQuantumDialectPlugin.so')}",
+            f"--load-pass-plugin={os.path.join(libdir, 'QShapePassPlugin.so')}",
+            "--pass-pipeline=builtin.module(qshape-roll-loops)", "--mlir-timing", "-o", os.devnull]
+    print("One binary, upstream mlir-opt with qshape's plugins, with the system's malloc or "
+          "another one preloaded (`LD_PRELOAD`); pass and parser times from `--mlir-timing`, "
+          "medians of 11 runs at 10^4 ops and 3 at 10^6.\n")
+    print("| malloc | roll 10^4 (s) | roll 10^6 (s) | roll growth | parse 10^4 (s) | parse 10^6 (s) "
+          "| parse growth |")
+    print("|---|---:|---:|---:|---:|---:|---:|")
+    small, large = 10**4, 10**6
+    for n in (small, large):
+        gen_w3(n, os.path.join(work, f"w3-{n}.mlir"))
+    for name, lib in [("system", None)] + [p for p in PRELOADS if os.path.exists(p[1])]:
+        env = dict(os.environ)
+        if lib:
+            env["LD_PRELOAD"] = lib
+        med = {}
+        for n, reps in ((small, 11), (large, 3)):
+            runs = []
+            for _ in range(reps):
+                err = subprocess.run(tool + [os.path.join(work, f"w3-{n}.mlir")], env=env,
+                                     capture_output=True, text=True, check=True).stderr
+                roll = re.search(r"([0-9.]+) \([ 0-9.]+%\)\s+QShapeRollLoops", err)
+                runs.append((float(roll.group(1)), float(MLIR_PARSER.search(err).group(1))))
+            med[n] = [statistics.median(r[i] for r in runs) for i in range(2)]
+        (r0, p0), (r1, p1) = med[small], med[large]
+        print(f"| {name} | {r0:.4f} | {r1:.3f} | x{r1 / r0:.0f} | {p0:.3f} | {p1:.2f} | x{p1 / p0:.0f} |",
+              flush=True)
+    print()
 
 
 def tool_allocator(tool):
