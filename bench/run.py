@@ -218,11 +218,7 @@ def roll_bench(bindir, work, args):
           "with the system's malloc (glibc here), as most hosts do.\n")
     hosts = [(f"qshape-opt ({tool_allocator(opt)})", [opt], ["--qshape-roll-loops"])]
     if os.path.exists(args.mlir_opt):
-        libdir = os.path.join(args.build, "lib")
-        hosts.append(("mlir-opt + plugins (system malloc)",
-                      [args.mlir_opt,
-                       f"--load-dialect-plugin={os.path.join(libdir, 'QShapeQuantumDialectPlugin.so')}",
-                       f"--load-pass-plugin={os.path.join(libdir, 'QShapePassPlugin.so')}"],
+        hosts.append(("mlir-opt + plugins (system malloc)", plugin_host(args),
                       ["--pass-pipeline=builtin.module(qshape-roll-loops)"]))
     else:
         print(f"({args.mlir_opt} not found: the mlir-opt rows are left out.)\n")
@@ -257,6 +253,14 @@ def roll_bench(bindir, work, args):
                   f"x{m1[1] / m0[1]:.0f}; process wall time x{m1[2] / m0[2]:.0f}.\n")
 
 
+def plugin_host(args):
+    """Upstream mlir-opt with qshape's dialect and pass plugins loaded."""
+    libdir = os.path.join(args.build, "lib")
+    return [args.mlir_opt,
+            f"--load-dialect-plugin={os.path.join(libdir, 'QShapeQuantumDialectPlugin.so')}",
+            f"--load-pass-plugin={os.path.join(libdir, 'QShapePassPlugin.so')}"]
+
+
 # Allocators the `allocators` section preloads into mlir-opt, when installed
 # (Debian: libmimalloc2.0, libjemalloc2, libtcmalloc-minimal4).
 PRELOADS = [("mimalloc", "/usr/lib/x86_64-linux-gnu/libmimalloc.so.2"),
@@ -270,11 +274,8 @@ def allocator_bench(work, args):
     if not os.path.exists(args.mlir_opt):
         print(f"({args.mlir_opt} not found: section skipped.)\n")
         return
-    libdir = os.path.join(args.build, "lib")
-    tool = [args.mlir_opt,
-            f"--load-dialect-plugin={os.path.join(libdir, 'QShapeQuantumDialectPlugin.so')}",
-            f"--load-pass-plugin={os.path.join(libdir, 'QShapePassPlugin.so')}",
-            "--pass-pipeline=builtin.module(qshape-roll-loops)", "--mlir-timing", "-o", os.devnull]
+    tool = plugin_host(args) + ["--pass-pipeline=builtin.module(qshape-roll-loops)", "--mlir-timing",
+                                "-o", os.devnull]
     print("One binary, upstream mlir-opt with qshape's plugins, with the system's malloc or "
           "another one preloaded (`LD_PRELOAD`); pass and parser times from `--mlir-timing`, "
           "medians of 11 runs at 10^4 ops and 3 at 10^6.\n")
