@@ -159,11 +159,11 @@ void prefetchAhead(ArrayRef<Operation *> ops, size_t i, int step = 1) {
 ///    measurement at the end does not cut a run in two;
 ///  - every other op keeps its relative order.
 /// All moved ops are free of side effects, so this keeps the meaning.
-/// `visit` sees each op once, with its position in the block before, while
-/// its memory is at hand; `before` receives, for each op of the result, that
-/// position.
+/// `visit` sees each op once, in the block's order before, while its memory
+/// is at hand; `before` receives, for each op of the result, its position in
+/// that order.
 SmallVector<Operation *> normalizeRegisters(Block &block, const std::vector<Operation *> *knownOps,
-                                            function_ref<void(unsigned, Operation *)> visit,
+                                            function_ref<void(Operation *)> visit,
                                             SmallVectorImpl<unsigned> &before) {
   // The block's list is walked at most once (not at all when the caller
   // knows its ops): on large blocks each step of a walk is a cache miss that
@@ -210,7 +210,7 @@ SmallVector<Operation *> normalizeRegisters(Block &block, const std::vector<Oper
   SmallVector<uint8_t> readsLazy(n, 0);
   for (unsigned i = 0; i < n; ++i) {
     prefetch(i);
-    visit(i, ops[i]);
+    visit(ops[i]);
     Kind k = kindOf(ops[i]);
     if (k == Other) {
       if (!lazyResults.empty())
@@ -1184,7 +1184,7 @@ unsigned QShapeRollLoopsPass::rollBlock(Block &block,
   SmallVector<unsigned> before;
   SmallVector<Operation *> blockOps = normalizeRegisters(
       block, knownOps,
-      [&](unsigned, Operation *op) {
+      [&](Operation *op) {
         uint8_t f = isConstant(op)                             ? kConstant
                     : qshape::classify(op) == QOpKind::Extract ? kExtract
                     : isRollable(op)                           ? 0
