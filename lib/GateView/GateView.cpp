@@ -13,27 +13,9 @@ using namespace mlir;
 namespace qshape {
 
 QOpKind classify(StringRef name) {
-  if (!name.consume_front("quantum."))
-    return QOpKind::NotQuantum;
-  return llvm::StringSwitch<QOpKind>(name)
-      .Cases({"custom", "paulirot", "multirz", "pcphase", "unitary"}, QOpKind::Gate)
-      .Case("gphase", QOpKind::GlobalPhase)
-      .Case("extract", QOpKind::Extract)
-      .Case("insert", QOpKind::Insert)
-      .Case("alloc", QOpKind::Alloc)
-      .Case("alloc_qb", QOpKind::AllocQubit)
-      .Case("dealloc", QOpKind::Dealloc)
-      .Case("dealloc_qb", QOpKind::DeallocQubit)
-      .Case("measure", QOpKind::Measure)
-      .Cases({"namedobs", "compbasis", "tensor", "hamiltonian", "hermitian", "mcmobs"},
-             QOpKind::Observable)
-      .Cases({"expval", "var", "probs", "state", "sample", "counts"}, QOpKind::Measurement)
-      .Cases({"set_state", "set_basis_state"}, QOpKind::StatePrep)
-      .Case("adjoint", QOpKind::Adjoint)
-      .Case("ctrl", QOpKind::Ctrl)
-      .Case("yield", QOpKind::Yield)
-      .Cases({"device", "device_release", "init", "finalize", "num_qubits"}, QOpKind::Device)
-      .Default(QOpKind::OtherQuantum);
+  if (const QuantumOpInfo *info = lookupQuantumOp(name))
+    return info->kind;
+  return name.starts_with("quantum.") ? QOpKind::OtherQuantum : QOpKind::NotQuantum;
 }
 
 QOpKind classify(Operation *op) { return classify(op->getName().getStringRef()); }
@@ -62,86 +44,42 @@ StringRef kindName(QOpKind kind) {
   return "unknown";
 }
 
+/// True when an op nested in `op` is ordered.
+static bool hasOrderedBody(Operation *op) {
+  WalkResult r = op->walk([&](Operation *inner) {
+    if (inner != op && isOrdered(inner))
+      return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  return r.wasInterrupted();
+}
+
 bool isOrdered(Operation *op) {
-  switch (classify(op)) {
-  case QOpKind::Gate:
-  case QOpKind::Extract:
-  case QOpKind::Insert:
-  case QOpKind::Observable:
-  case QOpKind::Yield:
-    return false;
-  case QOpKind::Adjoint:
-  case QOpKind::Ctrl: {
-    // Value semantics, unless the body holds something ordered.
-    WalkResult r = op->walk([&](Operation *inner) {
-      if (inner != op && isOrdered(inner))
-        return WalkResult::interrupt();
-      return WalkResult::advance();
-    });
-    return r.wasInterrupted();
+  if (const QuantumOpInfo *info = lookupQuantumOp(op)) {
+    switch (info->effect) {
+    case OpEffect::Pure:
+      return false;
+    case OpEffect::FromRegion:
+      // Value semantics, unless the body holds something ordered.
+      return hasOrderedBody(op);
+    case OpEffect::Ordered:
+    case OpEffect::ReadOnly:
+      return true;
+    }
   }
-  case QOpKind::NotQuantum:
-    break;
-  default:
+  if (classify(op) == QOpKind::OtherQuantum) // a quantum op the table lacks
     return true;
-  }
   if (!op->isRegistered())
     return true;
   if (op->hasTrait<OpTrait::IsTerminator>())
     return false;
-  if (isMemoryEffectFree(op)) {
-    // isMemoryEffectFree trusts RecursiveMemoryEffects bodies through MLIR's
-    // interfaces, which do not know unregistered quantum ops: check by name.
-    if (op->getNumRegions() == 0)
-      return false;
-    WalkResult r = op->walk([&](Operation *inner) {
-      if (inner != op && isOrdered(inner))
-        return WalkResult::interrupt();
-      return WalkResult::advance();
-    });
-    return r.wasInterrupted();
-  }
-  if (op->hasTrait<OpTrait::HasRecursiveMemoryEffects>()) {
-    WalkResult r = op->walk([&](Operation *inner) {
-      if (inner != op && isOrdered(inner))
-        return WalkResult::interrupt();
-      return WalkResult::advance();
-    });
-    return r.wasInterrupted();
-  }
+  // isMemoryEffectFree trusts RecursiveMemoryEffects bodies through MLIR's
+  // interfaces, which do not know unregistered quantum ops: check by name.
+  if (isMemoryEffectFree(op))
+    return op->getNumRegions() != 0 && hasOrderedBody(op);
+  if (op->hasTrait<OpTrait::HasRecursiveMemoryEffects>())
+    return hasOrderedBody(op);
   return true;
-}
-
-static DenseI32ArrayAttr segmentAttr(Operation *op, StringRef name) {
-  return dyn_cast_or_null<DenseI32ArrayAttr>(op->getAttr(name));
-}
-
-OperandRange getOperandSegment(Operation *op, unsigned index) {
-  DenseI32ArrayAttr sizes = segmentAttr(op, "operandSegmentSizes");
-  if (!sizes)
-    return index == 0 ? op->getOperands() : op->getOperands().drop_front(op->getNumOperands());
-  unsigned start = 0;
-  ArrayRef<int32_t> s = sizes.asArrayRef();
-  for (unsigned i = 0; i < index && i < s.size(); ++i)
-    start += s[i];
-  unsigned len = index < s.size() ? s[index] : 0;
-  if (start + len > op->getNumOperands())
-    return op->getOperands().drop_front(op->getNumOperands());
-  return op->getOperands().slice(start, len);
-}
-
-ResultRange getResultSegment(Operation *op, unsigned index) {
-  DenseI32ArrayAttr sizes = segmentAttr(op, "resultSegmentSizes");
-  if (!sizes)
-    return index == 0 ? op->getResults() : op->getResults().drop_front(op->getNumResults());
-  unsigned start = 0;
-  ArrayRef<int32_t> s = sizes.asArrayRef();
-  for (unsigned i = 0; i < index && i < s.size(); ++i)
-    start += s[i];
-  unsigned len = index < s.size() ? s[index] : 0;
-  if (start + len > op->getNumResults())
-    return op->getResults().drop_front(op->getNumResults());
-  return op->getResults().slice(start, len);
 }
 
 //===----------------------------------------------------------------------===//
@@ -152,7 +90,7 @@ std::optional<GateView> GateView::get(Operation *op) {
   QOpKind kind = classify(op);
   if (kind != QOpKind::Gate && kind != QOpKind::GlobalPhase)
     return std::nullopt;
-  return GateView(op, kind);
+  return GateView(op);
 }
 
 StringRef GateView::getOpName() const { return op->getName().getStringRef(); }
@@ -173,50 +111,18 @@ StringRef GateView::getGateName() const {
       .Default("");
 }
 
-// Segment layout (ODS order): gates [params|angle|matrix, in_qubits,
-// in_ctrl_qubits, in_ctrl_values]; gphase [angle, in_ctrl_qubits,
-// in_ctrl_values]. Results: gates [out_qubits, out_ctrl_qubits]; gphase
-// [out_ctrl_qubits].
-unsigned GateView::qubitSegment() const { return 1; }
-
-OperandRange GateView::getParams() const {
-  if (getOpName() == "quantum.unitary")
-    return op->getOperands().take_front(0);
-  return getOperandSegment(op, 0);
-}
+OperandRange GateView::getParams() const { return getOperandGroup(op, OpRole::Params); }
 
 Value GateView::getMatrix() const {
-  if (getOpName() != "quantum.unitary")
-    return {};
-  OperandRange m = getOperandSegment(op, 0);
+  OperandRange m = getOperandGroup(op, OpRole::Matrix);
   return m.empty() ? Value() : m.front();
 }
 
-OperandRange GateView::getInQubits() const {
-  if (kind == QOpKind::GlobalPhase)
-    return op->getOperands().take_front(0);
-  return getOperandSegment(op, qubitSegment());
-}
-
-ResultRange GateView::getOutQubits() const {
-  if (kind == QOpKind::GlobalPhase)
-    return op->getResults().take_front(0);
-  return getResultSegment(op, 0);
-}
-
-OperandRange GateView::getCtrlQubits() const {
-  return getOperandSegment(op, kind == QOpKind::GlobalPhase ? 1 : 2);
-}
-
-OperandRange GateView::getCtrlValues() const {
-  return getOperandSegment(op, kind == QOpKind::GlobalPhase ? 2 : 3);
-}
-
-ResultRange GateView::getOutCtrlQubits() const {
-  if (kind == QOpKind::GlobalPhase)
-    return op->getResults();
-  return getResultSegment(op, 1);
-}
+OperandRange GateView::getInQubits() const { return getOperandGroup(op, OpRole::Qubits); }
+ResultRange GateView::getOutQubits() const { return getResultGroup(op, OpRole::Qubits); }
+OperandRange GateView::getCtrlQubits() const { return getOperandGroup(op, OpRole::CtrlQubits); }
+OperandRange GateView::getCtrlValues() const { return getOperandGroup(op, OpRole::CtrlValues); }
+ResultRange GateView::getOutCtrlQubits() const { return getResultGroup(op, OpRole::CtrlQubits); }
 
 bool GateView::isAdjoint() const { return static_cast<bool>(op->getAttr("adjoint")); }
 
@@ -264,26 +170,20 @@ std::optional<RegisterAccess> RegisterAccess::get(Operation *op) {
   RegisterAccess a;
   a.op = op;
   a.isInsert = kind == QOpKind::Insert;
-  unsigned n = op->getNumOperands();
-  if (n == 0 || op->getNumResults() != 1)
+  OperandRange reg = getOperandGroup(op, OpRole::Register);
+  OperandRange idx = getOperandGroup(op, OpRole::Index);
+  OperandRange qubit = getOperandGroup(op, OpRole::Qubit);
+  if (reg.size() != 1 || idx.size() > 1 || qubit.size() != (a.isInsert ? 1u : 0u) ||
+      reg.size() + idx.size() + qubit.size() != op->getNumOperands() ||
+      op->getNumResults() != 1)
     return std::nullopt;
-  a.reg = op->getOperand(0);
+  a.reg = reg.front();
   a.result = op->getResult(0);
+  a.qubit = a.isInsert ? Value(qubit.front()) : a.result;
+  if (!idx.empty())
+    a.dynamicIdx = idx.front();
   if (auto i = dyn_cast_or_null<IntegerAttr>(op->getAttr("idx_attr")))
     a.staticIdx = i.getInt();
-  if (a.isInsert) {
-    if (n < 2 || n > 3)
-      return std::nullopt;
-    a.qubit = op->getOperand(n - 1);
-    if (n == 3)
-      a.dynamicIdx = op->getOperand(1);
-  } else {
-    if (n > 2)
-      return std::nullopt;
-    a.qubit = a.result;
-    if (n == 2)
-      a.dynamicIdx = op->getOperand(1);
-  }
   return a;
 }
 

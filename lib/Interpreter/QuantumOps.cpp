@@ -1,7 +1,7 @@
 //===- QuantumOps.cpp - qshape-sim: the quantum dialect -------------------===//
 //
 // Quantum ops are decoded through the gate-view adapter (GateView,
-// RegisterAccess, getAllocSize, getOperandSegment/getResultSegment) and
+// RegisterAccess, getAllocSize, the op table's getOperandGroup/getResultGroup) and
 // attribute names, never through qshape's op classes: the same code runs on
 // qshape's ops, Catalyst's, and unregistered ones.
 //
@@ -80,7 +80,7 @@ static std::optional<sim::NamedObservable> readNamedObservable(Attribute attr) {
 
 void InterpreterImpl::decodeQuantum(Operation *op, OpDesc &d) {
   switch (d.code) {
-  case OpCode::QGate:
+  case OpCode::QCustom:
   case OpCode::QPauliRot:
   case OpCode::QMultiRZ:
   case OpCode::QPCPhase:
@@ -96,7 +96,7 @@ void InterpreterImpl::decodeQuantum(Operation *op, OpDesc &d) {
       return;
     }
     switch (d.code) {
-    case OpCode::QGate: {
+    case OpCode::QCustom: {
       StringRef name = gv->getGateName();
       std::optional<sim::GateKind> kind = sim::lookupGate(std::string_view(name.data(), name.size()));
       if (!kind || *kind == sim::GateKind::PauliRot || *kind == sim::GateKind::QubitUnitary) {
@@ -208,9 +208,11 @@ void InterpreterImpl::decodeQuantum(Operation *op, OpDesc &d) {
       d.unsupported = "missing operandSegmentSizes";
       return;
     }
-    OperandRange ctrls = getOperandSegment(op, 0), vals = getOperandSegment(op, 1),
-                 args = getOperandSegment(op, 2);
-    ResultRange outCtrls = getResultSegment(op, 0), results = getResultSegment(op, 1);
+    OperandRange ctrls = getOperandGroup(op, OpRole::CtrlQubits),
+                 vals = getOperandGroup(op, OpRole::CtrlValues),
+                 args = getOperandGroup(op, OpRole::Args);
+    ResultRange outCtrls = getResultGroup(op, OpRole::CtrlQubits),
+                results = getResultGroup(op, OpRole::Args);
     setQubitGroups(d, args, ctrls, vals, results, outCtrls);
     if (vals.size() != ctrls.size() || outCtrls.size() != ctrls.size() ||
         results.size() != args.size() ||
@@ -483,13 +485,13 @@ LogicalResult InterpreterImpl::execObservable(Operation *op, const OpDesc &d) {
   switch (d.code) {
   case OpCode::QCompBasis: {
     obs->isCompBasis = true;
-    for (Value v : getOperandSegment(op, 0)) {
+    for (Value v : getOperandGroup(op, OpRole::Qubits)) {
       FailureOr<int> w = getWire(op, v);
       if (failed(w))
         return failure();
       obs->wires.push_back(*w);
     }
-    for (Value v : getOperandSegment(op, 1)) {
+    for (Value v : getOperandGroup(op, OpRole::Register)) {
       const RtValue &r = get(v);
       if (r.getKind() != RtValue::Kind::Register)
         return kindError(op, "a register", r.getKind());
@@ -793,7 +795,7 @@ LogicalResult InterpreterImpl::execMeasurement(Operation *op, const OpDesc &d) {
 
 LogicalResult InterpreterImpl::execQuantum(Operation *op, const OpDesc &d) {
   switch (d.code) {
-  case OpCode::QGate:
+  case OpCode::QCustom:
   case OpCode::QPauliRot:
   case OpCode::QMultiRZ:
   case OpCode::QPCPhase:

@@ -432,19 +432,39 @@ TEST_P(GateViewHostTest, GetOutFor) {
   }
 }
 
-TEST_P(GateViewHostTest, Segments) {
+TEST_P(GateViewHostTest, GroupsByRole) {
+  // With segment sizes.
   Operation *crx = op("crx");
-  EXPECT_EQ(namesOf(getOperandSegment(crx, 0)), "%arg0");
-  EXPECT_EQ(namesOf(getOperandSegment(crx, 2)), "cnot#1,extract2#0");
-  EXPECT_EQ(namesOf(getOperandSegment(crx, 4)), ""); // past the last segment
-  EXPECT_EQ(namesOf(getResultSegment(crx, 1)), "crx#1,crx#2");
-  EXPECT_EQ(namesOf(getResultSegment(crx, 2)), "");
-  // Without segment sizes the whole list is segment 0.
+  EXPECT_EQ(namesOf(getOperandGroup(crx, OpRole::Params)), "%arg0");
+  EXPECT_EQ(namesOf(getOperandGroup(crx, OpRole::CtrlQubits)), "cnot#1,extract2#0");
+  EXPECT_EQ(namesOf(getOperandGroup(crx, OpRole::Matrix)), ""); // not a group of custom
+  EXPECT_EQ(namesOf(getResultGroup(crx, OpRole::CtrlQubits)), "crx#1,crx#2");
+  EXPECT_EQ(namesOf(getResultGroup(crx, OpRole::Params)), "");
+  Operation *ctrl = op("ctrl");
+  EXPECT_EQ(namesOf(getOperandGroup(ctrl, OpRole::Args)), "alloc_qb#0");
+  EXPECT_EQ(namesOf(getResultGroup(ctrl, OpRole::Args)), "ctrl#1");
+  // Without: one variadic group takes what the single ones leave.
   Operation *tensor = op("tensor");
-  EXPECT_EQ(namesOf(getOperandSegment(tensor, 0)), "namedobs#0,compbasis#0");
-  EXPECT_EQ(namesOf(getOperandSegment(tensor, 1)), "");
-  EXPECT_EQ(namesOf(getResultSegment(op("measure"), 0)), "measure#0,measure#1");
-  EXPECT_EQ(namesOf(getResultSegment(op("measure"), 1)), "");
+  EXPECT_EQ(namesOf(getOperandGroup(tensor, OpRole::Terms)), "namedobs#0,compbasis#0");
+  Operation *insertDyn = op("insert_dyn");
+  EXPECT_EQ(namesOf(getOperandGroup(insertDyn, OpRole::Register)), "insert#0");
+  EXPECT_EQ(namesOf(getOperandGroup(insertDyn, OpRole::Index)), "%arg2");
+  EXPECT_EQ(namesOf(getOperandGroup(insertDyn, OpRole::Qubit)), "unitary#1");
+  EXPECT_EQ(namesOf(getOperandGroup(op("insert"), OpRole::Index)), "");
+  EXPECT_EQ(namesOf(getResultGroup(op("measure"), OpRole::Bit)), "measure#0");
+  EXPECT_EQ(namesOf(getResultGroup(op("measure"), OpRole::Qubit)), "measure#1");
+  // Ops outside the table have no groups.
+  EXPECT_EQ(namesOf(getOperandGroup(op("unknown"), OpRole::Register)), "");
+}
+
+TEST_P(GateViewHostTest, RuntimeFunctions) {
+  EXPECT_EQ(getRuntimeFunction(op("rot")), "__catalyst__qis__Rot");
+  EXPECT_EQ(getRuntimeFunction(op("paulirot")), "__catalyst__qis__PauliRot");
+  EXPECT_EQ(getRuntimeFunction(op("alloc")), "__catalyst__rt__qubit_allocate_array");
+  EXPECT_EQ(getRuntimeFunction(op("expval")), "__catalyst__qis__Expval");
+  EXPECT_EQ(getRuntimeFunction(op("adj_yield")), "");
+  EXPECT_EQ(getRuntimeFunction(op("insert")), "");
+  EXPECT_EQ(getRuntimeFunction(op("unknown")), "");
 }
 
 //===----------------------------------------------------------------------===//

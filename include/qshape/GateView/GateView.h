@@ -11,6 +11,8 @@
 #ifndef QSHAPE_GATEVIEW_GATEVIEW_H
 #define QSHAPE_GATEVIEW_GATEVIEW_H
 
+#include "qshape/GateView/OpTable.h"
+
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Operation.h"
 #include "mlir/IR/Value.h"
@@ -22,43 +24,15 @@
 
 namespace qshape {
 
-/// What a quantum op is, decided by its name alone.
-enum class QOpKind : uint8_t {
-  NotQuantum,    ///< not in the `quantum` namespace
-  Gate,          ///< custom, paulirot, multirz, pcphase, unitary
-  GlobalPhase,   ///< gphase (ordered: acts on the whole state)
-  Extract,       ///< extract
-  Insert,        ///< insert
-  Alloc,         ///< alloc
-  AllocQubit,    ///< alloc_qb
-  Dealloc,       ///< dealloc
-  DeallocQubit,  ///< dealloc_qb
-  Measure,       ///< measure (mid-circuit)
-  Observable,    ///< namedobs, compbasis, tensor, hamiltonian, hermitian, mcmobs
-  Measurement,   ///< expval, var, probs, state, sample, counts
-  StatePrep,     ///< set_state, set_basis_state
-  Adjoint,       ///< adjoint region
-  Ctrl,          ///< ctrl region
-  Yield,         ///< yield (terminator of adjoint/ctrl)
-  Device,        ///< device, device_release, init, finalize, num_qubits
-  OtherQuantum,  ///< a quantum op qshape does not interpret (e.g. operator)
-};
-
 QOpKind classify(mlir::Operation *op);
 QOpKind classify(llvm::StringRef opName);
 llvm::StringRef kindName(QOpKind kind);
 
-/// True for quantum ops that qshape knows to be free of side effects by
-/// name (gates, extract, insert, observables, adjoint/ctrl of such ops),
-/// false for ordered quantum ops; for other ops, MLIR's effect interfaces
-/// decide, and an op without them (e.g. unregistered) counts as ordered.
+/// False for quantum ops the op table marks pure (gates, extract, insert,
+/// observables, and adjoint/ctrl regions of such ops), true for the other
+/// quantum ops; for other ops, MLIR's effect interfaces decide, and an op
+/// without them (e.g. unregistered) counts as ordered.
 bool isOrdered(mlir::Operation *op);
-
-/// Operand group `index` of an op whose ODS declares several variadic
-/// groups (`operandSegmentSizes`). Without that attribute the whole operand
-/// list is one group.
-mlir::OperandRange getOperandSegment(mlir::Operation *op, unsigned index);
-mlir::ResultRange getResultSegment(mlir::Operation *op, unsigned index);
 
 /// A read-only view of a gate-like op: custom, paulirot, multirz, pcphase,
 /// unitary and gphase.
@@ -91,10 +65,8 @@ public:
   mlir::Value getOutFor(unsigned operandIndex) const;
 
 private:
-  explicit GateView(mlir::Operation *op, QOpKind kind) : op(op), kind(kind) {}
-  unsigned qubitSegment() const; // index of the in_qubits segment
+  explicit GateView(mlir::Operation *op) : op(op) {}
   mlir::Operation *op;
-  QOpKind kind;
 };
 
 /// Register access ops: extract and insert.
