@@ -227,6 +227,46 @@ def QShapeRollLoops : Pass<"qshape-roll-loops", "mlir::ModuleOp"> {
   ];
 }
 
+def QShapeCheckLinearity : Pass<"qshape-check-linearity", "mlir::ModuleOp"> {
+  let summary = "Check that qubit and register values are used linearly.";
+  let description = [{
+    Catalyst's `quantum` dialect has value semantics: a gate, `insert`,
+    `measure`, `dealloc` or any op that takes a `!quantum.bit` or
+    `!quantum.reg` and is not a read *consumes* it, and the value must not
+    be used again. Only `quantum.extract` (of its register) and the
+    observables (`namedobs`, `compbasis`, `hermitian`, of their qubits or
+    register) read a value without consuming it, and they must read it
+    before it is consumed. Catalyst's frontend emits this form, and its
+    value-semantics passes and reference-semantics conversion rely on it.
+
+    The pass reports, as errors at the offending op with a note at the
+    consumer:
+
+    - a read after the consumer, or inside it (a loop body that extracts
+      from the register the loop takes as its initial `iter_args` value,
+      instead of from the carried block argument);
+    - a value consumed twice (except in exclusive branches of `scf.if` and
+      `scf.index_switch`);
+    - a value defined outside a loop (`scf.for`, `scf.while`, ...) and
+      consumed inside it, i.e. once per iteration.
+
+    Ops are read by name, so it runs on qshape's ops, Catalyst's and
+    unregistered ones alike; an unknown op that takes a qubit or register
+    consumes it. The IR is not changed. Example of a stale read:
+
+    ```mlir
+    %res = scf.for %i = %c0 to %c3 step %c1 iter_args(%reg = %r) -> (!quantum.reg) {
+      %q = quantum.extract %r[%w] : !quantum.reg -> !quantum.bit   // error: %r, not %reg
+      ...
+    }
+    ```
+  }];
+  let statistics = [
+    Statistic<"numValues", "values-checked", "Qubit and register values checked">,
+    Statistic<"numViolations", "violations", "Linearity violations found">,
+  ];
+}
+
 //===----------------------------------------------------------------------===//
 // Persistent compile cache (issue 6)
 //===----------------------------------------------------------------------===//
