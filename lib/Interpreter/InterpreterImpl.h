@@ -11,6 +11,7 @@
 #define QSHAPE_LIB_INTERPRETER_INTERPRETERIMPL_H
 
 #include "qshape/Interpreter/Interpreter.h"
+#include "qshape/Simulator/Device.h"
 #include "qshape/Simulator/StateVector.h"
 
 #include "mlir/IR/Operation.h"
@@ -120,7 +121,8 @@ using Env = llvm::DenseMap<mlir::Value, RtValue>;
 
 class InterpreterImpl {
 public:
-  explicit InterpreterImpl(InterpreterOptions options) : options(options) {}
+  explicit InterpreterImpl(InterpreterOptions options)
+      : options(options), device(sim::DeviceOptions{options.seed, options.shots}) {}
 
   mlir::FailureOr<llvm::SmallVector<RtValue>> callFunction(mlir::Operation *caller,
                                                            mlir::func::FuncOp func,
@@ -173,14 +175,11 @@ public:
   mlir::LogicalResult emitUnsupported(mlir::Operation *op, llvm::StringRef why = {});
 
   //===--- quantum device -------------------------------------------------===//
-  std::optional<sim::StateVector> sv;
-  unsigned numWires = 0;        ///< wires allocated on the device
-  unsigned simCreations = 0;    ///< seeds successive simulators differently
-  uint64_t deviceShots = 0;
+  /// Wires, state, seeds, shots and measurements: shared with the native
+  /// runtime, so both compute the same results.
+  sim::Device device;
   std::vector<Modifier> modifiers;
-  std::vector<bool> ctrlValueBuffer;
 
-  uint64_t getShots() const { return options.shots ? *options.shots : deviceShots; }
   /// The simulator, created (or grown to the allocated wires) on demand.
   mlir::FailureOr<sim::StateVector *> getSim(mlir::Operation *op);
   mlir::LogicalResult emitGate(GateCall call, size_t level);
@@ -190,9 +189,9 @@ public:
   mlir::LogicalResult execRegionModifier(mlir::Operation *op, const OpDesc &d);
   mlir::LogicalResult execMeasurement(mlir::Operation *op, const OpDesc &d);
   mlir::LogicalResult execObservable(mlir::Operation *op, const OpDesc &d);
-  mlir::FailureOr<std::vector<int>> getMeasuredWires(mlir::Operation *op, const ObsValue &obs);
-  mlir::FailureOr<double> estimateExpval(mlir::Operation *op, const sim::Observable &obs,
-                                         uint64_t shots);
+  /// The wires of a quantum.compbasis (empty = all); an error for other observables.
+  mlir::FailureOr<llvm::ArrayRef<int>> getMeasuredWires(mlir::Operation *op,
+                                                        const ObsValue &obs);
 
 private:
   llvm::DenseMap<mlir::Operation *, OpDesc *> descs;

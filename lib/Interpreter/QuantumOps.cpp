@@ -5,11 +5,10 @@
 // attribute names, never through qshape's op classes: the same code runs on
 // qshape's ops, Catalyst's, and unregistered ones.
 //
-// Qubit model: quantum.alloc(n) appends n wires to the device; a qubit value
-// is a wire index, a register value a vector of wires. The simulator is
-// created at the first op that needs the state and grown (new wires in |0>)
-// when later allocations add wires. quantum.device_release ends the device:
-// the next allocation starts again from wire 0 in |0...0>.
+// Qubit model: a qubit value is a wire index, a register value a vector of
+// wires. Wire allocation, the state and its seeds, shots and the measurement
+// procedures are the device's (qshape/Simulator/Device.h), which the native
+// runtime shares; this file decodes ops and keeps their values.
 //
 // Gates pass through the modifier stack: inside quantum.ctrl they gain the
 // region's controls; inside quantum.adjoint they are recorded and, when the
@@ -259,44 +258,12 @@ void InterpreterImpl::decodeQuantum(Operation *op, OpDesc &d) {
 // Device and gates
 //===----------------------------------------------------------------------===//
 
-static uint64_t mixSeed(uint64_t seed, uint64_t k) {
-  // splitmix64 of (seed + k * golden ratio).
-  uint64_t z = seed + k * 0x9e3779b97f4a7c15ULL;
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-  return z ^ (z >> 31);
-}
-
 FailureOr<sim::StateVector *> InterpreterImpl::getSim(Operation *op) {
-  if (sv && sv->getNumQubits() == numWires)
-    return &*sv;
-  if (numWires > sim::StateVector::MaxQubits)
-    return simError(op) << "the program allocates " << numWires
-                        << " qubits; the simulator supports at most "
-                        << sim::StateVector::MaxQubits;
-  uint64_t seed = simCreations == 0 ? options.seed : mixSeed(options.seed, simCreations);
-  ++simCreations;
-  sim::Expected<sim::StateVector> fresh = sim::StateVector::create(numWires, seed);
-  if (fresh.failed())
-    return simError(op) << fresh.message();
-  if (sv) {
-    // Grow: the existing wires keep their state, the new ones (the least
-    // significant bits) start in |0>.
-    unsigned extra = numWires - sv->getNumQubits();
-    const std::vector<sim::Complex> &old = sv->getState();
-    std::vector<sim::Complex> amps(size_t{1} << numWires);
-    for (size_t i = 0, e = old.size(); i < e; ++i)
-      amps[i << extra] = old[i];
-    std::vector<int> wires(numWires);
-    std::iota(wires.begin(), wires.end(), 0);
-    sv.reset();
-    sim::Status status = fresh->setState(amps, wires);
-    if (status.failed())
-      return simError(op) << "growing the device: " << status.message();
-  }
-  sv.emplace(std::move(*fresh));
-  stats.maxWires = std::max(stats.maxWires, numWires);
-  return &*sv;
+  sim::Expected<sim::StateVector *> s = device.getState();
+  if (s.failed())
+    return simError(op) << s.message();
+  stats.maxWires = std::max(stats.maxWires, device.getNumWires());
+  return *s;
 }
 
 LogicalResult InterpreterImpl::emitGate(GateCall call, size_t level) {
@@ -314,25 +281,18 @@ LogicalResult InterpreterImpl::emitGate(GateCall call, size_t level) {
 }
 
 LogicalResult InterpreterImpl::applyGate(const GateCall &call) {
-  FailureOr<sim::StateVector *> s = getSim(call.op);
-  if (failed(s))
+  if (failed(getSim(call.op)))
     return failure();
-  sim::StateVector &state = **s;
-  ctrlValueBuffer.assign(call.ctrlValues.begin(), call.ctrlValues.end());
-  sim::ArrayView<double> params(call.params.data(), call.params.size());
-  sim::ArrayView<int> wires(call.wires.data(), call.wires.size());
-  sim::ArrayView<int> ctrls(call.ctrlWires.data(), call.ctrlWires.size());
-  sim::Status status = sim::Status::success();
-  switch (call.form) {
-  case GateForm::Named:
-  case GateForm::GlobalPhase:
-    status = state.applyGate(call.kind, params, wires, call.adjoint, ctrls, ctrlValueBuffer);
-    break;
-  case GateForm::PauliRot:
-    status = state.applyPauliRot(call.params[0], *call.word, wires, call.adjoint, ctrls,
-                                 ctrlValueBuffer);
-    break;
-  case GateForm::Matrix: {
+  sim::GateApplication gate;
+  gate.kind = call.kind;
+  gate.params = sim::ArrayView<double>(call.params.data(), call.params.size());
+  gate.wires = sim::ArrayView<int>(call.wires.data(), call.wires.size());
+  gate.adjoint = call.adjoint;
+  gate.ctrlWires = sim::ArrayView<int>(call.ctrlWires.data(), call.ctrlWires.size());
+  gate.ctrlValues = sim::ArrayView<bool>(call.ctrlValues.data(), call.ctrlValues.size());
+  if (call.form == GateForm::PauliRot)
+    gate.pauliWord = *call.word;
+  if (call.form == GateForm::Matrix) {
     const Tensor &m = *call.matrix;
     int64_t dim = int64_t{1} << call.wires.size();
     if (m.elem != ScalarKind::Complex || m.shape.size() != 2 || m.shape[0] != dim ||
@@ -340,11 +300,9 @@ LogicalResult InterpreterImpl::applyGate(const GateCall &call) {
       return simError(call.op) << "the matrix of a unitary on " << call.wires.size()
                                << " qubits must be a " << dim << "x" << dim
                                << " complex tensor";
-    status = state.applyMatrix(sim::ArrayView<sim::Complex>(m.c.data(), m.c.size()), wires,
-                               call.adjoint, ctrls, ctrlValueBuffer);
-    break;
+    gate.matrix = sim::ArrayView<sim::Complex>(m.c.data(), m.c.size());
   }
-  }
+  sim::Status status = device.applyGate(gate);
   if (status.failed())
     return simError(call.op) << status.message();
   ++stats.gatesApplied;
@@ -554,37 +512,15 @@ LogicalResult InterpreterImpl::execObservable(Operation *op, const OpDesc &d) {
   return success();
 }
 
-FailureOr<std::vector<int>> InterpreterImpl::getMeasuredWires(Operation *op,
-                                                              const ObsValue &obs) {
+FailureOr<ArrayRef<int>> InterpreterImpl::getMeasuredWires(Operation *op, const ObsValue &obs) {
   if (!obs.isCompBasis)
     return simError(op) << "'" << op->getName().getStringRef()
                         << "' of an observable (not quantum.compbasis) is not supported";
-  if (!obs.wires.empty())
-    return obs.wires;
-  std::vector<int> all(numWires);
-  std::iota(all.begin(), all.end(), 0);
-  return all;
+  return ArrayRef<int>(obs.wires);
 }
 
-FailureOr<double> InterpreterImpl::estimateExpval(Operation *op, const sim::Observable &obs,
-                                                  uint64_t shots) {
-  if (obs.getKind() == sim::Observable::Kind::Hamiltonian) {
-    double sum = 0.0;
-    for (size_t k = 0; k < obs.getOperands().size(); ++k) {
-      FailureOr<double> term = estimateExpval(op, obs.getOperands()[k], shots);
-      if (failed(term))
-        return failure();
-      sum += obs.getCoeffs()[k] * *term;
-    }
-    return sum;
-  }
-  sim::Expected<std::vector<double>> samples = sv->sample(obs, shots);
-  if (samples.failed())
-    return simError(op) << "estimating from " << shots << " shots: " << samples.message();
-  double sum = 0.0;
-  for (double s : *samples)
-    sum += s;
-  return sum / static_cast<double>(shots);
+static sim::ArrayView<int> viewOf(ArrayRef<int> wires) {
+  return sim::ArrayView<int>(wires.data(), wires.size());
 }
 
 /// Gives `t` the shape of result `index` of `op` (its static dimensions must
@@ -616,11 +552,8 @@ LogicalResult InterpreterImpl::execMeasurement(Operation *op, const OpDesc &d) {
   if (obsValue.getKind() != RtValue::Kind::Observable)
     return kindError(op, "an observable", obsValue.getKind());
   const ObsValue &obs = obsValue.getObservable();
-  FailureOr<sim::StateVector *> s = getSim(op);
-  if (failed(s))
+  if (failed(getSim(op)))
     return failure();
-  sim::StateVector &state = **s;
-  const uint64_t shots = getShots();
 
   switch (d.code) {
   case OpCode::QExpval:
@@ -628,55 +561,24 @@ LogicalResult InterpreterImpl::execMeasurement(Operation *op, const OpDesc &d) {
     if (obs.isCompBasis)
       return simError(op) << "'" << op->getName().getStringRef()
                           << "' of a computational-basis observable";
-    bool isVar = d.code == OpCode::QVar;
-    double value;
-    if (shots == 0) {
-      sim::Expected<double> r = isVar ? state.var(obs.obs) : state.expval(obs.obs);
-      if (r.failed())
-        return simError(op) << r.message();
-      value = *r;
-    } else if (!isVar) {
-      FailureOr<double> r = estimateExpval(op, obs.obs, shots);
-      if (failed(r))
-        return failure();
-      value = *r;
-    } else {
-      if (obs.obs.getKind() == sim::Observable::Kind::Hamiltonian)
-        return simError(op) << "the variance of a Hamiltonian with shots is not supported";
-      sim::Expected<std::vector<double>> samples = state.sample(obs.obs, shots);
-      if (samples.failed())
-        return simError(op) << "estimating from " << shots << " shots: " << samples.message();
-      double sum = 0.0, sumSq = 0.0;
-      for (double x : *samples) {
-        sum += x;
-        sumSq += x * x;
-      }
-      double mean = sum / shots;
-      value = sumSq / shots - mean * mean;
-    }
-    set(op->getResult(0), RtValue::getFloat(value));
+    sim::Expected<double> r =
+        d.code == OpCode::QVar ? device.var(obs.obs) : device.expval(obs.obs);
+    if (r.failed())
+      return simError(op) << r.message();
+    set(op->getResult(0), RtValue::getFloat(*r));
     return success();
   }
 
   case OpCode::QProbs: {
-    FailureOr<std::vector<int>> wires = getMeasuredWires(op, obs);
+    FailureOr<ArrayRef<int>> wires = getMeasuredWires(op, obs);
     if (failed(wires))
       return failure();
+    sim::Expected<std::vector<double>> p = device.probs(viewOf(*wires));
+    if (p.failed())
+      return simError(op) << p.message();
     auto t = std::make_shared<Tensor>();
     t->elem = ScalarKind::Float;
-    if (shots == 0) {
-      sim::Expected<std::vector<double>> p = state.probs(*wires);
-      if (p.failed())
-        return simError(op) << p.message();
-      t->f = std::move(*p);
-    } else {
-      sim::Expected<std::vector<uint64_t>> c = state.counts(shots, *wires);
-      if (c.failed())
-        return simError(op) << c.message();
-      t->f.reserve(c->size());
-      for (uint64_t n : *c)
-        t->f.push_back(static_cast<double>(n) / static_cast<double>(shots));
-    }
+    t->f = std::move(*p);
     t->shape = {static_cast<int64_t>(t->f.size())};
     if (failed(shapeLikeResult(op, 0, *t)))
       return failure();
@@ -685,33 +587,15 @@ LogicalResult InterpreterImpl::execMeasurement(Operation *op, const OpDesc &d) {
   }
 
   case OpCode::QState: {
-    FailureOr<std::vector<int>> wires = getMeasuredWires(op, obs);
+    FailureOr<ArrayRef<int>> wires = getMeasuredWires(op, obs);
     if (failed(wires))
       return failure();
-    unsigned n = state.getNumQubits();
-    std::vector<int> sorted = *wires;
-    std::sort(sorted.begin(), sorted.end());
-    bool isPermutation = sorted.size() == n;
-    for (unsigned k = 0; isPermutation && k < n; ++k)
-      isPermutation = sorted[k] == static_cast<int>(k);
-    if (!isPermutation)
-      return simError(op) << "quantum.state of " << wires->size() << " of the " << n
-                          << " device wires is not supported (it needs all wires)";
+    sim::Expected<std::vector<sim::Complex>> amps = device.state(viewOf(*wires));
+    if (amps.failed())
+      return simError(op) << amps.message();
     auto t = std::make_shared<Tensor>();
     t->elem = ScalarKind::Complex;
-    const std::vector<sim::Complex> &amps = state.getState();
-    if (std::is_sorted(wires->begin(), wires->end())) {
-      t->c = amps;
-    } else {
-      t->c.resize(amps.size());
-      for (uint64_t j = 0, e = amps.size(); j < e; ++j) {
-        uint64_t src = 0;
-        for (unsigned k = 0; k < n; ++k)
-          if ((j >> (n - 1 - k)) & 1)
-            src |= uint64_t{1} << (n - 1 - (*wires)[k]);
-        t->c[j] = amps[src];
-      }
-    }
+    t->c = std::move(*amps);
     t->shape = {static_cast<int64_t>(t->c.size())};
     if (failed(shapeLikeResult(op, 0, *t)))
       return failure();
@@ -719,45 +603,36 @@ LogicalResult InterpreterImpl::execMeasurement(Operation *op, const OpDesc &d) {
     return success();
   }
 
-  case OpCode::QSample:
-  case OpCode::QCounts: {
-    if (shots == 0)
-      return simError(op) << "'" << op->getName().getStringRef()
-                          << "' needs shots (quantum.device shots or --shots)";
-    bool isSample = d.code == OpCode::QSample;
-    if (isSample) {
-      auto t = std::make_shared<Tensor>();
-      t->elem = ScalarKind::Float;
-      if (obs.isCompBasis) {
-        FailureOr<std::vector<int>> wires = getMeasuredWires(op, obs);
-        if (failed(wires))
-          return failure();
-        sim::Expected<std::vector<int>> bits = state.sample(shots, *wires);
-        if (bits.failed())
-          return simError(op) << bits.message();
-        t->f.assign(bits->begin(), bits->end());
-        t->shape = {static_cast<int64_t>(shots), static_cast<int64_t>(wires->size())};
-      } else {
-        sim::Expected<std::vector<double>> values = state.sample(obs.obs, shots);
-        if (values.failed())
-          return simError(op) << values.message();
-        t->f = std::move(*values);
-        t->shape = {static_cast<int64_t>(shots)};
-      }
-      if (failed(shapeLikeResult(op, 0, *t)))
-        return failure();
-      set(op->getResult(0), RtValue::getTensor(std::move(t)));
-      return success();
+  case OpCode::QSample: {
+    auto t = std::make_shared<Tensor>();
+    t->elem = ScalarKind::Float;
+    if (obs.isCompBasis) {
+      std::vector<int> wires = device.resolveWires(viewOf(obs.wires));
+      sim::Expected<std::vector<int>> bits = device.sample(wires);
+      if (bits.failed())
+        return simError(op) << bits.message();
+      t->f.assign(bits->begin(), bits->end());
+      t->shape = {static_cast<int64_t>(device.getShots()), static_cast<int64_t>(wires.size())};
+    } else {
+      sim::Expected<std::vector<double>> values = device.sample(obs.obs);
+      if (values.failed())
+        return simError(op) << values.message();
+      t->f = std::move(*values);
+      t->shape = {static_cast<int64_t>(device.getShots())};
     }
+    if (failed(shapeLikeResult(op, 0, *t)))
+      return failure();
+    set(op->getResult(0), RtValue::getTensor(std::move(t)));
+    return success();
+  }
+
+  case OpCode::QCounts: {
     auto eigvals = std::make_shared<Tensor>();
     auto counts = std::make_shared<Tensor>();
     eigvals->elem = ScalarKind::Float;
     counts->elem = ScalarKind::Int;
     if (obs.isCompBasis) {
-      FailureOr<std::vector<int>> wires = getMeasuredWires(op, obs);
-      if (failed(wires))
-        return failure();
-      sim::Expected<std::vector<uint64_t>> c = state.counts(shots, *wires);
+      sim::Expected<std::vector<uint64_t>> c = device.counts(viewOf(obs.wires));
       if (c.failed())
         return simError(op) << c.message();
       for (size_t k = 0; k < c->size(); ++k) {
@@ -765,7 +640,7 @@ LogicalResult InterpreterImpl::execMeasurement(Operation *op, const OpDesc &d) {
         counts->i.push_back(static_cast<int64_t>((*c)[k]));
       }
     } else {
-      sim::Expected<std::vector<std::pair<double, uint64_t>>> c = state.counts(obs.obs, shots);
+      sim::Expected<std::vector<std::pair<double, uint64_t>>> c = device.counts(obs.obs);
       if (c.failed())
         return simError(op) << c.message();
       for (auto [value, n] : *c) {
@@ -844,24 +719,23 @@ LogicalResult InterpreterImpl::execQuantum(Operation *op, const OpDesc &d) {
     } else {
       n = *d.allocSize;
     }
-    if (n < 0 || numWires + n > sim::StateVector::MaxQubits)
-      return simError(op) << "allocating " << n << " qubits (" << numWires
-                          << " already allocated) exceeds the simulator's "
-                          << sim::StateVector::MaxQubits;
+    sim::Expected<unsigned> first = device.allocate(n);
+    if (first.failed())
+      return simError(op) << first.message();
     auto reg = std::make_shared<Register>();
     reg->wires.resize(n);
-    std::iota(reg->wires.begin(), reg->wires.end(), static_cast<int>(numWires));
-    numWires += n;
+    std::iota(reg->wires.begin(), reg->wires.end(), static_cast<int>(*first));
     set(op->getResult(0), RtValue::getRegister(std::move(reg)));
     return success();
   }
 
-  case OpCode::QAllocQb:
-    if (numWires + 1 > sim::StateVector::MaxQubits)
-      return simError(op) << "allocating a qubit exceeds the simulator's "
-                          << sim::StateVector::MaxQubits;
-    set(op->getResult(0), RtValue::getQubit(static_cast<int>(numWires++)));
+  case OpCode::QAllocQb: {
+    sim::Expected<unsigned> wire = device.allocateQubit();
+    if (wire.failed())
+      return simError(op) << wire.message();
+    set(op->getResult(0), RtValue::getQubit(static_cast<int>(*wire)));
     return success();
+  }
 
   case OpCode::QDealloc:
   case OpCode::QDeallocQb:
@@ -870,28 +744,27 @@ LogicalResult InterpreterImpl::execQuantum(Operation *op, const OpDesc &d) {
     return success();
 
   case OpCode::QDevice: {
-    deviceShots = 0;
+    int64_t shots = 0;
     if (op->getNumOperands() >= 1) {
       FailureOr<int64_t> s = getI(op, op->getOperand(0));
       if (failed(s))
         return failure();
-      if (*s < 0)
-        return simError(op) << "negative shots " << *s;
-      deviceShots = static_cast<uint64_t>(*s);
+      shots = *s;
     }
+    sim::Status status = device.initDevice(shots);
+    if (status.failed())
+      return simError(op) << status.message();
     return success();
   }
 
   case OpCode::QDeviceRelease:
     if (failed(requireNoModifiers(op)))
       return failure();
-    sv.reset();
-    numWires = 0;
-    deviceShots = 0;
+    device.release();
     return success();
 
   case OpCode::QNumQubits:
-    set(op->getResult(0), RtValue::getInt(numWires));
+    set(op->getResult(0), RtValue::getInt(device.getNumWires()));
     return success();
 
   case OpCode::QMeasure: {
@@ -900,10 +773,9 @@ LogicalResult InterpreterImpl::execQuantum(Operation *op, const OpDesc &d) {
     FailureOr<int> w = getWire(op, op->getOperand(0));
     if (failed(w))
       return failure();
-    FailureOr<sim::StateVector *> s = getSim(op);
-    if (failed(s))
+    if (failed(getSim(op)))
       return failure();
-    sim::Expected<int> outcome = (*s)->measure(*w, d.postselect);
+    sim::Expected<int> outcome = device.measure(*w, d.postselect);
     if (outcome.failed())
       return simError(op) << outcome.message();
     set(op->getResult(0), RtValue::getInt(*outcome ? -1 : 0));
@@ -928,8 +800,7 @@ LogicalResult InterpreterImpl::execQuantum(Operation *op, const OpDesc &d) {
     }
     if (op->getNumResults() != wires.size())
       return emitUnsupported(op, "expected one result per qubit");
-    FailureOr<sim::StateVector *> s = getSim(op);
-    if (failed(s))
+    if (failed(getSim(op)))
       return failure();
     sim::Status status = sim::Status::success();
     if (isBasis) {
@@ -938,11 +809,11 @@ LogicalResult InterpreterImpl::execQuantum(Operation *op, const OpDesc &d) {
       std::vector<int> bits;
       for (int64_t b : (*t)->i)
         bits.push_back(b != 0 ? 1 : 0);
-      status = (*s)->setBasisState(bits, wires);
+      status = device.setBasisState(bits, wires);
     } else {
       if ((*t)->elem != ScalarKind::Complex)
         return simError(op) << "the state must be a complex tensor";
-      status = (*s)->setState((*t)->c, wires);
+      status = device.setState((*t)->c, wires);
     }
     if (status.failed())
       return simError(op) << status.message();

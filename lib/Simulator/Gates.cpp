@@ -43,6 +43,7 @@ constexpr GateInfo gateTable[] = {
     {GateKind::CZ, "CZ", 2, 0},
     {GateKind::SWAP, "SWAP", 2, 0},
     {GateKind::ISWAP, "ISWAP", 2, 0},
+    {GateKind::PSWAP, "PSWAP", 2, 1},
     {GateKind::CRX, "CRX", 2, 1},
     {GateKind::CRY, "CRY", 2, 1},
     {GateKind::CRZ, "CRZ", 2, 1},
@@ -198,6 +199,9 @@ Expected<GateOp> buildGateOp(GateKind kind, ArrayView<double> p,
     return swapGate();
   case GateKind::ISWAP:
     return twoLevel(1, 2, 0.0, I, I, 0.0);
+  case GateKind::PSWAP:
+    // SWAP with the phase e^{i phi} on the swapped pair |01>, |10>.
+    return twoLevel(1, 2, 0.0, expi(p[0]), expi(p[0]), 0.0);
   case GateKind::CRX:
     return rx(p[0], 1);
   case GateKind::CRY:

@@ -11,6 +11,7 @@
 #include "Kernels.h"
 
 #include <array>
+#include <new>
 #include <cmath>
 #include <string>
 
@@ -76,6 +77,31 @@ Status StateVector::checkWires(ArrayView<int> wires, ArrayView<int> ctrlWires,
 void StateVector::reset() {
   std::fill(amps.begin(), amps.end(), Complex{0.0, 0.0});
   amps[0] = 1.0;
+}
+
+Status StateVector::addQubits(unsigned extra) {
+  if (extra == 0)
+    return Status::success();
+  if (extra > MaxQubits - numQubits)
+    return Status::error("cannot simulate " +
+                         std::to_string(numQubits + std::uint64_t{extra}) +
+                         " qubits (at most " + std::to_string(MaxQubits) +
+                         ")");
+  const std::uint64_t oldDim = amps.size();
+  try {
+    amps.resize(oldDim << extra);
+  } catch (const std::bad_alloc &) {
+    return Status::error("out of memory: cannot allocate the state of " +
+                         std::to_string(numQubits + extra) + " qubits");
+  }
+  // From the top down, so that no amplitude is overwritten before it moved:
+  // the target i << extra of source i is above every source still to move.
+  for (std::uint64_t i = oldDim; i-- > 1;) {
+    amps[i << extra] = amps[i];
+    amps[i] = Complex{0.0, 0.0};
+  }
+  numQubits += extra;
+  return Status::success();
 }
 
 Status StateVector::setBasisState(ArrayView<int> bits, ArrayView<int> wires) {

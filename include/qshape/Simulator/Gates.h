@@ -34,6 +34,7 @@ enum class GateKind {
   CZ,
   SWAP,
   ISWAP,
+  PSWAP,
   CRX,
   CRY,
   CRZ,

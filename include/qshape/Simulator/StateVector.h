@@ -80,6 +80,12 @@ public:
   /// Back to |0...0> (the seed is left as is).
   void reset();
 
+  /// Appends `extra` wires in |0> as the least significant bits: every wire
+  /// keeps its index and amplitude i moves to i << extra (the seed is left
+  /// as is). Fails, leaving the state untouched, past MaxQubits or when the
+  /// memory cannot be allocated.
+  Status addQubits(unsigned extra);
+
   /// Catalyst's quantum.set_basis_state, with the Catalyst runtime's
   /// (Lightning's) semantics: the whole register is overwritten; wires[i]
   /// takes bit bits[i] (0 or 1) and every other wire is |0>.
