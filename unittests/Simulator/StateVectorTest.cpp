@@ -206,6 +206,10 @@ TEST(SimulatorGates, TwoQubitMatrices) {
                    {1.0, 0.0, 0.0, 0.0, 0.0, 0.0, I, 0.0, //
                     0.0, I, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0},
                    "ISWAP");
+  expectMatrixNear(gateMatrix("PSWAP", {t}, 2),
+                   {1.0, 0.0, 0.0, 0.0, 0.0, 0.0, expi(t), 0.0, //
+                    0.0, expi(t), 0.0, 0.0, 0.0, 0.0, 0.0, 1.0},
+                   "PSWAP");
   expectMatrixNear(gateMatrix("CRX", {t}, 2), controlled(rxMatrix(t)), "CRX");
   expectMatrixNear(gateMatrix("CRY", {t}, 2), controlled(ryMatrix(t)), "CRY");
   expectMatrixNear(gateMatrix("CRZ", {t}, 2), controlled(rzMatrix(t)), "CRZ");
