@@ -102,6 +102,20 @@ const ModifierCase modifierCases[] = {
     {"controls-mixed-adjoint", true, {4, 5}, {false, true}},
 };
 
+/// The Modifiers struct compiled code builds for a case, over qubits `q`.
+struct ModifierArgs {
+  ModifierArgs(const ModifierCase &mc, QUBIT *const *q) {
+    for (std::size_t i = 0; i < mc.ctrls.size(); ++i) {
+      ctrls[i] = q[mc.ctrls[i]];
+      values[i] = mc.values[i];
+    }
+    mods = {mc.adjoint, mc.ctrls.size(), reinterpret_cast<QUBIT *>(ctrls), values};
+  }
+  QUBIT *ctrls[2] = {};
+  bool values[2] = {};
+  Modifiers mods;
+};
+
 TEST_F(RuntimeGates, EveryFixedGateWithModifiersMatchesTheDevice) {
   const double params[3] = {0.731, -1.234, 0.517};
   const int targets[4] = {2, 0, 3, 1};
@@ -113,16 +127,9 @@ TEST_F(RuntimeGates, EveryFixedGateWithModifiersMatchesTheDevice) {
       QUBIT *wires[4];
       for (unsigned i = 0; i < gate.numWires; ++i)
         wires[i] = q[targets[i]];
-      std::vector<QUBIT *> ctrlHandles;
-      bool values[2] = {};
-      for (std::size_t i = 0; i < mc.ctrls.size(); ++i) {
-        ctrlHandles.push_back(q[mc.ctrls[i]]);
-        values[i] = mc.values[i];
-      }
-      Modifiers mods{mc.adjoint, mc.ctrls.size(),
-                     reinterpret_cast<QUBIT *>(ctrlHandles.data()), values};
+      ModifierArgs mods(mc, q);
       const bool plain = !mc.adjoint && mc.ctrls.empty();
-      gate.call(params, wires, plain ? nullptr : &mods);
+      gate.call(params, wires, plain ? nullptr : &mods.mods);
 
       sim::GateApplication app;
       app.kind = gate.kind;
@@ -130,7 +137,7 @@ TEST_F(RuntimeGates, EveryFixedGateWithModifiersMatchesTheDevice) {
       app.wires = sim::ArrayView<int>(targets, gate.numWires);
       app.adjoint = mc.adjoint;
       app.ctrlWires = mc.ctrls;
-      app.ctrlValues = sim::ArrayView<bool>(values, mc.ctrls.size());
+      app.ctrlValues = sim::ArrayView<bool>(mods.values, mc.ctrls.size());
       ASSERT_TRUE(device.applyGate(app).succeeded());
       EXPECT_LT(maxDistance(runtimeState(), deviceState()), Tol);
     }
@@ -145,15 +152,8 @@ TEST_F(RuntimeGates, ModifiersChangeTheResult) {
   std::vector<std::vector<Complex>> results;
   for (const ModifierCase &mc : modifierCases) {
     prepare(start);
-    std::vector<QUBIT *> ctrlHandles;
-    bool values[2] = {};
-    for (std::size_t i = 0; i < mc.ctrls.size(); ++i) {
-      ctrlHandles.push_back(q[mc.ctrls[i]]);
-      values[i] = mc.values[i];
-    }
-    Modifiers mods{mc.adjoint, mc.ctrls.size(),
-                   reinterpret_cast<QUBIT *>(ctrlHandles.data()), values};
-    __catalyst__qis__Rot(0.3, 1.1, -0.7, q[1], &mods);
+    ModifierArgs mods(mc, q);
+    __catalyst__qis__Rot(0.3, 1.1, -0.7, q[1], &mods.mods);
     results.push_back(runtimeState());
   }
   for (std::size_t i = 0; i < results.size(); ++i)
