@@ -11,7 +11,10 @@
 #include "RuntimeTestUtil.h"
 
 #include <functional>
+#include <set>
 #include <string>
+
+#include <dlfcn.h>
 
 using namespace qshape;
 using namespace qshape::runtime::test;
@@ -59,6 +62,23 @@ std::vector<FixedGate> fixedGates() {
       G0(CSWAP, 3, q[0], q[1], q[2]), G0(Toffoli, 3, q[0], q[1], q[2]),
       GP(DoubleExcitation, 1, 4, p[0], q[0], q[1], q[2], q[3]),
   };
+}
+
+/// A gate added to the simulator's catalogue needs its runtime function (or
+/// qshape-sim and compiled programs disagree on what runs) and its row in
+/// fixedGates() (or it goes untested here).
+TEST(RuntimeCatalogue, EveryGateOfTheSimulatorHasItsFunction) {
+  std::set<GateKind> tested = {GateKind::Identity, GateKind::MultiRZ, GateKind::PCPhase,
+                               GateKind::GlobalPhase, GateKind::PauliRot,
+                               GateKind::QubitUnitary};
+  for (const FixedGate &gate : fixedGates())
+    tested.insert(gate.kind);
+  for (int k = 0; k <= static_cast<int>(GateKind::QubitUnitary); ++k) {
+    const auto kind = static_cast<GateKind>(k);
+    const std::string name(sim::getGateInfo(kind).name);
+    EXPECT_NE(dlsym(RTLD_DEFAULT, ("__catalyst__qis__" + name).c_str()), nullptr) << name;
+    EXPECT_TRUE(tested.count(kind)) << name << " has no test";
+  }
 }
 
 /// A 6-wire session and an independent device in the same random state.
