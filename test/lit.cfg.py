@@ -23,6 +23,8 @@ config.substitutions.append(("%qshape_tools", config.qshape_tools_dir))
 config.substitutions.append(("%pass_plugin", os.path.join(config.qshape_lib_dir, "QShapePassPlugin.so")))
 config.substitutions.append(("%dialect_plugin", os.path.join(config.qshape_lib_dir, "QShapeQuantumDialectPlugin.so")))
 config.substitutions.append(("%upstream_mlir_opt", os.path.join(config.llvm_tools_dir, "mlir-opt")))
+# The C compiler of the LLVM qshape builds with (test/Runtime compiles C hosts).
+config.substitutions.append(("%clang", os.path.join(config.llvm_tools_dir, "clang")))
 config.substitutions.append(("%python", config.python_executable))
 config.substitutions.append(("%workloads", config.python_executable + " " + os.path.join(config.qshape_src_root, "bench", "workloads.py")))
 config.substitutions.append(("%randcircuit", config.python_executable + " " + os.path.join(config.qshape_src_root, "bench", "randcircuit.py")))
