@@ -8,9 +8,12 @@ PYTHON     ?= /usr/bin/python3
 JOBS       ?= $(shell nproc)
 
 # Debian packages qshape needs (only the missing ones are installed).
+# python3-venv/-setuptools/-wheel: `pip install ./python` in a venv without
+# the network (setuptools 66 builds wheels with the separate wheel package).
 DEB_PACKAGES = llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools \
                clang-22 cmake ninja-build libgtest-dev libgmock-dev libmimalloc-dev \
-               python3 python3-pytest
+               python3 python3-pytest \
+               python3-venv python3-setuptools python3-wheel
 
 .PHONY: all deps configure build check demo bench docs clean
 

@@ -2,8 +2,10 @@
 """Runs every qshape test suite and prints one summary line.
 
 Suites: lit tests (test/), GoogleTest unit tests (through lit), Python tests
-(pytest). The last line is `N passed, N failed` (and `, N skipped`); the exit
-code is non-zero when anything failed or when no test ran at all.
+(pytest), and the Python package's tests on an installed qshape in a fresh
+venv (python/tests/installed.py). The last line is `N passed, N failed` (and
+`, N skipped`); the exit code is non-zero when anything failed or when no
+test ran at all.
 """
 import argparse
 import json
@@ -38,6 +40,20 @@ def run_pytest(python, src, build, out_xml):
            f"--junitxml={out_xml}", os.path.join(src, "python", "tests")]
     print("+", " ".join(cmd), flush=True)
     subprocess.run(cmd, env=env, cwd=src)
+    return junit_counts(out_xml)
+
+
+def run_installed_python(python, src, build, out_xml):
+    cmd = [python, os.path.join(src, "python", "tests", "installed.py"), "--build", build,
+           "--python", python, f"--junitxml={out_xml}"]
+    if os.path.exists(out_xml):  # a failed setup must not count the last run's results
+        os.remove(out_xml)
+    print("+", " ".join(cmd), flush=True)
+    subprocess.run(cmd)
+    return junit_counts(out_xml)
+
+
+def junit_counts(out_xml):
     try:
         root = ET.parse(out_xml).getroot()
     except (OSError, ET.ParseError) as e:
@@ -63,6 +79,8 @@ def main():
     suites = {
         "lit": run_lit(args.build, args.lit, os.path.join(results, "lit.json")),
         "pytest": run_pytest(args.python, src, args.build, os.path.join(results, "pytest.xml")),
+        "installed-python": run_installed_python(args.python, src, args.build,
+                                                 os.path.join(results, "installed-python.xml")),
     }
     passed = sum(r[0] for r in suites.values())
     failed = sum(r[1] for r in suites.values())

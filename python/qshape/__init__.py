@@ -1,55 +1,58 @@
-"""qshape's Python side: find the plugins and run the tools from Python.
+"""qshape's Python side: find an installed qshape, run its tools, give Catalyst its plugin.
 
-Catalyst integration::
+Catalyst integration (``qshape.catalyst`` puts qshape's passes into
+Catalyst's pipeline and names the plugin)::
 
-    import qshape
-    from catalyst.passes import apply_pass_plugin
+    import qshape.catalyst
 
-    @qml.qjit(pass_plugins={qshape.pass_plugin()})
-    @apply_pass_plugin(qshape.pass_plugin(), "qshape-canonicalize")
+    @qml.qjit(**qshape.catalyst.qjit_options())
     @qml.qnode(dev)
     def circuit(x): ...
 
-The library is located through $QSHAPE_BUILD (a build directory) or, by
-default, the `build/` directory next to this package's source tree.
+qshape's files are found through ``$QSHAPE_PREFIX``, the prefix recorded at
+``pip install`` time, the ``qshape-opt`` on ``PATH``, or the build directory
+(``$QSHAPE_BUILD``, or ``build/`` of the source tree this package is in), in
+that order: ``locate()`` and ``qshape where`` show which one was used.
 """
 import json
 import os
 import subprocess
 
-__all__ = ["build_dir", "pass_plugin", "dialect_plugin", "tool", "fingerprint", "stats"]
+from ._locate import Location, QShapeNotFound, locate
+
+__all__ = ["Location", "QShapeNotFound", "locate", "prefix", "tool", "pass_plugin",
+           "dialect_plugin", "fingerprint", "stats"]
 
 
-def build_dir():
-    """The qshape build directory ($QSHAPE_BUILD, else <repo>/build)."""
-    env = os.environ.get("QSHAPE_BUILD")
-    if env:
-        return os.path.abspath(env)
-    here = os.path.dirname(os.path.abspath(__file__))
-    return os.path.abspath(os.path.join(here, "..", "..", "build"))
+def prefix():
+    """The qshape prefix in use (a directory with bin/ and lib/), as a string."""
+    return str(locate().prefix)
 
 
-def _existing(path, what):
-    if not os.path.exists(path):
-        raise FileNotFoundError(f"qshape: {what} not found at {path}; build qshape "
-                                f"(`make`) or set QSHAPE_BUILD to its build directory")
-    return path
+def _existing(path, what, loc):
+    if not path.exists():
+        raise QShapeNotFound(f"qshape: {what} not found at {path} (prefix found by "
+                             f"{loc.rule.name}); reinstall qshape there, or point "
+                             f"QSHAPE_PREFIX at a complete installation")
+    return str(path)
 
 
 def pass_plugin():
     """Path of QShapePassPlugin.so (for qjit(pass_plugins=...) and apply_pass_plugin)."""
-    return _existing(os.path.join(build_dir(), "lib", "QShapePassPlugin.so"), "pass plugin")
+    loc = locate()
+    return _existing(loc.lib("QShapePassPlugin.so"), "the pass plugin", loc)
 
 
 def dialect_plugin():
-    """Path of QShapeQuantumDialectPlugin.so (for upstream mlir-opt only)."""
-    return _existing(os.path.join(build_dir(), "lib", "QShapeQuantumDialectPlugin.so"),
-                     "dialect plugin")
+    """Path of QShapeQuantumDialectPlugin.so (for upstream mlir-opt only, never Catalyst)."""
+    loc = locate()
+    return _existing(loc.lib("QShapeQuantumDialectPlugin.so"), "the dialect plugin", loc)
 
 
 def tool(name):
     """Path of a qshape command-line tool (qshape-opt, qshape-fingerprint, ...)."""
-    return _existing(os.path.join(build_dir(), "bin", name), name)
+    loc = locate()
+    return _existing(loc.bin(name), name, loc)
 
 
 def fingerprint(mlir_text):
