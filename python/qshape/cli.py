@@ -103,5 +103,15 @@ def main(argv=None):
     return _where(loc, args.json)
 
 
+def entry_point():
+    """The console script: main(), quiet when its output pipe closes (`qshape where | head`)."""
+    try:
+        return main()
+    except BrokenPipeError:
+        # Python's documented way: point stdout at /dev/null so the exit flush is quiet.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(entry_point())
