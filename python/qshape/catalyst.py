@@ -165,8 +165,8 @@ def _add_cache(stages, options):
         sort_keys=True).encode()).hexdigest()
     lookup = {"salt": digest, **{k: v for k, v in options.items() if k in _CACHE_LOOKUP_OPTIONS}}
     store = {k: v for k, v in options.items() if k in _CACHE_STORE_OPTIONS}
-    first, last = stages[0], stages[-1]
-    stages[0] = (first[0], [pass_text("qshape-cache-lookup", lookup)] + first[1])
+    # One after the other: in a one-stage pipeline the first stage is the last.
+    stages[0] = (stages[0][0], [pass_text("qshape-cache-lookup", lookup)] + stages[0][1])
     stages[-1] = (stages[-1][0], stages[-1][1] + [pass_text("qshape-cache-store", store)])
     return stages
 

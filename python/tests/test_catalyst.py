@@ -99,6 +99,14 @@ def test_quantum_stage_need_not_be_first():
     assert out[2][1] == ["inline", "qshape-cache-store"]
 
 
+def test_one_stage_pipeline_gets_both_cache_passes():
+    out = qc.pipeline([("QuantumCompilationStage", ["canonicalize"])])
+    passes = out[0][1]
+    assert passes[0].startswith("qshape-cache-lookup{salt=")
+    assert passes[1:] == ["qshape-canonicalize", "qshape-roll-loops", "canonicalize",
+                          "qshape-cache-store"]
+
+
 def test_quantum_stage_by_name_or_a_clear_error():
     base = [("mine", ["cse"]), ("lower", ["inline"])]
     with pytest.raises(ValueError, match=r"no quantum-compilation stage .* among the stages \['mine', 'lower'\]"):
