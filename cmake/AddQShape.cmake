@@ -5,7 +5,7 @@
 # CMake package (lib/cmake/QShape/QShapeConfig.cmake) exports it, with no
 # second list to keep up to date:
 #
-#   qshape_add_library(<name> [STATIC|SHARED] <sources>... [HOST_LIBS MLIR LLVM])
+#   qshape_add_library(<name> [STATIC|SHARED] [OWN_TARGET_ONLY] <sources>... [HOST_LIBS MLIR LLVM])
 #   qshape_tool_link(<target>)          after add_executable(<target> ...)
 #   qshape_add_plugin(<name> <sources>... LINK <libraries>...)
 #
@@ -34,7 +34,8 @@ set(QSHAPE_EXPORT_SET QShapeTargets)
 # MLIR build that qshape was configured with keeps them.
 set(QSHAPE_TOOL_INSTALL_RPATH "$ORIGIN/../${QSHAPE_INSTALL_LIBDIR}" "${LLVM_LIBRARY_DIR}")
 
-# QShape::QShape: every qshape library (qshape_add_library adds each one).
+# QShape::QShape: every qshape library (qshape_add_library adds each one but
+# the runtime).
 add_library(QShapeAll INTERFACE)
 set_target_properties(QShapeAll PROPERTIES EXPORT_NAME QShape)
 add_library(QShape::QShape ALIAS QShapeAll)
@@ -45,10 +46,13 @@ function(_qshape_mark target kind)
   set_property(TARGET ${target} PROPERTY QSHAPE_TARGET_KIND ${kind})
 endfunction()
 
-# qshape_add_library(<name> [STATIC|SHARED] <sources>... [HOST_LIBS MLIR LLVM])
+# qshape_add_library(<name> [STATIC|SHARED] [OWN_TARGET_ONLY] <sources>... [HOST_LIBS MLIR LLVM])
 #
 # Every qshape library is made with this function (not add_library): it is
-# installed into lib/, exported as QShape::<name>, and part of QShape::QShape.
+# installed into lib/, exported as QShape::<name>, and part of QShape::QShape
+# unless OWN_TARGET_ONLY says it is not a library of the compiler (the runtime
+# that compiled programs call: an MLIR tool linking QShape::QShape must not
+# carry Catalyst's runtime ABI).
 # Libraries are static by default (lib/CMakeLists.txt makes them
 # position-independent), so they link into the tools and the plugins alike.
 #
@@ -61,7 +65,7 @@ endfunction()
 # with their include directories).
 # Use target_link_libraries as usual for everything else.
 function(qshape_add_library name)
-  cmake_parse_arguments(ARG "STATIC;SHARED" "" "HOST_LIBS" ${ARGN})
+  cmake_parse_arguments(ARG "STATIC;SHARED;OWN_TARGET_ONLY" "" "HOST_LIBS" ${ARGN})
   set(type STATIC)
   if(ARG_SHARED)
     set(type SHARED)
@@ -84,7 +88,9 @@ function(qshape_add_library name)
       LIBRARY_OUTPUT_DIRECTORY "${QSHAPE_LIB_DIR}"
       INSTALL_RPATH "$ORIGIN")
   endif()
-  target_link_libraries(QShapeAll INTERFACE ${name})
+  if(NOT ARG_OWN_TARGET_ONLY)
+    target_link_libraries(QShapeAll INTERFACE ${name})
+  endif()
   install(TARGETS ${name} EXPORT ${QSHAPE_EXPORT_SET}
     ARCHIVE DESTINATION ${QSHAPE_INSTALL_LIBDIR}
     LIBRARY DESTINATION ${QSHAPE_INSTALL_LIBDIR})
