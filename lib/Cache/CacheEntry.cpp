@@ -1,4 +1,4 @@
-//===- CacheEntry.cpp - On-disk format of one cache entry -----------------===//
+//===- CacheEntry.cpp - The one-file format of a cache entry --------------===//
 
 #include "qshape/Cache/CacheEntry.h"
 
@@ -8,6 +8,7 @@
 #include "llvm/ADT/Twine.h"
 #include "llvm/Support/BLAKE3.h"
 #include "llvm/Support/Endian.h"
+#include "llvm-c/blake3.h"
 
 #include <cstring>
 #include <fcntl.h>
@@ -19,7 +20,9 @@ namespace endian = llvm::support::endian;
 
 namespace {
 constexpr char Magic[8] = {'Q', 'S', 'H', 'C', 'A', 'C', 'H', 'E'};
-constexpr size_t FixedPartSize = 114; // up to the producer string
+constexpr size_t TagOffset = 112;
+constexpr size_t ProducerLengthOffset = 144;
+constexpr size_t FixedPartSize = 146; // up to the producer string
 constexpr size_t HeaderChecksumSize = 16;
 constexpr size_t MinHeaderSize = FixedPartSize + HeaderChecksumSize;
 constexpr size_t MaxHeaderSize = MinHeaderSize + MaxProducerLength;
@@ -58,7 +61,7 @@ std::optional<std::string> decodeHeader(llvm::StringRef Bytes, EntryHeader &H) {
            " (this build reads version " + std::to_string(EntryFormatVersion) +
            ")";
   H.HeaderSize = endian::read32le(P + 12);
-  size_t ProducerLength = endian::read16le(P + 112);
+  size_t ProducerLength = endian::read16le(P + ProducerLengthOffset);
   if (ProducerLength > MaxProducerLength ||
       H.HeaderSize != FixedPartSize + ProducerLength + HeaderChecksumSize)
     return std::string("inconsistent header size");
@@ -71,10 +74,14 @@ std::optional<std::string> decodeHeader(llvm::StringRef Bytes, EntryHeader &H) {
     return std::string("header checksum mismatch");
   std::memcpy(H.Key.data(), P + 16, H.Key.size());
   H.Kind = endian::read32le(P + 48);
+  H.Flags = endian::read32le(P + 52);
+  if (H.Flags & ~EntryFlagTagged)
+    return "unknown flags 0x" + llvm::utohexstr(H.Flags);
   H.PayloadSize = endian::read64le(P + 56);
   std::memcpy(H.PayloadHash.data(), P + 64, H.PayloadHash.size());
   H.CompileTimeMs = endian::read64le(P + 96);
   H.CreationTime = endian::read64le(P + 104);
+  std::memcpy(H.Tag.data(), P + TagOffset, H.Tag.size());
   H.Producer = Bytes.substr(FixedPartSize, ProducerLength).str();
   return std::nullopt;
 }
@@ -86,6 +93,23 @@ EntryReadResult failure(ReadStatus Status, std::string Detail,
   R.Detail = std::move(Detail);
   R.FileSize = FileSize;
   return R;
+}
+
+/// The checks that need the whole entry's size: the key asked for and the
+/// payload size. \p What names the container in messages ("file", "value").
+std::optional<std::string> checkFraming(const EntryHeader &H, uint64_t Size,
+                                        const CacheKey *ExpectedKey,
+                                        llvm::StringRef What) {
+  if (ExpectedKey && H.Key != ExpectedKey->bytes())
+    return "header holds key blake3:" + toHex(H.Key) +
+           ", not the requested one";
+  if (Size < H.HeaderSize || H.PayloadSize != Size - H.HeaderSize)
+    return (What + " is " + llvm::Twine(Size) + " bytes, header promises " +
+            llvm::Twine(uint64_t(H.HeaderSize) + H.PayloadSize) +
+            (Size < uint64_t(H.HeaderSize) + H.PayloadSize ? " (truncated)"
+                                                            : " (trailing bytes)"))
+        .str();
+  return std::nullopt;
 }
 } // namespace
 
@@ -119,12 +143,13 @@ std::string qshape::cache::encodeEntryHeader(EntryHeader &H) {
   endian::write32le(P + 12, H.HeaderSize);
   std::memcpy(P + 16, H.Key.data(), H.Key.size());
   endian::write32le(P + 48, H.Kind);
-  endian::write32le(P + 52, 0);
+  endian::write32le(P + 52, H.Flags);
   endian::write64le(P + 56, H.PayloadSize);
   std::memcpy(P + 64, H.PayloadHash.data(), H.PayloadHash.size());
   endian::write64le(P + 96, H.CompileTimeMs);
   endian::write64le(P + 104, H.CreationTime);
-  endian::write16le(P + 112, uint16_t(Producer.size()));
+  std::memcpy(P + TagOffset, H.Tag.data(), H.Tag.size());
+  endian::write16le(P + ProducerLengthOffset, uint16_t(Producer.size()));
   std::memcpy(P + FixedPartSize, Producer.data(), Producer.size());
   size_t ChecksumOffset = FixedPartSize + Producer.size();
   auto Checksum =
@@ -180,16 +205,9 @@ EntryReadResult qshape::cache::readEntryFile(llvm::StringRef Path,
     R.Detail = std::move(Detail);
     return std::move(R);
   };
-  if (ExpectedKey && H.Key != ExpectedKey->bytes())
-    return Corrupt("header holds key blake3:" + toHex(H.Key) +
-                   ", not the requested one");
-  if (FileSize < H.HeaderSize || H.PayloadSize != FileSize - H.HeaderSize)
-    return Corrupt("file is " + std::to_string(FileSize) +
-                   " bytes, header promises " +
-                   std::to_string(uint64_t(H.HeaderSize) + H.PayloadSize) +
-                   (FileSize < uint64_t(H.HeaderSize) + H.PayloadSize
-                        ? " (truncated)"
-                        : " (trailing bytes)"));
+  if (std::optional<std::string> Problem =
+          checkFraming(H, FileSize, ExpectedKey, "file"))
+    return Corrupt(std::move(*Problem));
   if (Mode == ReadMode::HeaderOnly) {
     R.Status = ReadStatus::Ok;
     return R;
@@ -231,4 +249,125 @@ EntryReadResult qshape::cache::readEntryFile(llvm::StringRef Path,
   if (Buffer)
     R.Payload = std::move(Buffer);
   return R;
+}
+
+EntryReadResult qshape::cache::decodeEntry(llvm::StringRef Bytes,
+                                           const CacheKey *ExpectedKey,
+                                           ReadMode Mode) {
+  if (Bytes.empty())
+    return failure(ReadStatus::Corrupt, "empty value", 0);
+  EntryHeader H;
+  if (std::optional<std::string> Problem =
+          decodeHeader(Bytes.take_front(MaxHeaderSize), H))
+    return failure(ReadStatus::Corrupt, *Problem, Bytes.size());
+  EntryReadResult R;
+  R.FileSize = Bytes.size();
+  R.Header = H;
+  if (std::optional<std::string> Problem =
+          checkFraming(H, Bytes.size(), ExpectedKey, "value")) {
+    R.Status = ReadStatus::Corrupt;
+    R.Detail = std::move(*Problem);
+    return R;
+  }
+  R.Status = ReadStatus::Ok;
+  if (Mode == ReadMode::HeaderOnly)
+    return R;
+  llvm::StringRef Payload = Bytes.drop_front(H.HeaderSize);
+  if (llvm::BLAKE3::hash<CacheKey::NumBytes>(
+          llvm::arrayRefFromStringRef(Payload)) != H.PayloadHash) {
+    R.Status = ReadStatus::Corrupt;
+    R.Detail = "payload checksum mismatch";
+    return R;
+  }
+  if (Mode == ReadMode::Load)
+    R.Payload = llvm::MemoryBuffer::getMemBufferCopy(Payload, "cache entry");
+  return R;
+}
+
+//===----------------------------------------------------------------------===//
+// Authenticity tags
+//===----------------------------------------------------------------------===//
+
+namespace {
+// BLAKE3's derive-key context: globally unique, fixed forever, so the same
+// secret gives an unrelated key in any other use.
+constexpr const char *TagKeyContext =
+    "qshape-cache 2026-12 remote entry authenticity tag v1";
+} // namespace
+
+std::optional<EntryTagKey> EntryTagKey::fromSecret(llvm::StringRef Secret) {
+  if (Secret.size() < MinSecretLength)
+    return std::nullopt;
+  llvm_blake3_hasher Hasher;
+  llvm_blake3_hasher_init_derive_key(&Hasher, TagKeyContext);
+  llvm_blake3_hasher_update(&Hasher, Secret.data(), Secret.size());
+  CacheKey::Digest Key;
+  llvm_blake3_hasher_finalize(&Hasher, Key.data(), Key.size());
+  return EntryTagKey(Key);
+}
+
+CacheKey::Digest EntryTagKey::tagOf(const EntryHeader &Header) const {
+  EntryHeader Unsigned = Header;
+  Unsigned.Flags |= EntryFlagTagged; // the flag is part of what is signed
+  Unsigned.Tag = {};
+  std::string Bytes = encodeEntryHeader(Unsigned);
+  llvm_blake3_hasher Hasher;
+  llvm_blake3_hasher_init_keyed(&Hasher, Key.data());
+  // The header checksum at the end depends on the tag: leave it out.
+  llvm_blake3_hasher_update(&Hasher, Bytes.data(),
+                            Bytes.size() - HeaderChecksumSize);
+  CacheKey::Digest Tag;
+  llvm_blake3_hasher_finalize(&Hasher, Tag.data(), Tag.size());
+  return Tag;
+}
+
+void EntryTagKey::sign(EntryHeader &Header) const {
+  Header.Tag = tagOf(Header);
+  Header.Flags |= EntryFlagTagged;
+}
+
+bool EntryTagKey::verifies(const EntryHeader &Header) const {
+  if (!Header.tagged())
+    return false;
+  CacheKey::Digest Expected = tagOf(Header);
+  uint8_t Difference = 0;
+  for (size_t I = 0; I < Expected.size(); ++I)
+    Difference |= uint8_t(Expected[I] ^ Header.Tag[I]);
+  return Difference == 0;
+}
+
+void qshape::cache::checkEntryTag(EntryReadResult &Result,
+                                  const EntryTagKey *TagKey) {
+  if (!TagKey || Result.Status != ReadStatus::Ok)
+    return;
+  const EntryHeader &H = *Result.Header;
+  if (TagKey->verifies(H))
+    return;
+  Result.Status = ReadStatus::Refused;
+  Result.Payload.reset();
+  Result.Detail =
+      H.tagged() ? "its authenticity tag does not verify with "
+                   "QSHAPE_CACHE_REMOTE_KEY (written with another key, or "
+                   "altered)"
+                 : "it carries no authenticity tag (written by a client "
+                   "without QSHAPE_CACHE_REMOTE_KEY)";
+}
+
+EntryHeader qshape::cache::makeEntryHeader(const CacheKey &Key,
+                                           PayloadKind Kind,
+                                           llvm::StringRef Payload,
+                                           uint64_t CompileTimeMs,
+                                           const EntryTagKey *TagKey) {
+  EntryHeader H;
+  H.Key = Key.bytes();
+  H.Kind = uint32_t(Kind);
+  H.PayloadSize = Payload.size();
+  H.PayloadHash = llvm::BLAKE3::hash<CacheKey::NumBytes>(
+      llvm::arrayRefFromStringRef(Payload));
+  H.CompileTimeMs = CompileTimeMs;
+  H.CreationTime = uint64_t(fileutil::nowSeconds());
+  H.Producer = getProducerVersion().str();
+  if (TagKey)
+    TagKey->sign(H);
+  return H;
 }

@@ -33,11 +33,23 @@ constexpr Field Fields[] = {
     {"stores", &CacheStats::Stores},
     {"bytes_stored", &CacheStats::BytesStored},
     {"compile_time_saved_ms", &CacheStats::CompileTimeSavedMs},
+    {"remote_hits", &CacheStats::RemoteHits},
+    {"remote_misses", &CacheStats::RemoteMisses},
+    {"remote_corrupt", &CacheStats::RemoteCorrupt},
+    {"remote_refused", &CacheStats::RemoteRefused},
+    {"remote_errors", &CacheStats::RemoteErrors},
+    {"remote_timeouts", &CacheStats::RemoteTimeouts},
+    {"remote_too_large", &CacheStats::RemoteTooLarge},
+    {"remote_skipped", &CacheStats::RemoteSkipped},
+    {"remote_stores", &CacheStats::RemoteStores},
+    {"remote_bytes_stored", &CacheStats::RemoteBytesStored},
     {"size_bytes", &CacheStats::SizeBytes},
     {"entries", &CacheStats::Entries},
     {"last_cleanup_time", &CacheStats::LastCleanupTime},
 };
-constexpr size_t NumCounters = 9; // the first fields are counters
+constexpr size_t NumCounters = 19; // the first fields are counters
+static_assert(std::size(Fields) == NumCounters + 3,
+              "the size accounting follows the counters");
 
 /// Locks \p FD, retrying when a signal interrupts the wait.
 std::error_code lock(int FD, int Operation) {
@@ -69,6 +81,11 @@ llvm::ErrorOr<std::string> readWhole(int FD) {
 double CacheStats::hitRate() const {
   uint64_t Lookups = Hits + Misses;
   return Lookups == 0 ? 0.0 : double(Hits) / double(Lookups);
+}
+
+double CacheStats::remoteHitRate() const {
+  uint64_t Lookups = RemoteHits + RemoteMisses + RemoteCorrupt + RemoteRefused;
+  return Lookups == 0 ? 0.0 : double(RemoteHits) / double(Lookups);
 }
 
 void CacheStats::addCounters(const CacheStats &Delta) {

@@ -12,7 +12,7 @@ namespace {
 struct ProblemState {
   std::mutex Mutex;
   WarningHandler Handler;
-  bool Emitted = false;
+  bool Emitted[2] = {false, false}; // by ProblemSource
   uint64_t Count = 0;
 };
 
@@ -37,15 +37,17 @@ WarningHandler qshape::cache::setWarningHandler(WarningHandler Handler) {
   return Handler;
 }
 
-bool qshape::cache::reportProblem(const llvm::Twine &Message) {
+bool qshape::cache::reportProblem(const llvm::Twine &Message,
+                                  ProblemSource Source) {
   ProblemState &S = state();
   WarningHandler Handler;
   {
     std::lock_guard<std::mutex> Guard(S.Mutex);
     ++S.Count;
-    if (S.Emitted)
+    bool &Emitted = S.Emitted[Source == ProblemSource::Remote];
+    if (Emitted)
       return false;
-    S.Emitted = true;
+    Emitted = true;
     Handler = S.Handler;
   }
   std::string Text = Message.str();
@@ -65,6 +67,6 @@ uint64_t qshape::cache::problemCount() {
 void qshape::cache::resetProblemsForTesting() {
   ProblemState &S = state();
   std::lock_guard<std::mutex> Guard(S.Mutex);
-  S.Emitted = false;
+  S.Emitted[0] = S.Emitted[1] = false;
   S.Count = 0;
 }

@@ -6,10 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "CacheUtils.h"
-
-#include "qshape/Cache/CacheStore.h"
-#include "qshape/Cache/Diagnostics.h"
+#include "qshape/ModuleCache/ModuleCache.h"
 #include "qshape/Transforms/Passes.h"
 
 #include "mlir/IR/Diagnostics.h"
@@ -24,7 +21,7 @@ namespace qshape {
 
 using namespace mlir;
 using namespace qshape;
-using namespace qshape::cachepass;
+using namespace qshape::modulecache;
 using Clock = std::chrono::steady_clock;
 
 namespace {
@@ -36,8 +33,8 @@ struct QShapeCachePass : qshape::impl::QShapeCacheBase<QShapeCachePass> {
   }
 
   LogicalResult initialize(MLIRContext *ctx) override {
-    FailureOr<ParsedOptions> opts =
-        parseOptions(ctx, getArgument(), mode, maxSize);
+    FailureOr<CacheSettings> opts =
+        parseCacheSettings(ctx, getArgument(), dir, mode, maxSize, remote);
     if (failed(opts))
       return failure();
     parsed = *opts;
@@ -72,27 +69,24 @@ struct QShapeCachePass : qshape::impl::QShapeCacheBase<QShapeCachePass> {
         signalPassFailure();
       return;
     }
-    std::string keyText =
-        computeKey(*fingerprint, normalizedPipeline, salt).str();
+    cache::CacheKey key = computeKey(*fingerprint, normalizedPipeline, salt);
     Clock::time_point keyed = Clock::now();
 
-    cache::CacheOptions options;
-    options.Directory = dir;
-    options.MaxSizeBytes = parsed.maxSizeBytes;
-    cache::CacheStore store(options); // reports a refused directory once
-    if (!store.isEnabled())
+    // Reports a refused directory or a bad $QSHAPE_CACHE_REMOTE once.
+    std::shared_ptr<cache::CacheBackend> backend = cache::openCache(parsed.config);
+    if (!backend->isEnabled())
       ++numErrors;
 
-    bool hit = false;
-    if (looksUp(parsed.mode))
-      hit = lookupAndInstall(store, module, keyText);
+    LookupOutcome found;
+    if (looksUp(parsed.mode)) {
+      found = lookupAndInstall(*backend, module, key);
+      countLookup(found, numHits, numMisses, numCorrupt, numErrors);
+    }
     Clock::time_point looked = Clock::now();
     if (emitRemarks)
       emitRemark(module.getLoc())
-          << "qshape-cache: "
-          << (hit ? "hit " : looksUp(parsed.mode) ? "miss " : "write ")
-          << keyText;
-    if (hit) {
+          << "qshape-cache: " << describeLookup(found, parsed.mode, key);
+    if (found.hit()) {
       reportTiming(module, start, fingerprinted, keyed, looked, looked, looked);
       return;
     }
@@ -100,55 +94,17 @@ struct QShapeCachePass : qshape::impl::QShapeCacheBase<QShapeCachePass> {
     if (failed(runPipeline(nested, module)))
       return signalPassFailure();
     Clock::time_point compiled = Clock::now();
-    if (stores(parsed.mode) && store.isEnabled())
-      storeResult(store, module, keyText, millisBetween(looked, compiled));
+    if (stores(parsed.mode) && backend->isEnabled())
+      storeResult(*backend, module, key, millisBetween(looked, compiled));
     reportTiming(module, start, fingerprinted, keyed, looked, compiled,
                  Clock::now());
   }
 
 private:
-  /// Looks `key` up and installs a hit. Returns true on a hit.
-  bool lookupAndInstall(cache::CacheStore &store, ModuleOp module,
-                        const std::string &key) {
-    cache::LookupResult found = store.lookup(key);
-    switch (found.Status) {
-    case cache::LookupStatus::Hit: {
-      std::string why;
-      if (succeeded(installModule(module, found.Entry->Payload->getBuffer(),
-                                  why))) {
-        ++numHits;
-        return true;
-      }
-      // Checksummed but unreadable: a producer bug or a foreign MLIR. A
-      // miss; the store that follows replaces the entry.
-      cache::reportProblem("cache entry " + key +
-                           " does not load (" + why +
-                           "); recompiling and replacing it");
-      ++numCorrupt;
-      ++numMisses;
-      return false;
-    }
-    case cache::LookupStatus::Corrupt:
-      ++numCorrupt;
-      ++numMisses;
-      return false;
-    case cache::LookupStatus::IOError:
-    case cache::LookupStatus::Disabled:
-    case cache::LookupStatus::InvalidKey:
-      ++numErrors;
-      ++numMisses;
-      return false;
-    case cache::LookupStatus::Miss:
-      ++numMisses;
-      return false;
-    }
-    return false;
-  }
-
-  void storeResult(cache::CacheStore &store, ModuleOp module,
-                   const std::string &key, double compileMs) {
+  void storeResult(cache::CacheBackend &backend, ModuleOp module,
+                   const cache::CacheKey &key, double compileMs) {
     FailureOr<cache::StoreResult> stored =
-        storeModule(store, module, key, uint64_t(compileMs));
+        storeModule(backend, module, key, uint64_t(compileMs));
     if (succeeded(stored) && stored->stored())
       ++numStores;
     else
@@ -174,7 +130,7 @@ private:
     emitRemark(module.getLoc()) << text;
   }
 
-  ParsedOptions parsed;
+  CacheSettings parsed;
   OpPassManager nested{ModuleOp::getOperationName()};
   std::string normalizedPipeline;
 };

@@ -6,10 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "CacheUtils.h"
-
-#include "qshape/Cache/CacheStore.h"
-#include "qshape/Cache/Diagnostics.h"
+#include "qshape/ModuleCache/ModuleCache.h"
 #include "qshape/Transforms/Passes.h"
 
 #include "mlir/IR/Builders.h"
@@ -24,7 +21,7 @@ namespace qshape {
 
 using namespace mlir;
 using namespace qshape;
-using namespace qshape::cachepass;
+using namespace qshape::modulecache;
 
 namespace {
 struct QShapeCacheLookupPass
@@ -36,7 +33,8 @@ struct QShapeCacheLookupPass
   }
 
   LogicalResult initialize(MLIRContext *ctx) override {
-    FailureOr<ParsedOptions> opts = parseOptions(ctx, getArgument(), mode, "");
+    FailureOr<CacheSettings> opts =
+        parseCacheSettings(ctx, getArgument(), dir, mode, "", remote);
     if (failed(opts))
       return failure();
     parsed = *opts;
@@ -70,57 +68,28 @@ struct QShapeCacheLookupPass
       markAllAnalysesPreserved();
       return;
     }
-    std::string keyText =
-        computeKey(*fingerprint, normalizedPipeline, salt).str();
-    recordLookupTime(keyText);
+    cache::CacheKey key = computeKey(*fingerprint, normalizedPipeline, salt);
+    std::string keyText = key.str();
+    recordPendingStore(keyText, {parsed, std::chrono::steady_clock::now()});
     Builder b(module.getContext());
 
-    bool hit = false;
+    LookupOutcome found;
     if (looksUp(parsed.mode)) {
-      cache::CacheOptions options;
-      options.Directory = dir;
-      cache::CacheStore store(options);
-      cache::LookupResult found = store.lookup(keyText);
-      switch (found.Status) {
-      case cache::LookupStatus::Hit: {
-        std::string why;
-        if (succeeded(installModule(
-                module, found.Entry->Payload->getBuffer(), why))) {
-          hit = true;
-          ++numHits;
-        } else {
-          cache::reportProblem("cache entry " + keyText + " does not load (" +
-                               why + "); recompiling and replacing it");
-          ++numCorrupt;
-          ++numMisses;
-        }
-        break;
-      }
-      case cache::LookupStatus::Corrupt:
-        ++numCorrupt;
-        ++numMisses;
-        break;
-      case cache::LookupStatus::Miss:
-        ++numMisses;
-        break;
-      default:
-        ++numErrors;
-        ++numMisses;
-        break;
-      }
+      std::shared_ptr<cache::CacheBackend> backend =
+          cache::openCache(parsed.config);
+      found = lookupAndInstall(*backend, module, key);
+      countLookup(found, numHits, numMisses, numCorrupt, numErrors);
     }
     module->setAttr(kCacheKeyAttr, b.getStringAttr(keyText));
-    if (hit)
+    if (found.hit())
       module->setAttr(kCacheHitAttr, b.getUnitAttr());
     if (emitRemarks)
       emitRemark(module.getLoc())
-          << "qshape-cache: "
-          << (hit ? "hit " : looksUp(parsed.mode) ? "miss " : "write ")
-          << keyText;
+          << "qshape-cache: " << describeLookup(found, parsed.mode, key);
   }
 
 private:
-  ParsedOptions parsed;
+  CacheSettings parsed;
   std::string normalizedPipeline;
 };
 } // namespace

@@ -6,10 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "CacheUtils.h"
-
-#include "qshape/Cache/CacheStore.h"
-#include "qshape/Cache/Diagnostics.h"
+#include "qshape/ModuleCache/ModuleCache.h"
 #include "qshape/Transforms/Passes.h"
 
 #include "mlir/IR/Diagnostics.h"
@@ -23,7 +20,7 @@ namespace qshape {
 
 using namespace mlir;
 using namespace qshape;
-using namespace qshape::cachepass;
+using namespace qshape::modulecache;
 
 namespace {
 struct QShapeCacheStorePass
@@ -31,11 +28,13 @@ struct QShapeCacheStorePass
   using QShapeCacheStoreBase::QShapeCacheStoreBase;
 
   LogicalResult initialize(MLIRContext *ctx) override {
-    FailureOr<ParsedOptions> opts =
-        parseOptions(ctx, getArgument(), mode, maxSize);
+    // Checked here so that a bad option fails before anything runs; the
+    // values are applied over the lookup's settings in runOnOperation().
+    FailureOr<CacheSettings> opts =
+        parseCacheSettings(ctx, getArgument(), dir, mode, maxSize, remote);
     if (failed(opts))
       return failure();
-    parsed = *opts;
+    own = *opts;
     return success();
   }
 
@@ -45,7 +44,11 @@ struct QShapeCacheStorePass
     bool hit = module->hasAttr(kCacheHitAttr);
     module->removeAttr(kCacheKeyAttr);
     module->removeAttr(kCacheHitAttr);
-    if (parsed.mode == Mode::Off)
+    std::optional<PendingStore> pending;
+    if (keyAttr)
+      pending = takePendingStore(keyAttr.getValue());
+    CacheSettings settings = effectiveSettings(pending);
+    if (settings.mode == Mode::Off)
       return;
     if (!keyAttr) {
       module.emitWarning()
@@ -55,37 +58,37 @@ struct QShapeCacheStorePass
       return;
     }
     std::string keyText = keyAttr.getValue().str();
-    uint64_t compileMs = takeMillisSinceLookup(keyText);
-    if (hit || !stores(parsed.mode)) {
+    uint64_t compileMs =
+        pending ? uint64_t(millisBetween(pending->lookedUp,
+                                         std::chrono::steady_clock::now()))
+                : 0;
+    if (hit || !stores(settings.mode)) {
       if (emitRemarks)
         emitRemark(module.getLoc())
             << "qshape-cache: nothing to store for " << keyText
             << (hit ? " (hit)" : " (mode=read)");
       return;
     }
-
-    ScopedWarningRouting routing(module.getLoc());
-    cache::CacheOptions options;
-    options.Directory = dir;
-    options.MaxSizeBytes = parsed.maxSizeBytes;
-    cache::CacheStore store(options);
-    if (!store.isEnabled()) {
+    std::optional<cache::CacheKey> key = cache::CacheKey::parse(keyText);
+    if (!key) {
       ++numErrors;
-      return;
-    }
-    FailureOr<cache::StoreResult> stored = storeModule(store, module, keyText, compileMs);
-    if (failed(stored)) {
-      ++numErrors;
-      return;
-    }
-    if (stored->Status == cache::StoreStatus::InvalidKey) {
-      ++numErrors;
-      module.emitWarning() << "qshape-cache-store: " << stored->Detail
+      module.emitWarning() << "qshape-cache-store: invalid cache key '"
+                           << keyText << "': " << cache::keySyntaxHelp()
                            << " (nothing stored)";
       return;
     }
-    if (!stored->stored()) {
-      ++numErrors; // the store reported it (one warning per process)
+
+    ScopedWarningRouting routing(module.getLoc());
+    std::shared_ptr<cache::CacheBackend> backend =
+        cache::openCache(settings.config);
+    if (!backend->isEnabled()) {
+      ++numErrors;
+      return;
+    }
+    FailureOr<cache::StoreResult> stored =
+        storeModule(*backend, module, *key, compileMs);
+    if (failed(stored) || !stored->stored()) {
+      ++numErrors; // reported (one warning per process)
       return;
     }
     ++numStores;
@@ -94,6 +97,22 @@ struct QShapeCacheStorePass
   }
 
 private:
-  ParsedOptions parsed;
+  /// The lookup's cache and mode, with what this pass's options say on top.
+  CacheSettings effectiveSettings(const std::optional<PendingStore> &pending) {
+    if (!pending)
+      return own;
+    CacheSettings settings = pending->settings;
+    if (!StringRef(mode).empty())
+      settings.mode = own.mode;
+    if (!StringRef(dir).empty())
+      settings.config.Local.Directory = own.config.Local.Directory;
+    if (!StringRef(maxSize).empty())
+      settings.config.Local.MaxSizeBytes = own.config.Local.MaxSizeBytes;
+    if (!StringRef(remote).empty())
+      settings.config.Remote = own.config.Remote;
+    return settings;
+  }
+
+  CacheSettings own;
 };
 } // namespace

@@ -1,13 +1,16 @@
 //===- qshape-cache.cpp - Inspect and maintain the qshape compile cache ---===//
 //
-// A thin command-line front end to the cache store library: statistics,
-// listing, verification, pruning, and put/get for scripts and tests.
+// A thin command-line front end to the cache library: statistics,
+// listing, verification, pruning, and put/get for scripts and tests. It opens
+// the cache like every compilation does (openCache: the directory, and the
+// remote of $QSHAPE_CACHE_REMOTE behind it).
 //
 //===----------------------------------------------------------------------===//
 
 #include "qshape/Cache/CacheEntry.h"
 #include "qshape/Cache/CacheKey.h"
-#include "qshape/Cache/CacheStore.h"
+#include "qshape/Cache/CacheBackend.h"
+#include "qshape/Cache/DirectoryCache.h"
 #include "qshape/Cache/Diagnostics.h"
 #include "qshape/Cache/FileUtil.h"
 
@@ -36,26 +39,41 @@ const char *const HelpText =
 
 USAGE: qshape-cache [options] <command> [arguments]
 
+The cache is a directory on this machine and, if configured, a Redis server
+shared by a team behind it (QSHAPE_CACHE_REMOTE): lookups ask the directory
+first and the server second (a remote hit is copied into the directory);
+stores go to both.
+
 COMMANDS:
-  stats                 Counters of all processes that used the cache (like
-                        `ccache -s`): entries, size, cap, hits, misses, hit
-                        rate, corrupt entries, read/write errors, evictions,
-                        compile time saved.
-  list                  One line per entry: key, size, payload kind, time since
-                        last use. Most recently used first.
+  stats                 Counters of all processes that used the cache on this
+                        machine (like `ccache -s`): entries, size, cap, hits,
+                        misses, hit rate, corrupt entries, read/write errors,
+                        evictions, compile time saved; with a remote: remote
+                        hits, misses, corrupt and refused entries, errors,
+                        timeouts, oversized and skipped operations, stores,
+                        and the server's memory, policy and evictions.
+  list [--remote]       One line per entry: key, size, payload kind, time since
+                        last use. Most recently used first. --remote: the
+                        entries on the server (key and size).
   show KEY              Header fields of one entry, and whether it verifies.
-  verify [--fix]        Reads every entry and checks its header and payload
-                        checksum. Reports bad entries; --fix removes them.
-                        Exits with 1 if bad entries remain.
+  verify [--fix] [--remote]
+                        Reads every entry and checks its header and payload
+                        checksum (and, with QSHAPE_CACHE_REMOTE_KEY, the tag
+                        of remote entries). Reports bad entries; --fix removes
+                        them. --remote: the entries on the server. Exits with
+                        1 if bad entries remain.
   prune [--max-size N]  Removes temp files left by killed writers and evicts
                         least recently used entries: down to N if given,
                         otherwise down to 80% of the cap when over the cap.
-  clear                 Removes every entry and old temp files; counters are
-                        kept.
-  put KEY FILE          Stores FILE ('-' for stdin) as the payload of KEY
-                        (options --kind, --compile-ms). For scripts and tests.
+                        (A Redis server evicts by itself: maxmemory.)
+  clear                 Removes every entry and old temp files of the
+                        directory; counters are kept.
+  put KEY FILE          Stores FILE ('-' for stdin) as the payload of KEY, in
+                        the directory and the remote (options --kind,
+                        --compile-ms). For scripts and tests.
   get KEY [-o FILE]     Writes the payload of KEY to FILE or stdout; exits
-                        with 1 on a miss. Counts as a lookup.
+                        with 1 on a miss. Counts as a lookup (a remote hit
+                        fills the directory).
 
 OPTIONS:
   --dir DIR             Cache directory. Default: $QSHAPE_CACHE_DIR, else
@@ -63,6 +81,9 @@ OPTIONS:
   --max-size N          Size cap (stats, prune and stores). Sizes are bytes or
                         K, M, G, T (powers of 1024): 500M, 2G, 1.5G. Default:
                         $QSHAPE_CACHE_MAX_SIZE, else 2G.
+  --remote-url URL      Remote cache. Default: $QSHAPE_CACHE_REMOTE; 'off' for
+                        none. See REMOTE below.
+  --remote              list, verify: the remote's entries, not the directory's.
   --json                Machine-readable output (stats, list, show, verify,
                         prune, clear).
   --fix                 verify: remove bad entries.
@@ -71,6 +92,21 @@ OPTIONS:
   --compile-ms N        put: compile time the entry saves, in milliseconds.
   -o, --output FILE     get: write the payload to FILE instead of stdout.
   -h, --help            Show this text.
+
+REMOTE:
+  redis://[USER[:PASSWORD]@]HOST[:PORT][/DB][?ATTRIBUTE&...], attributes:
+    prefix=NAME         key namespace on the server (default qshape)
+    read-only           never store (e.g. developers read, CI writes)
+    ttl=DURATION        entries expire (a hit refreshes them): 7d, 12h
+    connect-timeout=D   default 100ms      timeout=D   per operation, 3s
+    retry-after=D       after a failure the remote is left alone this long
+                        (default 60s; 'never': for the rest of the process)
+    max-entry-size=N    larger entries stay local (default 64M)
+    password-file=PATH  the password, read from a file (not in argv)
+  QSHAPE_CACHE_REMOTE_PASSWORD_FILE  password file when the URL has none
+  QSHAPE_CACHE_REMOTE_KEY            team secret (16+ characters): entries are
+  QSHAPE_CACHE_REMOTE_KEY_FILE       tagged with keyed BLAKE3, and only entries
+                                     with the tag are used (docs/cache.md)
 
 KEYS:
   64 lowercase hex digits, optionally prefixed with 'blake3:'.
@@ -82,12 +118,21 @@ EXIT STATUS:
 
 struct CommandInfo;
 
+/// The cache as the commands see it: all levels, and the directory (L1).
+struct Cache {
+  std::shared_ptr<CacheBackend> All;
+  DirectoryMaintenance *Dir = nullptr;
+  CacheBackend *Remote = nullptr; ///< null without a remote
+};
+
 struct Arguments {
   std::string Command;
   const CommandInfo *Info = nullptr; ///< the entry of Command in Commands
   std::vector<std::string> Positional;
   std::string Dir;
   std::optional<uint64_t> MaxSize;
+  std::string RemoteUrl; ///< empty: $QSHAPE_CACHE_REMOTE
+  bool Remote = false;
   bool Json = false;
   bool Fix = false;
   std::optional<PayloadKind> Kind;
@@ -171,22 +216,26 @@ std::string percent(double Fraction) {
 // Commands
 //===----------------------------------------------------------------------===//
 
-int runStats(CacheStore &Store, const Arguments &Args) {
-  llvm::ErrorOr<CacheStats> Stats = Store.persistentStats();
+int runStats(Cache &C, const Arguments &Args) {
+  llvm::ErrorOr<CacheStats> Stats = C.All->persistentStats();
   if (!Stats)
-    return fail("cannot read '" + Store.statsPath() +
+    return fail("cannot read '" + C.Dir->statsPath() +
                 "': " + Stats.getError().message());
-  llvm::ErrorOr<ScanResult> Scan = Store.scan();
+  llvm::ErrorOr<ScanResult> Scan = C.Dir->scan();
   if (!Scan)
-    return fail("cannot scan '" + Store.directory() +
+    return fail("cannot scan '" + C.Dir->directory() +
                 "': " + Scan.getError().message());
-  uint64_t Cap = Store.maxSizeBytes();
+  uint64_t Cap = C.Dir->maxSizeBytes();
+  // Talks to the server (bounded by its timeouts): its memory and evictions.
+  std::vector<std::pair<std::string, std::string>> Status;
+  if (C.Remote)
+    Status = C.Remote->status();
   double Used = Cap ? double(Scan->TotalBytes) / double(Cap) : 0;
   const CacheStats &S = *Stats;
   if (Args.Json) {
     llvm::json::OStream J(llvm::outs(), 2);
     J.object([&] {
-      J.attribute("directory", Store.directory());
+      J.attribute("directory", C.Dir->directory());
       J.attribute("entries", int64_t(Scan->Entries.size()));
       J.attribute("size_bytes", int64_t(Scan->TotalBytes));
       J.attribute("max_size_bytes", int64_t(Cap));
@@ -202,6 +251,21 @@ int runStats(CacheStore &Store, const Arguments &Args) {
       J.attribute("bytes_stored", int64_t(S.BytesStored));
       J.attribute("compile_time_saved_ms", int64_t(S.CompileTimeSavedMs));
       J.attribute("last_cleanup_time", int64_t(S.LastCleanupTime));
+      J.attribute("remote_hits", int64_t(S.RemoteHits));
+      J.attribute("remote_misses", int64_t(S.RemoteMisses));
+      J.attribute("remote_corrupt", int64_t(S.RemoteCorrupt));
+      J.attribute("remote_refused", int64_t(S.RemoteRefused));
+      J.attribute("remote_errors", int64_t(S.RemoteErrors));
+      J.attribute("remote_timeouts", int64_t(S.RemoteTimeouts));
+      J.attribute("remote_too_large", int64_t(S.RemoteTooLarge));
+      J.attribute("remote_skipped", int64_t(S.RemoteSkipped));
+      J.attribute("remote_stores", int64_t(S.RemoteStores));
+      J.attribute("remote_bytes_stored", int64_t(S.RemoteBytesStored));
+      if (C.Remote) {
+        J.attribute("remote", C.Remote->describe());
+        for (auto &[Name, Value] : Status)
+          J.attribute(llvm::StringRef(Name).lower(), Value);
+      }
     });
     llvm::outs() << "\n";
     return ExitOk;
@@ -209,7 +273,7 @@ int runStats(CacheStore &Store, const Arguments &Args) {
   auto Row = [](llvm::StringRef Name, const llvm::Twine &Value) {
     llvm::outs() << llvm::left_justify(Name, 22) << Value << "\n";
   };
-  Row("Cache directory:", Store.directory());
+  Row("Cache directory:", C.Dir->directory());
   Row("Entries:", llvm::Twine(Scan->Entries.size()));
   Row("Cache size:", formatSize(Scan->TotalBytes) + " (" +
                          llvm::Twine(Scan->TotalBytes) + " bytes)");
@@ -228,13 +292,72 @@ int runStats(CacheStore &Store, const Arguments &Args) {
     Row("Temp files:", llvm::Twine(Scan->TempFiles.size()) +
                            " (stores in progress or killed; 'prune' removes "
                            "old ones)");
+  uint64_t RemoteLookups =
+      S.RemoteHits + S.RemoteMisses + S.RemoteCorrupt + S.RemoteRefused;
+  bool RemoteUsed = RemoteLookups || S.RemoteErrors || S.RemoteTimeouts ||
+                    S.RemoteStores || S.RemoteSkipped || S.RemoteTooLarge;
+  if (!C.Remote && !RemoteUsed)
+    return ExitOk;
+  // What this machine's processes saw of the remote cache.
+  for (auto &[Name, Value] : Status)
+    Row(Name + ":", Value);
+  Row("Remote hits:", llvm::Twine(S.RemoteHits));
+  Row("Remote misses:", llvm::Twine(S.RemoteMisses));
+  Row("Remote hit rate:", percent(S.remoteHitRate()));
+  Row("Remote corrupt:", llvm::Twine(S.RemoteCorrupt));
+  Row("Remote refused:", llvm::Twine(S.RemoteRefused) +
+                             (S.RemoteRefused ? " (untagged or other-key "
+                                                "entries)"
+                                              : ""));
+  Row("Remote errors:", llvm::Twine(S.RemoteErrors));
+  Row("Remote timeouts:", llvm::Twine(S.RemoteTimeouts));
+  Row("Remote too large:", llvm::Twine(S.RemoteTooLarge));
+  Row("Remote skipped:", llvm::Twine(S.RemoteSkipped) +
+                             (S.RemoteSkipped ? " (circuit breaker open, or "
+                                                "writes refused)"
+                                              : ""));
+  Row("Remote stores:", llvm::Twine(S.RemoteStores));
+  Row("Remote bytes stored:", formatSize(S.RemoteBytesStored));
   return ExitOk;
 }
 
-int runList(CacheStore &Store, const Arguments &Args) {
-  llvm::ErrorOr<ScanResult> Scan = Store.scan();
+int runListRemote(Cache &C, const Arguments &Args) {
+  std::vector<InventoryEntry> Entries;
+  if (llvm::Error E = C.Remote->inventory()->listEntries(
+          [&](const InventoryEntry &Entry) { Entries.push_back(Entry); }))
+    return fail(llvm::toString(std::move(E)));
+  std::optional<llvm::json::OStream> J;
+  if (Args.Json) {
+    J.emplace(llvm::outs(), 2);
+    J->arrayBegin();
+  } else if (!Entries.empty()) {
+    llvm::outs() << llvm::left_justify("KEY", 72) << "  "
+                 << llvm::right_justify("SIZE", 10) << "\n";
+  }
+  for (const InventoryEntry &E : Entries) {
+    if (J) {
+      J->object([&] {
+        J->attribute("key", E.Key.str());
+        J->attribute("size_bytes", int64_t(E.Size));
+      });
+      continue;
+    }
+    llvm::outs() << llvm::left_justify(E.Key.str(), 72) << "  "
+                 << llvm::right_justify(formatSize(E.Size), 10) << "\n";
+  }
+  if (J) {
+    J->arrayEnd();
+    llvm::outs() << "\n";
+  }
+  return ExitOk;
+}
+
+int runList(Cache &C, const Arguments &Args) {
+  if (Args.Remote)
+    return runListRemote(C, Args);
+  llvm::ErrorOr<ScanResult> Scan = C.Dir->scan();
   if (!Scan)
-    return fail("cannot scan '" + Store.directory() +
+    return fail("cannot scan '" + C.Dir->directory() +
                 "': " + Scan.getError().message());
   std::vector<EntryInfo> Entries = std::move(Scan->Entries);
   std::sort(Entries.begin(), Entries.end(),
@@ -286,14 +409,14 @@ int runList(CacheStore &Store, const Arguments &Args) {
   return ExitOk;
 }
 
-int runShow(CacheStore &Store, const Arguments &Args) {
+int runShow(Cache &C, const Arguments &Args) {
   std::optional<CacheKey> Key = CacheKey::parse(Args.Positional[0]);
   if (!Key)
     return invalidKey(Args.Positional[0]);
-  std::string Path = Store.entryPath(*Key);
+  std::string Path = C.Dir->entryPath(*Key);
   EntryReadResult R = readEntryFile(Path, &*Key, ReadMode::Verify);
   if (R.Status == ReadStatus::NotFound)
-    return fail("no entry for key " + Key->str() + " in '" + Store.directory() +
+    return fail("no entry for key " + Key->str() + " in '" + C.Dir->directory() +
                     "' ('qshape-cache list' shows the keys)",
                 ExitNegative);
   if (R.Status == ReadStatus::IOError)
@@ -321,6 +444,9 @@ int runShow(CacheStore &Store, const Arguments &Args) {
         J.attribute("compile_time_ms", int64_t(H->CompileTimeMs));
         J.attribute("created", int64_t(H->CreationTime));
         J.attribute("producer", H->Producer);
+        J.attribute("tagged", H->tagged());
+        if (H->tagged())
+          J.attribute("tag", toHex(H->Tag));
       }
     });
     llvm::outs() << "\n";
@@ -343,16 +469,20 @@ int runShow(CacheStore &Store, const Arguments &Args) {
       Row("Compile time:", llvm::Twine(H->CompileTimeMs) + " ms");
       Row("Created:", formatTime(int64_t(H->CreationTime)));
       Row("Producer:", H->Producer);
+      Row("Tag:", H->tagged() ? "keyed BLAKE3 " + toHex(H->Tag)
+                              : std::string("none"));
     }
   }
   return R.Status == ReadStatus::Ok ? ExitOk : ExitNegative;
 }
 
-int runVerify(CacheStore &Store, const Arguments &Args) {
-  llvm::ErrorOr<ScanResult> Scan = Store.scan();
-  if (!Scan)
-    return fail("cannot scan '" + Store.directory() +
-                "': " + Scan.getError().message());
+int runVerify(Cache &C, const Arguments &Args) {
+  CacheInventory *Inventory =
+      Args.Remote ? C.Remote->inventory() : C.All->inventory();
+  std::vector<InventoryEntry> Entries;
+  if (llvm::Error E = Inventory->listEntries(
+          [&](const InventoryEntry &Entry) { Entries.push_back(Entry); }))
+    return fail(llvm::toString(std::move(E)));
   struct Bad {
     std::string Key, Problem;
     bool Removed = false;
@@ -360,9 +490,8 @@ int runVerify(CacheStore &Store, const Arguments &Args) {
   };
   std::vector<Bad> BadEntries;
   uint64_t Ok = 0, IOErrors = 0;
-  for (const EntryInfo &E : Scan->Entries) {
-    std::optional<CacheKey> Key = CacheKey::parse(E.KeyHex);
-    EntryReadResult R = readEntryFile(E.Path, &*Key, ReadMode::Verify);
+  for (const InventoryEntry &E : Entries) {
+    EntryReadResult R = Inventory->checkEntry(E.Key);
     if (R.Status == ReadStatus::Ok) {
       ++Ok;
       continue;
@@ -370,12 +499,13 @@ int runVerify(CacheStore &Store, const Arguments &Args) {
     if (R.Status == ReadStatus::NotFound) // removed meanwhile
       continue;
     Bad B;
-    B.Key = Key->str();
-    B.Problem = R.Detail;
+    B.Key = E.Key.str();
+    B.Problem = R.Status == ReadStatus::Refused ? "refused: " + R.Detail
+                                                : R.Detail;
     if (R.Status == ReadStatus::IOError)
       ++IOErrors;
     else if (Args.Fix) {
-      std::error_code EC = Store.remove(*Key);
+      std::error_code EC = Inventory->removeEntry(E.Key);
       B.Removed = !EC;
       if (EC)
         B.RemoveError = EC.message();
@@ -411,7 +541,10 @@ int runVerify(CacheStore &Store, const Arguments &Args) {
       llvm::outs() << "\n";
     }
     llvm::outs() << "verified "
-                 << count(Ok + BadEntries.size(), "entry", "entries") << ": "
+                 << count(Ok + BadEntries.size(),
+                          Args.Remote ? "remote entry" : "entry",
+                          Args.Remote ? "remote entries" : "entries")
+                 << ": "
                  << Ok << " ok, " << BadEntries.size() << " bad";
     if (Args.Fix)
       llvm::outs() << ", " << BadEntries.size() - Remaining << " removed";
@@ -422,19 +555,23 @@ int runVerify(CacheStore &Store, const Arguments &Args) {
   llvm::errs() << "qshape-cache: error: "
                << count(Remaining, "bad entry remains", "bad entries remain")
                << "; "
-               << (Args.Fix ? "check the permissions of '" +
-                                  Store.directory().str() + "'"
-                            : std::string("run 'qshape-cache verify --fix' to "
-                                          "remove them"))
+               << (Args.Fix ? Args.Remote
+                                  ? "check that the server lets this user "
+                                    "DEL keys"
+                                  : "check the permissions of '" +
+                                        C.Dir->directory().str() + "'"
+                            : std::string("run 'qshape-cache verify --fix") +
+                                  (Args.Remote ? " --remote" : "") +
+                                  "' to remove them")
                << (IOErrors ? " (some could not be read)" : "") << "\n";
   return ExitNegative;
 }
 
 int reportCleanup(const CleanupResult &R, const Arguments &Args,
-                  const CacheStore &Store) {
+                  const Cache &C) {
   switch (R.Result) {
   case CleanupResult::State::Busy:
-    return fail("another cleanup holds '" + Store.directory() +
+    return fail("another cleanup holds '" + C.Dir->directory() +
                 "/cleanup.lock'; try again later (a lock of a dead process "
                 "or one not refreshed for 10 minutes is broken automatically)");
   case CleanupResult::State::Failed:
@@ -466,15 +603,15 @@ int reportCleanup(const CleanupResult &R, const Arguments &Args,
   return ExitOk;
 }
 
-int runPrune(CacheStore &Store, const Arguments &Args) {
-  return reportCleanup(Store.prune(Args.MaxSize), Args, Store);
+int runPrune(Cache &C, const Arguments &Args) {
+  return reportCleanup(C.Dir->prune(Args.MaxSize), Args, C);
 }
 
-int runClear(CacheStore &Store, const Arguments &Args) {
-  return reportCleanup(Store.clear(), Args, Store);
+int runClear(Cache &C, const Arguments &Args) {
+  return reportCleanup(C.Dir->clear(), Args, C);
 }
 
-int runPut(CacheStore &Store, const Arguments &Args) {
+int runPut(Cache &C, const Arguments &Args) {
   std::optional<CacheKey> Key = CacheKey::parse(Args.Positional[0]);
   if (!Key)
     return invalidKey(Args.Positional[0]);
@@ -485,8 +622,8 @@ int runPut(CacheStore &Store, const Arguments &Args) {
   if (!Input)
     return fail("cannot read '" + File + "': " + Input.getError().message());
   PayloadKind Kind = Args.Kind.value_or(PayloadKind::Blob);
-  StoreResult Stored = Store.store(Key->str(), Kind, (*Input)->getBuffer(),
-                                   Args.CompileMs.value_or(0));
+  StoreResult Stored = C.All->store(*Key, Kind, (*Input)->getBuffer(),
+                                    Args.CompileMs.value_or(0));
   if (!Stored.stored())
     return fail(Stored.Detail);
   llvm::outs() << "stored " << Key->str() << " (" << (*Input)->getBufferSize()
@@ -494,11 +631,11 @@ int runPut(CacheStore &Store, const Arguments &Args) {
   return ExitOk;
 }
 
-int runGet(CacheStore &Store, const Arguments &Args) {
+int runGet(Cache &C, const Arguments &Args) {
   std::optional<CacheKey> Key = CacheKey::parse(Args.Positional[0]);
   if (!Key)
     return invalidKey(Args.Positional[0]);
-  LookupResult R = Store.lookup(Key->str());
+  LookupResult R = C.All->lookup(*Key);
   switch (R.Status) {
   case LookupStatus::Hit:
     break;
@@ -510,9 +647,15 @@ int runGet(CacheStore &Store, const Arguments &Args) {
                     "); the next store replaces it, 'qshape-cache verify "
                     "--fix' removes it",
                 ExitNegative);
+  case LookupStatus::Refused:
+    return fail("miss: " + R.Detail, ExitNegative);
   case LookupStatus::IOError:
+  case LookupStatus::Timeout:
   case LookupStatus::Disabled:
-  case LookupStatus::InvalidKey:
+    if (C.Remote) // the directory missed; the remote could not answer
+      return fail("miss: no usable entry for key " + Key->str() + " (" +
+                      R.Detail + ")",
+                  ExitNegative);
     return fail(R.Detail);
   }
   llvm::StringRef Payload = R.Entry->Payload->getBuffer();
@@ -541,13 +684,13 @@ struct CommandInfo {
   const char *Name;
   size_t Arity;
   const char *Usage;
-  int (*Run)(CacheStore &, const Arguments &);
+  int (*Run)(Cache &, const Arguments &);
 };
 const CommandInfo Commands[] = {
     {"stats", 0, "stats", runStats},
-    {"list", 0, "list", runList},
+    {"list", 0, "list [--remote]", runList},
     {"show", 1, "show KEY", runShow},
-    {"verify", 0, "verify [--fix]", runVerify},
+    {"verify", 0, "verify [--fix] [--remote]", runVerify},
     {"prune", 0, "prune [--max-size N]", runPrune},
     {"clear", 0, "clear", runClear},
     {"put", 2, "put KEY FILE", runPut},
@@ -595,18 +738,25 @@ std::optional<int> parseArguments(int Argc, char **Argv, Arguments &Args) {
       Args.Fix = true;
       continue;
     }
+    if (Word == "--remote") {
+      Args.Remote = true;
+      continue;
+    }
     llvm::StringRef Name = Word.split('=').first;
     std::string Value;
     if (Name == "-o")
       Name = "--output";
     if (!llvm::is_contained(
-            {"--dir", "--max-size", "--kind", "--compile-ms", "--output"},
+            {"--dir", "--max-size", "--kind", "--compile-ms", "--output",
+             "--remote-url"},
             Name))
       return usageError("unknown option '" + Word + "'");
     if (!TakeValue(I, Value))
       return usageError("option '" + Name + "' needs a value");
     if (Name == "--dir") {
       Args.Dir = Value;
+    } else if (Name == "--remote-url") {
+      Args.RemoteUrl = Value.empty() ? "off" : Value;
     } else if (Name == "--max-size") {
       Args.MaxSize = parseSize(Value);
       if (!Args.MaxSize || *Args.MaxSize == 0)
@@ -640,6 +790,10 @@ std::optional<int> parseArguments(int Argc, char **Argv, Arguments &Args) {
     return usageError(llvm::Twine("usage: qshape-cache ") + Info->Usage);
   if (Args.Fix && Args.Command != "verify")
     return usageError("--fix only applies to 'verify'");
+  if (Args.Remote && Args.Command != "verify" && Args.Command != "list")
+    return usageError("--remote only applies to 'list' and 'verify' (the "
+                      "other commands use the directory and the remote "
+                      "together)");
   if ((Args.Kind || Args.CompileMs) && Args.Command != "put")
     return usageError("--kind and --compile-ms only apply to 'put'");
   if (Args.Output && Args.Command != "get")
@@ -658,15 +812,40 @@ int main(int Argc, char **Argv) {
     PendingWarnings.push_back(Message.str());
   });
 
-  CacheOptions Options;
-  Options.Directory = Args.Dir;
+  CacheConfig Config;
+  Config.Local.Directory = Args.Dir;
   if (Args.MaxSize)
-    Options.MaxSizeBytes = *Args.MaxSize;
-  CacheStore Store(Options);
-  if (!Store.isEnabled())
-    return fail(Store.disabledReason());
+    Config.Local.MaxSizeBytes = *Args.MaxSize;
+  Config.Remote = Args.RemoteUrl;
+  // A bad URL is an error here (a compilation would warn and go on).
+  std::string Url = Args.RemoteUrl;
+  if (Url.empty())
+    if (const char *Env = std::getenv("QSHAPE_CACHE_REMOTE"))
+      Url = Env;
+  Url = llvm::StringRef(Url).trim().str();
+  if (!Url.empty() && Url != "off") {
+    llvm::Expected<RemoteOptions> Remote = RemoteOptions::parse(Url);
+    if (!Remote)
+      return fail((Args.RemoteUrl.empty() ? "QSHAPE_CACHE_REMOTE: "
+                                          : "--remote-url: ") +
+                  llvm::toString(Remote.takeError()));
+    if (!haveRedisSupport())
+      return fail("'" + Remote->describe() +
+                  "': this qshape-cache was built without Redis support");
+  }
 
-  int Exit = Args.Info->Run(Store, Args);
+  Cache C;
+  C.All = openCache(Config);
+  C.Dir = C.All->maintenance();
+  C.Remote = C.All->remoteLevel();
+  CacheBackend *L1 = C.All->localLevel() ? C.All->localLevel() : C.All.get();
+  if (!C.Dir || !L1->isEnabled())
+    return fail(L1->disabledReason());
+  if (Args.Remote && !C.Remote)
+    return usageError("--remote: no remote cache is configured; set "
+                      "QSHAPE_CACHE_REMOTE or --remote-url");
+
+  int Exit = Args.Info->Run(C, Args);
   flushWarnings();
   return Exit;
 }

@@ -1,7 +1,7 @@
 //===- CacheKeyTest.cpp - Keys, KeyBuilder and size parsing ---------------===//
 
 #include "qshape/Cache/CacheKey.h"
-#include "qshape/Cache/CacheStore.h"
+#include "qshape/Cache/DirectoryCache.h"
 
 #include "gtest/gtest.h"
 

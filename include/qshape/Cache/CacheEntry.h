@@ -1,7 +1,8 @@
-//===- CacheEntry.h - On-disk format of one cache entry ---------*- C++ -*-===//
+//===- CacheEntry.h - The one-file format of a cache entry ------*- C++ -*-===//
 //
-// An entry is one file: a header followed by the payload. All integers are
-// little-endian.
+// An entry is one byte string: a header followed by the payload. The same
+// bytes are a file in a cache directory and a value in a remote cache. All
+// integers are little-endian.
 //
 //   offset  size  field
 //        0     8  magic "QSHCACHE"
@@ -9,18 +10,21 @@
 //       12     4  header size H (bytes, up to the payload)
 //       16    32  key (raw digest)
 //       48     4  payload kind (PayloadKind)
-//       52     4  reserved, zero
+//       52     4  flags (EntryFlagTagged; other bits zero)
 //       56     8  payload size P
 //       64    32  BLAKE3 of the payload
 //       96     8  compile time of the payload, milliseconds
 //      104     8  creation time, seconds since the Unix epoch
-//      112     2  producer version length N (at most MaxProducerLength)
-//      114     N  producer version, e.g. "qshape 0.1.0"
-//    114+N    16  BLAKE3 of bytes [0, 114+N), truncated
+//      112    32  authenticity tag (keyed BLAKE3, see EntryTagKey), or zeros
+//      144     2  producer version length N (at most MaxProducerLength)
+//      146     N  producer version, e.g. "qshape 0.1.0"
+//    146+N    16  BLAKE3 of bytes [0, 146+N), truncated
 //        H     P  payload
 //
-// A reader accepts a file only if every field checks out and the file size is
-// exactly H + P; anything else is reported as corrupt with a reason.
+// A reader accepts an entry only if every field checks out and its size is
+// exactly H + P; anything else is reported as corrupt with a reason. The
+// checksums catch damage; the tag, when the reader has the team key, catches
+// forgery (an entry planted by someone who can write the remote cache).
 //
 //===----------------------------------------------------------------------===//
 
@@ -39,8 +43,12 @@
 
 namespace qshape::cache {
 
-constexpr uint32_t EntryFormatVersion = 1;
+/// Version 2 added the flags and the authenticity tag; entries of version 1
+/// read as corrupt (a miss that the next store replaces).
+constexpr uint32_t EntryFormatVersion = 2;
 constexpr size_t MaxProducerLength = 256;
+/// Bit of EntryHeader::Flags: Tag holds a keyed-BLAKE3 tag.
+constexpr uint32_t EntryFlagTagged = 1;
 
 /// What the payload holds. Stored as a number; unknown numbers read from a
 /// newer producer are kept and shown as "kind-<N>".
@@ -65,16 +73,52 @@ struct EntryHeader {
   uint32_t HeaderSize = 0; ///< filled in by encodeEntryHeader()
   CacheKey::Digest Key{};
   uint32_t Kind = 0;
+  uint32_t Flags = 0;
   uint64_t PayloadSize = 0;
   CacheKey::Digest PayloadHash{};
   uint64_t CompileTimeMs = 0;
   uint64_t CreationTime = 0;
+  CacheKey::Digest Tag{};
   std::string Producer;
+
+  bool tagged() const { return Flags & EntryFlagTagged; }
+};
+
+/// The key of the authenticity tag, derived from a team secret
+/// ($QSHAPE_CACHE_REMOTE_KEY) with BLAKE3's key-derivation mode, so the
+/// secret itself is never used as a key and never stored.
+class EntryTagKey {
+public:
+  /// Secrets shorter than MinSecretLength are refused (std::nullopt).
+  static constexpr size_t MinSecretLength = 16;
+  static std::optional<EntryTagKey> fromSecret(llvm::StringRef Secret);
+
+  /// The tag of \p Header: keyed BLAKE3 over the header as encoded with a
+  /// zero tag (so over the key, the payload's BLAKE3, kind, size, times and
+  /// producer: everything that decides what a reader gets).
+  CacheKey::Digest tagOf(const EntryHeader &Header) const;
+  /// Sets the tagged flag and the tag of \p Header.
+  void sign(EntryHeader &Header) const;
+  /// True if \p Header is tagged and its tag is this key's (compared in
+  /// constant time).
+  bool verifies(const EntryHeader &Header) const;
+
+  bool operator==(const EntryTagKey &Other) const { return Key == Other.Key; }
+
+private:
+  explicit EntryTagKey(const CacheKey::Digest &Key) : Key(Key) {}
+  CacheKey::Digest Key;
 };
 
 /// Serializes \p Header (sets its HeaderSize) including the header checksum.
 /// The producer string is cut to MaxProducerLength.
 std::string encodeEntryHeader(EntryHeader &Header);
+
+/// The header of a new entry for \p Payload: hash, sizes, creation time and
+/// producer filled in; tagged with \p TagKey if given.
+EntryHeader makeEntryHeader(const CacheKey &Key, PayloadKind Kind,
+                            llvm::StringRef Payload, uint64_t CompileTimeMs,
+                            const EntryTagKey *TagKey = nullptr);
 
 /// How much of an entry readEntryFile() reads.
 enum class ReadMode {
@@ -83,17 +127,26 @@ enum class ReadMode {
   Load,       ///< hashes the payload and returns it
 };
 
-enum class ReadStatus { Ok, NotFound, Corrupt, IOError };
+enum class ReadStatus {
+  Ok,
+  NotFound,
+  Corrupt,
+  IOError,
+  /// Intact, but refused by checkEntryTag(): untagged, or tagged with
+  /// another key. Only remote caches that require tags report it.
+  Refused,
+};
 
 struct EntryReadResult {
   ReadStatus Status = ReadStatus::NotFound;
-  /// For Corrupt and IOError: what is wrong, for humans.
+  /// For Corrupt, IOError and Refused: what is wrong, for humans.
   std::string Detail;
-  /// Valid if Status == Ok (or for Corrupt found after the header decoded).
+  /// Valid if Status == Ok (or Refused, or Corrupt found after the header
+  /// decoded).
   std::optional<EntryHeader> Header;
   /// Set only with ReadMode::Load and Status == Ok.
   std::unique_ptr<llvm::MemoryBuffer> Payload;
-  /// Size of the file on disk.
+  /// Size of the whole entry (file or value).
   uint64_t FileSize = 0;
 };
 
@@ -102,6 +155,15 @@ struct EntryReadResult {
 /// FIFO, never trusts a size before it has been checked against the file.
 EntryReadResult readEntryFile(llvm::StringRef Path, const CacheKey *ExpectedKey,
                               ReadMode Mode);
+
+/// The same checks on an entry held in memory (a remote cache's value).
+/// With ReadMode::Load the payload is copied out of \p Bytes.
+EntryReadResult decodeEntry(llvm::StringRef Bytes, const CacheKey *ExpectedKey,
+                            ReadMode Mode);
+
+/// Turns an Ok result into Refused unless its header carries the tag of
+/// \p TagKey. A null \p TagKey accepts everything (no key, no check).
+void checkEntryTag(EntryReadResult &Result, const EntryTagKey *TagKey);
 
 } // namespace qshape::cache
 

@@ -34,6 +34,20 @@ struct CacheStats {
   uint64_t BytesStored = 0;        ///< payload bytes written by stores
   uint64_t CompileTimeSavedMs = 0; ///< stored compile time of every hit
 
+  // Remote counters (persisted in the local directory's file: what this
+  // machine's processes saw of the shared cache). A lookup that misses
+  // locally and then asks the remote counts once in Misses and once here.
+  uint64_t RemoteHits = 0;
+  uint64_t RemoteMisses = 0;   ///< the remote had no entry (or evicted it)
+  uint64_t RemoteCorrupt = 0;  ///< a remote value failed a checksum
+  uint64_t RemoteRefused = 0;  ///< untagged or other-key entries refused
+  uint64_t RemoteErrors = 0;   ///< connection, auth and server errors
+  uint64_t RemoteTimeouts = 0; ///< connects and operations that timed out
+  uint64_t RemoteTooLarge = 0; ///< stores over the remote size limit
+  uint64_t RemoteSkipped = 0;  ///< operations skipped by the circuit breaker
+  uint64_t RemoteStores = 0;
+  uint64_t RemoteBytesStored = 0; ///< bytes of whole entries sent
+
   // Size accounting (persisted only; an estimate between cleanups).
   uint64_t SizeBytes = 0;
   uint64_t Entries = 0;
@@ -44,6 +58,8 @@ struct CacheStats {
 
   /// Hits / (hits + misses), 0 when there were no lookups.
   double hitRate() const;
+  /// Remote hits / remote lookups that reached the server.
+  double remoteHitRate() const;
   /// Adds the counters of \p Delta (not the size accounting).
   void addCounters(const CacheStats &Delta);
 };

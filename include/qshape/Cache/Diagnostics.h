@@ -4,8 +4,9 @@
 // The cache must never stop a compilation. Every problem it meets (a read-only
 // or full disk, a directory with unsafe permissions, a lock it cannot take) is
 // counted by the caller and reported here. Only the first report of a process
-// reaches the warning handler, so a broken cache prints exactly one line on
-// stderr however many lookups and stores follow.
+// (per source: the local directory, the remote cache) reaches the warning
+// handler, so a broken cache prints exactly one line on stderr however many
+// lookups and stores follow.
 //
 //===----------------------------------------------------------------------===//
 
@@ -29,10 +30,16 @@ using WarningHandler = std::function<void(llvm::StringRef Message)>;
 /// problems are only counted.
 WarningHandler setWarningHandler(WarningHandler Handler);
 
-/// Records a cache problem. The first problem of the process is passed to the
-/// warning handler; the others only increase problemCount(). Returns true if
-/// this call emitted the warning.
-bool reportProblem(const llvm::Twine &Message);
+/// Where a problem comes from. Each source has its own one warning, so a
+/// local problem (a read-only disk) does not hide that the shared cache is
+/// down, and a flapping server does not hide a full disk.
+enum class ProblemSource { Local, Remote };
+
+/// Records a cache problem. The first problem of each source in the process
+/// is passed to the warning handler; the others only increase
+/// problemCount(). Returns true if this call emitted the warning.
+bool reportProblem(const llvm::Twine &Message,
+                   ProblemSource Source = ProblemSource::Local);
 
 /// Number of problems reported in this process, emitted or not.
 uint64_t problemCount();

@@ -290,8 +290,16 @@ def QShapeCache : Pass<"qshape-cache", "mlir::ModuleOp"> {
     key) is a miss and is overwritten by the store that follows.
 
     Cache problems never fail the compilation: a read-only or full disk, a
-    refused directory or a failed store costs at most one warning per
-    process and a counter (`qshape-cache stats`).
+    refused directory, a failed store or a remote server that is down,
+    paused or refuses us costs at most one warning per process (per source:
+    local, remote) and a counter (`qshape-cache stats`).
+
+    With a remote cache (`remote`, else `$QSHAPE_CACHE_REMOTE`, e.g.
+    `redis://cache.example:6379/0`), the local directory is asked first and
+    the remote second; a remote hit is copied into the directory (the remark
+    says `hit <key> (remote)`), and a miss stores to both. With
+    `$QSHAPE_CACHE_REMOTE_KEY` set, remote entries must carry that team
+    key's tag.
 
     ```
     $ qshape-opt --qshape-cache='pipeline=func.func(canonicalize,cse),symbol-dce emit-remarks' in.mlir
@@ -312,6 +320,10 @@ def QShapeCache : Pass<"qshape-cache", "mlir::ModuleOp"> {
     Option<"dir", "dir", "std::string", /*default=*/"\"\"",
            "Cache directory (default: $QSHAPE_CACHE_DIR, "
            "$XDG_CACHE_HOME/qshape, ~/.cache/qshape)">,
+    Option<"remote", "remote", "std::string", /*default=*/"\"\"",
+           "Remote cache behind the directory: redis://[USER[:PASSWORD]@]"
+           "HOST[:PORT][/DB][?prefix=,read-only,ttl=,timeout=,...] "
+           "(default: $QSHAPE_CACHE_REMOTE; 'off': none; see docs/cache.md)">,
     Option<"mode", "mode", "std::string", /*default=*/"\"readwrite\"",
            "readwrite, read (no stores), write (no lookups) or off">,
     Option<"maxSize", "max-size", "std::string", /*default=*/"\"\"",
@@ -360,6 +372,10 @@ def QShapeCacheLookup : Pass<"qshape-cache-lookup", "mlir::ModuleOp"> {
     Option<"dir", "dir", "std::string", /*default=*/"\"\"",
            "Cache directory (default: $QSHAPE_CACHE_DIR, "
            "$XDG_CACHE_HOME/qshape, ~/.cache/qshape)">,
+    Option<"remote", "remote", "std::string", /*default=*/"\"\"",
+           "Remote cache behind the directory: redis://[USER[:PASSWORD]@]"
+           "HOST[:PORT][/DB][?prefix=,read-only,ttl=,timeout=,...] "
+           "(default: $QSHAPE_CACHE_REMOTE; 'off': none; see docs/cache.md)">,
     Option<"mode", "mode", "std::string", /*default=*/"\"readwrite\"",
            "readwrite, read, write (no lookups, only record the key) or off">,
     Option<"salt", "salt", "std::string", /*default=*/"\"\"",
@@ -383,14 +399,20 @@ def QShapeCacheStore : Pass<"qshape-cache-store", "mlir::ModuleOp"> {
     `qshape.cache_key` and `qshape.cache_hit` attributes; unless the module
     was a hit, stores it (MLIR bytecode) under the recorded key, with the
     time since the lookup as its compile time. Without a recorded key it
-    warns and does nothing. Use the same `dir` and `mode` as the lookup.
+    warns and does nothing. It stores into the cache (directory and remote)
+    and with the mode the lookup used in the same process; `dir`, `remote`
+    and `mode` given here override them.
   }];
   let options = [
     Option<"dir", "dir", "std::string", /*default=*/"\"\"",
-           "Cache directory (default: $QSHAPE_CACHE_DIR, "
-           "$XDG_CACHE_HOME/qshape, ~/.cache/qshape)">,
-    Option<"mode", "mode", "std::string", /*default=*/"\"readwrite\"",
-           "readwrite, read (no stores), write or off">,
+           "Cache directory (default: the lookup's in this process, else "
+           "$QSHAPE_CACHE_DIR, $XDG_CACHE_HOME/qshape, ~/.cache/qshape)">,
+    Option<"remote", "remote", "std::string", /*default=*/"\"\"",
+           "Remote cache (default: the lookup's in this process, else "
+           "$QSHAPE_CACHE_REMOTE; 'off': none)">,
+    Option<"mode", "mode", "std::string", /*default=*/"\"\"",
+           "readwrite, read (no stores), write or off (default: the "
+           "lookup's in this process, else readwrite)">,
     Option<"maxSize", "max-size", "std::string", /*default=*/"\"\"",
            "Size cap, e.g. 500M or 2G (default: $QSHAPE_CACHE_MAX_SIZE, "
            "else 2G)">,

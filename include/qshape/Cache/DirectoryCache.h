@@ -1,11 +1,11 @@
-//===- CacheStore.h - Persistent compile cache -------------------*- C++
-//-*-===//
+//===- DirectoryCache.h - The cache directory level --------------*- C++ -*-===//
 //
 // A directory of entries, one file each (see CacheEntry.h):
 //
 //   <dir>/CACHEDIR.TAG        marks the directory for backup tools
 //   <dir>/stats               counters and size estimate (CacheStats.h)
 //   <dir>/cleanup.lock        held by the one running cleaner (LockFile.h)
+//   <dir>/locks/<hex>         single-flight key locks (flock; lockKey())
 //   <dir>/ab/ab12...ef        entry of key blake3:ab12...ef
 //   <dir>/ab/.tmp-...         a store in progress (or killed)
 //
@@ -21,13 +21,16 @@
 //
 // Nothing here stops the caller: every failure becomes a miss or a skipped
 // store, a counter, and at most one warning per process (Diagnostics.h).
-// A CacheStore may be used from several threads at once.
+// A DirectoryCache may be used from several threads at once. Open it through
+// openCacheBackend("file:DIR") or openCache(); the class is public for the
+// tool's maintenance commands and for tests.
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef QSHAPE_CACHE_CACHESTORE_H
-#define QSHAPE_CACHE_CACHESTORE_H
+#ifndef QSHAPE_CACHE_DIRECTORYCACHE_H
+#define QSHAPE_CACHE_DIRECTORYCACHE_H
 
+#include "qshape/Cache/CacheBackend.h"
 #include "qshape/Cache/CacheEntry.h"
 #include "qshape/Cache/CacheKey.h"
 #include "qshape/Cache/CacheStats.h"
@@ -45,72 +48,9 @@ namespace qshape::cache {
 
 constexpr uint64_t DefaultMaxSizeBytes = uint64_t(2) << 30; // 2 GiB
 
-struct CacheOptions {
-  /// Empty: defaultCacheDirectory().
-  std::string Directory;
-  /// 0: $QSHAPE_CACHE_MAX_SIZE if set and valid, else DefaultMaxSizeBytes.
-  uint64_t MaxSizeBytes = 0;
-  /// Automatic cleanups evict down to this fraction of the cap.
-  double LowWaterFraction = 0.8;
-  /// A cleanup lock not refreshed for this long is broken.
-  unsigned StaleLockSeconds = 600;
-  /// Temp files older than this are leftovers of killed writers.
-  unsigned TempFileMaxAgeSeconds = 3600;
-  /// A store runs a cleanup (which corrects the size estimate) when the last
-  /// one is older than this, even under the cap.
-  unsigned CleanupIntervalSeconds = 24 * 3600;
-};
-
 /// $QSHAPE_CACHE_DIR, else $XDG_CACHE_HOME/qshape (if absolute), else
 /// ~/.cache/qshape.
 std::string defaultCacheDirectory();
-
-/// Parses "1048576", "10K", "10M", "2G", "1.5G", "1T" (powers of 1024; an
-/// optional trailing "B" or "iB" is accepted).
-std::optional<uint64_t> parseSize(llvm::StringRef Text);
-/// "0 B", "12.0 KiB", "1.5 GiB".
-std::string formatSize(uint64_t Bytes);
-
-/// A hit: the payload and the header that describes it.
-struct CacheEntry {
-  EntryHeader Header;
-  std::unique_ptr<llvm::MemoryBuffer> Payload;
-};
-
-enum class LookupStatus {
-  Hit,
-  Miss,       ///< no entry
-  Corrupt,    ///< an entry that failed a check (a miss; counted as corrupt)
-  IOError,    ///< could not read (a miss; counted, one warning)
-  Disabled,   ///< the cache directory was refused (a miss)
-  InvalidKey, ///< the key is not a valid key (nothing touched)
-};
-
-struct LookupResult {
-  LookupStatus Status = LookupStatus::Miss;
-  /// Set iff Status == Hit.
-  std::optional<CacheEntry> Entry;
-  /// Why a Corrupt/IOError/Disabled/InvalidKey lookup missed.
-  std::string Detail;
-
-  bool hit() const { return Status == LookupStatus::Hit; }
-};
-
-enum class StoreStatus {
-  Stored,
-  Failed,     ///< I/O error; counted, one warning; nothing visible was changed
-  Disabled,   ///< the cache directory was refused; nothing written
-  InvalidKey, ///< the key is not a valid key; nothing written
-  TooLarge,   ///< the entry alone exceeds the size cap; one warning
-};
-
-struct StoreResult {
-  StoreStatus Status = StoreStatus::Stored;
-  /// Why a store was not done.
-  std::string Detail;
-
-  bool stored() const { return Status == StoreStatus::Stored; }
-};
 
 /// One entry found by a directory scan.
 struct EntryInfo {
@@ -143,53 +83,74 @@ struct CleanupResult {
   bool BrokeStaleLock = false;
 };
 
-class CacheStore {
+/// What only a directory can do: its files, its size cap, its cleanups.
+class DirectoryMaintenance {
 public:
-  /// Resolves and creates the directory (mode 0700). A directory owned by
-  /// another user or writable by group/others is refused: the store is
-  /// disabled (lookups miss, stores are skipped) and one warning is reported.
-  explicit CacheStore(CacheOptions Options = {});
-
-  bool isEnabled() const { return Enabled; }
-  /// Why the directory was refused; empty if enabled.
-  llvm::StringRef disabledReason() const { return DisabledReason; }
-  llvm::StringRef directory() const { return Directory; }
-  uint64_t maxSizeBytes() const { return MaxSize; }
-
-  /// Returns the payload of \p Key (`blake3:<hex>` or `<hex>`) and its
-  /// header, after checking magic, version, header checksum, key, size and
-  /// payload checksum. On a hit the entry's last-use time is refreshed.
-  LookupResult lookup(llvm::StringRef Key);
-
-  /// Writes \p Payload atomically as the entry of \p Key, replacing any
-  /// previous (or corrupt) entry. May evict other entries afterwards.
-  StoreResult store(llvm::StringRef Key, PayloadKind Kind,
-                    llvm::StringRef Payload, uint64_t CompileTimeMs);
-
-  /// Counters of this CacheStore (this process).
-  CacheStats processStats() const;
-  /// Counters of the directory, all processes together.
-  llvm::ErrorOr<CacheStats> persistentStats() const;
-
+  virtual ~DirectoryMaintenance();
+  virtual llvm::StringRef directory() const = 0;
+  virtual uint64_t maxSizeBytes() const = 0;
   /// Path of the entry file of \p Key.
-  std::string entryPath(const CacheKey &Key) const;
-  std::string statsPath() const;
-
+  virtual std::string entryPath(const CacheKey &Key) const = 0;
+  virtual std::string statsPath() const = 0;
   /// Lists entries (sorted by key) and temp files. Does not read entry
   /// contents.
-  llvm::ErrorOr<ScanResult> scan() const;
-
+  virtual llvm::ErrorOr<ScanResult> scan() const = 0;
   /// Removes stale temp files and evicts least recently used entries until
   /// the total is at most \p TargetBytes (default: if over the cap, down to
   /// the low-water mark). Corrects the size estimate.
-  CleanupResult prune(std::optional<uint64_t> TargetBytes = std::nullopt);
+  virtual CleanupResult
+  prune(std::optional<uint64_t> TargetBytes = std::nullopt) = 0;
   /// Removes every entry (not counted as evictions) and the temp files a
   /// prune would remove; younger temp files belong to stores in progress.
   /// Counters are kept; the size estimate is corrected.
-  CleanupResult clear();
+  virtual CleanupResult clear() = 0;
+  /// Adds \p Delta to the counters of this process and of the stats file
+  /// (the remote level of a layered cache records here).
+  virtual void recordCounters(const CacheStats &Delta) = 0;
+};
 
+class DirectoryCache final : public CacheBackend,
+                             public DirectoryMaintenance,
+                             public CacheInventory {
+public:
+  /// Resolves and creates the directory (mode 0700). A directory owned by
+  /// another user or writable by group/others is refused: the cache is
+  /// disabled (lookups miss, stores are skipped) and one warning is reported.
+  explicit DirectoryCache(DirectoryOptions Options = {});
+
+  // CacheBackend
+  std::string describe() const override { return "file:" + Directory; }
+  bool isEnabled() const override { return Enabled; }
+  std::string disabledReason() const override { return DisabledReason; }
+  /// On a hit the entry's last-use time is refreshed.
+  LookupResult lookup(const CacheKey &Key) override;
+  /// May evict other entries afterwards.
+  StoreResult storeEntry(const EntryHeader &Header,
+                         llvm::StringRef Payload) override;
+  KeyLockResult lockKey(const CacheKey &Key,
+                        std::chrono::milliseconds MaxWait) override;
+  CacheStats processStats() const override;
+  llvm::ErrorOr<CacheStats> persistentStats() const override;
+  DirectoryMaintenance *maintenance() override { return this; }
+  CacheInventory *inventory() override { return this; }
+
+  // DirectoryMaintenance
+  llvm::StringRef directory() const override { return Directory; }
+  uint64_t maxSizeBytes() const override { return MaxSize; }
+  std::string entryPath(const CacheKey &Key) const override;
+  std::string statsPath() const override;
+  llvm::ErrorOr<ScanResult> scan() const override;
+  CleanupResult
+  prune(std::optional<uint64_t> TargetBytes = std::nullopt) override;
+  CleanupResult clear() override;
+  void recordCounters(const CacheStats &Delta) override { record(Delta); }
+
+  // CacheInventory
+  llvm::Error
+  listEntries(llvm::function_ref<void(const InventoryEntry &)> Visit) override;
+  EntryReadResult checkEntry(const CacheKey &Key) override;
   /// Removes the entry file of \p Key if it exists (used by `verify --fix`).
-  std::error_code remove(const CacheKey &Key);
+  std::error_code removeEntry(const CacheKey &Key) override;
 
 private:
   enum class CleanupMode { Evict, RemoveAll };
@@ -197,6 +158,9 @@ private:
   /// \p TargetBytes.
   CleanupResult runCleanup(CleanupMode Mode, uint64_t LimitBytes,
                            uint64_t TargetBytes);
+  /// Removes key locks that nobody holds and that are older than the temp
+  /// file age; returns how many.
+  uint64_t removeStaleKeyLocks();
   uint64_t lowWaterBytes() const;
   void maybeCleanupAfterStore(const CacheStats &Persisted);
   /// Adds \p Delta to this process's counters and to the stats file;
@@ -209,7 +173,7 @@ private:
   /// counts it in \p Counter.
   void countProblem(uint64_t CacheStats::*Counter, const std::string &Message);
 
-  CacheOptions Options;
+  DirectoryOptions Options;
   std::string Directory;
   uint64_t MaxSize = DefaultMaxSizeBytes;
   bool Enabled = false;
@@ -221,4 +185,4 @@ private:
 
 } // namespace qshape::cache
 
-#endif // QSHAPE_CACHE_CACHESTORE_H
+#endif // QSHAPE_CACHE_DIRECTORYCACHE_H

@@ -1,6 +1,6 @@
-//===- CacheUtils.cpp - shared by the qshape-cache passes -----------------===//
+//===- ModuleCache.cpp - MLIR modules in the compile cache ----------------===//
 
-#include "CacheUtils.h"
+#include "qshape/ModuleCache/ModuleCache.h"
 
 #include "qshape/Cache/Diagnostics.h"
 #include "qshape/Fingerprint/Fingerprint.h"
@@ -25,9 +25,9 @@
 
 using namespace mlir;
 using namespace qshape;
-using namespace qshape::cachepass;
+using namespace qshape::modulecache;
 
-std::optional<Mode> cachepass::parseMode(StringRef text) {
+std::optional<Mode> modulecache::parseMode(StringRef text) {
   return llvm::StringSwitch<std::optional<Mode>>(text)
       .Case("readwrite", Mode::ReadWrite)
       .Case("read", Mode::Read)
@@ -36,30 +36,45 @@ std::optional<Mode> cachepass::parseMode(StringRef text) {
       .Default(std::nullopt);
 }
 
-FailureOr<ParsedOptions> cachepass::parseOptions(MLIRContext *ctx,
-                                                 StringRef passName,
-                                                 StringRef mode,
-                                                 StringRef maxSize) {
-  ParsedOptions parsed;
-  std::optional<Mode> m = parseMode(mode);
+FailureOr<CacheSettings>
+modulecache::parseCacheSettings(MLIRContext *ctx, StringRef passName,
+                                StringRef dir, StringRef mode,
+                                StringRef maxSize, StringRef remote) {
+  CacheSettings parsed;
+  std::optional<Mode> m = mode.empty() ? Mode::ReadWrite : parseMode(mode);
   if (!m)
     return emitError(UnknownLoc::get(ctx))
            << passName << ": invalid mode '" << mode
            << "': use readwrite, read, write or off";
   parsed.mode = *m;
+  parsed.config.Local.Directory = dir.str();
   if (!maxSize.empty()) {
     std::optional<uint64_t> bytes = cache::parseSize(maxSize);
     if (!bytes || *bytes == 0)
       return emitError(UnknownLoc::get(ctx))
              << passName << ": invalid max-size '" << maxSize
              << "': use bytes or K, M, G, T, e.g. 500M or 2G";
-    parsed.maxSizeBytes = *bytes;
+    parsed.config.Local.MaxSizeBytes = *bytes;
   }
+  remote = remote.trim();
+  if (!remote.empty() && remote != "off") {
+    llvm::Expected<cache::RemoteOptions> options =
+        cache::RemoteOptions::parse(remote);
+    if (!options)
+      return emitError(UnknownLoc::get(ctx))
+             << passName << ": invalid remote: "
+             << llvm::toString(options.takeError());
+    if (!cache::haveRedisSupport())
+      return emitError(UnknownLoc::get(ctx))
+             << passName << ": remote '" << options->describe()
+             << "': this qshape was built without Redis support";
+  }
+  parsed.config.Remote = remote.str();
   return parsed;
 }
 
 FailureOr<OpPassManager>
-cachepass::parseModulePipeline(StringRef text, llvm::raw_ostream &errors) {
+modulecache::parseModulePipeline(StringRef text, llvm::raw_ostream &errors) {
   text = text.trim();
   if (text.starts_with("builtin.module(")) {
     FailureOr<OpPassManager> pm = mlir::parsePassPipeline(text, errors);
@@ -73,7 +88,7 @@ cachepass::parseModulePipeline(StringRef text, llvm::raw_ostream &errors) {
   return pm;
 }
 
-std::string cachepass::printPipeline(const OpPassManager &pm) {
+std::string modulecache::printPipeline(const OpPassManager &pm) {
   std::string text;
   llvm::raw_string_ostream os(text);
   pm.printAsTextualPipeline(os);
@@ -102,20 +117,20 @@ std::string hostIdentity() {
 }
 } // namespace
 
-StringRef cachepass::toolchainIdentity() {
+StringRef modulecache::toolchainIdentity() {
   static const std::string identity =
       "LLVM " LLVM_VERSION_STRING "; host " + hostIdentity();
   return identity;
 }
 
-FailureOr<std::string> cachepass::fingerprintModule(ModuleOp module) {
+FailureOr<std::string> modulecache::fingerprintModule(ModuleOp module) {
   FailureOr<Fingerprint> fp = computeFingerprint(module);
   if (failed(fp))
     return failure();
   return fp->exactString();
 }
 
-cache::CacheKey cachepass::computeKey(StringRef fingerprint,
+cache::CacheKey modulecache::computeKey(StringRef fingerprint,
                                       StringRef normalizedPipeline,
                                       StringRef salt) {
   cache::KeyInputs inputs;
@@ -134,8 +149,8 @@ cache::CacheKey cachepass::computeKey(StringRef fingerprint,
   return builder.key();
 }
 
-FailureOr<cache::StoreResult> cachepass::storeModule(cache::CacheStore &store, ModuleOp module,
-                                                     StringRef key, uint64_t compileMs) {
+FailureOr<std::string> modulecache::encodeModule(ModuleOp module,
+                                                 const cache::CacheKey &key) {
   std::string bytes;
   llvm::raw_string_ostream os(bytes);
   if (failed(writeBytecodeToFile(module, os))) {
@@ -144,10 +159,90 @@ FailureOr<cache::StoreResult> cachepass::storeModule(cache::CacheStore &store, M
     return failure();
   }
   os.flush();
-  return store.store(key, cache::PayloadKind::MLIRBytecode, bytes, compileMs);
+  return bytes;
 }
 
-LogicalResult cachepass::installModule(ModuleOp module, StringRef payload,
+FailureOr<cache::StoreResult>
+modulecache::storeModule(cache::CacheBackend &backend, ModuleOp module,
+                         const cache::CacheKey &key, uint64_t compileMs) {
+  FailureOr<std::string> bytes = encodeModule(module, key);
+  if (failed(bytes))
+    return failure();
+  return backend.store(key, cache::PayloadKind::MLIRBytecode, *bytes,
+                       compileMs);
+}
+
+LookupOutcome modulecache::lookupAndInstall(cache::CacheBackend &backend,
+                                            ModuleOp module,
+                                            const cache::CacheKey &key) {
+  using cache::LookupStatus;
+  LookupOutcome outcome;
+  cache::LookupResult found = backend.lookup(key);
+  outcome.detail = found.Detail;
+  switch (found.Status) {
+  case LookupStatus::Hit: {
+    std::string why;
+    if (succeeded(
+            installModule(module, found.Entry->Payload->getBuffer(), why))) {
+      outcome.kind = LookupOutcome::Kind::Hit;
+      outcome.level = found.Level;
+      return outcome;
+    }
+    // Checksummed but unreadable: a producer bug or a foreign MLIR. A miss;
+    // the store that follows replaces the entry.
+    outcome.detail = "cache entry " + key.str() + " does not load (" + why +
+                     "); recompiling and replacing it";
+    cache::reportProblem(outcome.detail, found.Level == cache::CacheLevel::Remote
+                                             ? cache::ProblemSource::Remote
+                                             : cache::ProblemSource::Local);
+    outcome.kind = LookupOutcome::Kind::Corrupt;
+    return outcome;
+  }
+  case LookupStatus::Corrupt:
+  case LookupStatus::Refused:
+    outcome.kind = LookupOutcome::Kind::Corrupt;
+    return outcome;
+  case LookupStatus::Miss:
+    outcome.kind = LookupOutcome::Kind::Miss;
+    return outcome;
+  case LookupStatus::IOError:
+  case LookupStatus::Timeout:
+  case LookupStatus::Disabled:
+    outcome.kind = LookupOutcome::Kind::Error;
+    return outcome;
+  }
+  return outcome;
+}
+
+void modulecache::countLookup(const LookupOutcome &outcome,
+                              Pass::Statistic &hits, Pass::Statistic &misses,
+                              Pass::Statistic &corrupt,
+                              Pass::Statistic &errors) {
+  switch (outcome.kind) {
+  case LookupOutcome::Kind::Hit:
+    ++hits;
+    return;
+  case LookupOutcome::Kind::Corrupt:
+    ++corrupt;
+    break;
+  case LookupOutcome::Kind::Error:
+    ++errors;
+    break;
+  case LookupOutcome::Kind::Miss:
+    break;
+  }
+  ++misses;
+}
+
+std::string modulecache::describeLookup(const LookupOutcome &outcome, Mode mode,
+                                        const cache::CacheKey &key) {
+  if (outcome.hit())
+    return "hit " + key.str() +
+           (outcome.level == cache::CacheLevel::Remote ? " (remote)" : "");
+  return (looksUp(mode) ? "miss " : "write ") + key.str();
+}
+
+LogicalResult modulecache::installModule(ModuleOp module, StringRef payload,
                                        std::string &why) {
   MLIRContext *ctx = module.getContext();
   Block block;
@@ -218,38 +313,38 @@ ScopedWarningRouting::ScopedWarningRouting(Location loc)
 ScopedWarningRouting::~ScopedWarningRouting() { currentWarningLoc = previous; }
 
 //===----------------------------------------------------------------------===//
-// Lookup times
+// Pending stores of the staged pair
 //===----------------------------------------------------------------------===//
 
 namespace {
-struct LookupTimes {
+struct PendingStores {
   std::mutex mutex;
-  llvm::StringMap<std::chrono::steady_clock::time_point> times;
+  llvm::StringMap<PendingStore> byKey;
 };
-LookupTimes &lookupTimes() {
-  static LookupTimes *t = new LookupTimes(); // leaked: no destructor order
-  return *t;
+PendingStores &pendingStores() {
+  static PendingStores *p = new PendingStores(); // leaked: no destructor order
+  return *p;
 }
 } // namespace
 
-void cachepass::recordLookupTime(StringRef key) {
-  LookupTimes &t = lookupTimes();
-  std::lock_guard<std::mutex> guard(t.mutex);
-  t.times[key] = std::chrono::steady_clock::now();
+void modulecache::recordPendingStore(StringRef key, PendingStore pending) {
+  PendingStores &p = pendingStores();
+  std::lock_guard<std::mutex> guard(p.mutex);
+  p.byKey.insert_or_assign(key, std::move(pending));
 }
 
-uint64_t cachepass::takeMillisSinceLookup(StringRef key) {
-  LookupTimes &t = lookupTimes();
-  std::lock_guard<std::mutex> guard(t.mutex);
-  auto it = t.times.find(key);
-  if (it == t.times.end())
-    return 0;
-  double ms = millisBetween(it->second, std::chrono::steady_clock::now());
-  t.times.erase(it);
-  return uint64_t(ms);
+std::optional<PendingStore> modulecache::takePendingStore(StringRef key) {
+  PendingStores &p = pendingStores();
+  std::lock_guard<std::mutex> guard(p.mutex);
+  auto it = p.byKey.find(key);
+  if (it == p.byKey.end())
+    return std::nullopt;
+  PendingStore pending = std::move(it->second);
+  p.byKey.erase(it);
+  return pending;
 }
 
-void cachepass::addPipelineDependentDialects(StringRef pipeline, DialectRegistry &registry) {
+void modulecache::addPipelineDependentDialects(StringRef pipeline, DialectRegistry &registry) {
   std::string ignored;
   llvm::raw_string_ostream errors(ignored);
   FailureOr<OpPassManager> pm = parseModulePipeline(pipeline, errors);

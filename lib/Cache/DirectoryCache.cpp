@@ -1,6 +1,6 @@
-//===- CacheStore.cpp - Persistent compile cache --------------------------===//
+//===- DirectoryCache.cpp - The cache directory level ---------------------===//
 
-#include "qshape/Cache/CacheStore.h"
+#include "qshape/Cache/DirectoryCache.h"
 
 #include "qshape/Cache/Diagnostics.h"
 #include "qshape/Cache/FileUtil.h"
@@ -19,7 +19,9 @@
 #include <cstdlib>
 #include <dirent.h>
 #include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
+#include <thread>
 #include <unistd.h>
 
 using namespace qshape::cache;
@@ -63,7 +65,7 @@ std::string octalMode(mode_t Mode) {
 std::optional<std::string> checkDirectoryPolicy(const std::string &Dir) {
   struct stat St;
   if (::stat(Dir.c_str(), &St) != 0)
-    return "cannot use cache directory '" + Dir + "': " + describe(lastError());
+    return "cannot use cache directory '" + Dir + "': " + fileutil::describe(lastError());
   if (!S_ISDIR(St.st_mode))
     return "cache path '" + Dir + "' is not a directory";
   if (St.st_uid != ::geteuid())
@@ -106,7 +108,7 @@ std::error_code writePayload(int FD, llvm::StringRef Payload) {
 } // namespace
 
 //===----------------------------------------------------------------------===//
-// Directory and size helpers
+// Directory helpers
 //===----------------------------------------------------------------------===//
 
 std::string qshape::cache::defaultCacheDirectory() {
@@ -120,72 +122,13 @@ std::string qshape::cache::defaultCacheDirectory() {
   return "";
 }
 
-std::optional<uint64_t> qshape::cache::parseSize(llvm::StringRef Text) {
-  Text = Text.trim();
-  size_t NumberEnd = Text.find_first_not_of("0123456789.");
-  llvm::StringRef Number = Text.take_front(NumberEnd);
-  llvm::StringRef Suffix = Text.drop_front(Number.size());
-  if (Number.empty() || Number.count('.') > 1 || Number == ".")
-    return std::nullopt;
-  Suffix.consume_back("B") || Suffix.consume_back("b");
-  if (!Suffix.empty() && Suffix.size() > 1)
-    if (!Suffix.consume_back("i"))
-      return std::nullopt;
-  unsigned Shift = 0;
-  if (!Suffix.empty()) {
-    switch (llvm::toLower(Suffix[0])) {
-    case 'k':
-      Shift = 10;
-      break;
-    case 'm':
-      Shift = 20;
-      break;
-    case 'g':
-      Shift = 30;
-      break;
-    case 't':
-      Shift = 40;
-      break;
-    default:
-      return std::nullopt;
-    }
-    if (Suffix.size() != 1)
-      return std::nullopt;
-  }
-  if (!Number.contains('.')) {
-    uint64_t Value;
-    if (Number.getAsInteger(10, Value) ||
-        (Shift && Value > (UINT64_MAX >> Shift)))
-      return std::nullopt;
-    return Value << Shift;
-  }
-  double Value = std::strtod(Number.str().c_str(), nullptr);
-  double Bytes = std::ldexp(Value, int(Shift));
-  if (!(Bytes >= 0) || Bytes >= 1.8e19)
-    return std::nullopt;
-  return uint64_t(Bytes);
-}
-
-std::string qshape::cache::formatSize(uint64_t Bytes) {
-  static const char *Units[] = {"KiB", "MiB", "GiB", "TiB", "PiB"};
-  if (Bytes < 1024)
-    return std::to_string(Bytes) + " B";
-  double Value = double(Bytes) / 1024;
-  size_t Unit = 0;
-  while (Value >= 1024 && Unit + 1 < std::size(Units)) {
-    Value /= 1024;
-    ++Unit;
-  }
-  std::string Text;
-  llvm::raw_string_ostream(Text) << llvm::format("%.1f ", Value) << Units[Unit];
-  return Text;
-}
-
 //===----------------------------------------------------------------------===//
-// CacheStore
+// DirectoryCache
 //===----------------------------------------------------------------------===//
 
-CacheStore::CacheStore(CacheOptions Opts) : Options(std::move(Opts)) {
+DirectoryMaintenance::~DirectoryMaintenance() = default;
+
+DirectoryCache::DirectoryCache(DirectoryOptions Opts) : Options(std::move(Opts)) {
   MaxSize = DefaultMaxSizeBytes;
   if (Options.MaxSizeBytes) {
     MaxSize = Options.MaxSizeBytes;
@@ -214,7 +157,7 @@ CacheStore::CacheStore(CacheOptions Opts) : Options(std::move(Opts)) {
 
   if (std::error_code EC = createDirectories(Directory, 0700)) {
     DisabledReason = "cannot create cache directory '" + Directory +
-                     "': " + describe(EC) +
+                     "': " + fileutil::describe(EC) +
                      "; set QSHAPE_CACHE_DIR to a writable directory";
     reportProblem(DisabledReason);
     return;
@@ -236,31 +179,31 @@ CacheStore::CacheStore(CacheOptions Opts) : Options(std::move(Opts)) {
     ::unlink(TagPath.c_str());
 }
 
-std::string CacheStore::entryPath(const CacheKey &Key) const {
+std::string DirectoryCache::entryPath(const CacheKey &Key) const {
   std::string Hex = Key.hex();
   return joinPath(joinPath(Directory, llvm::StringRef(Hex).take_front(2)), Hex);
 }
 
-std::string CacheStore::statsPath() const {
+std::string DirectoryCache::statsPath() const {
   return joinPath(Directory, "stats");
 }
 
-uint64_t CacheStore::lowWaterBytes() const {
+uint64_t DirectoryCache::lowWaterBytes() const {
   double Fraction = std::clamp(Options.LowWaterFraction, 0.0, 1.0);
   return uint64_t(double(MaxSize) * Fraction);
 }
 
-CacheStats CacheStore::processStats() const {
+CacheStats DirectoryCache::processStats() const {
   std::lock_guard<std::mutex> Guard(StatsMutex);
   return Local;
 }
 
-llvm::ErrorOr<CacheStats> CacheStore::persistentStats() const {
+llvm::ErrorOr<CacheStats> DirectoryCache::persistentStats() const {
   return readStatsFile(statsPath());
 }
 
 std::optional<CacheStats>
-CacheStore::record(const CacheStats &Delta,
+DirectoryCache::record(const CacheStats &Delta,
                    llvm::function_ref<void(CacheStats &)> UpdateSize) {
   {
     std::lock_guard<std::mutex> Guard(StatsMutex);
@@ -282,11 +225,11 @@ CacheStore::record(const CacheStats &Delta,
     ++Local.StatsErrors;
   }
   reportProblem("cannot update cache statistics '" + statsPath() +
-                "': " + describe(EC));
+                "': " + fileutil::describe(EC));
   return std::nullopt;
 }
 
-void CacheStore::countProblem(uint64_t CacheStats::*Counter,
+void DirectoryCache::countProblem(uint64_t CacheStats::*Counter,
                               const std::string &Message) {
   // Reported before record(), whose own failure (a read-only file system)
   // must not take the one warning.
@@ -296,15 +239,8 @@ void CacheStore::countProblem(uint64_t CacheStats::*Counter,
   record(Delta);
 }
 
-LookupResult CacheStore::lookup(llvm::StringRef Key) {
+LookupResult DirectoryCache::lookup(const CacheKey &Key) {
   LookupResult Result;
-  std::optional<CacheKey> K = CacheKey::parse(Key);
-  if (!K) {
-    Result.Status = LookupStatus::InvalidKey;
-    Result.Detail =
-        ("invalid cache key '" + Key + "': " + keySyntaxHelp()).str();
-    return Result;
-  }
   CacheStats Delta;
   Delta.Misses = 1; // unless it hits
   if (!Enabled) {
@@ -314,8 +250,8 @@ LookupResult CacheStore::lookup(llvm::StringRef Key) {
     return Result;
   }
 
-  std::string Path = entryPath(*K);
-  EntryReadResult Read = readEntryFile(Path, &*K, ReadMode::Load);
+  std::string Path = entryPath(Key);
+  EntryReadResult Read = readEntryFile(Path, &Key, ReadMode::Load);
   Result.Detail = Read.Detail;
   switch (Read.Status) {
   case ReadStatus::Ok: {
@@ -324,6 +260,7 @@ LookupResult CacheStore::lookup(llvm::StringRef Key) {
     struct timespec Times[2] = {{0, UTIME_OMIT}, {0, UTIME_NOW}};
     (void)::utimensat(AT_FDCWD, Path.c_str(), Times, AT_SYMLINK_NOFOLLOW);
     Result.Status = LookupStatus::Hit;
+    Result.Level = CacheLevel::Local;
     Result.Entry = CacheEntry{std::move(*Read.Header), std::move(Read.Payload)};
     Delta.Misses = 0;
     Delta.Hits = 1;
@@ -334,6 +271,7 @@ LookupResult CacheStore::lookup(llvm::StringRef Key) {
     Result.Status = LookupStatus::Miss;
     break;
   case ReadStatus::Corrupt:
+  case ReadStatus::Refused: // not reported by files; a bad entry all the same
     // Not removed here: a concurrent writer may be renaming a good entry
     // into place right now. The next store replaces it.
     Result.Status = LookupStatus::Corrupt;
@@ -349,14 +287,12 @@ LookupResult CacheStore::lookup(llvm::StringRef Key) {
   return Result;
 }
 
-StoreResult CacheStore::store(llvm::StringRef Key, PayloadKind Kind,
-                              llvm::StringRef Payload, uint64_t CompileTimeMs) {
-  std::optional<CacheKey> K = CacheKey::parse(Key);
-  if (!K)
-    return {StoreStatus::InvalidKey,
-            ("invalid cache key '" + Key + "': " + keySyntaxHelp()).str()};
+StoreResult DirectoryCache::storeEntry(const EntryHeader &Entry,
+                                      llvm::StringRef Payload) {
   if (!Enabled)
     return {StoreStatus::Disabled, DisabledReason};
+  CacheKey Key(Entry.Key);
+  const CacheKey *K = &Key;
 
   std::string Hex = K->hex();
   std::string ShardDir =
@@ -372,7 +308,7 @@ StoreResult CacheStore::store(llvm::StringRef Key, PayloadKind Kind,
     ::unlink(TempPath.c_str());
     StoreResult R{StoreStatus::Failed,
                   ("cannot store cache entry " + K->str() + " in '" +
-                   Directory + "': " + What + ": " + describe(EC))
+                   Directory + "': " + What + ": " + fileutil::describe(EC))
                       .str()};
     countProblem(&CacheStats::WriteErrors, R.Detail);
     return R;
@@ -381,15 +317,7 @@ StoreResult CacheStore::store(llvm::StringRef Key, PayloadKind Kind,
   if (::mkdir(ShardDir.c_str(), 0700) != 0 && errno != EEXIST)
     return Fail("mkdir", lastError());
 
-  EntryHeader Header;
-  Header.Key = K->bytes();
-  Header.Kind = uint32_t(Kind);
-  Header.PayloadSize = Payload.size();
-  Header.PayloadHash = llvm::BLAKE3::hash<CacheKey::NumBytes>(
-      llvm::arrayRefFromStringRef(Payload));
-  Header.CompileTimeMs = CompileTimeMs;
-  Header.CreationTime = uint64_t(nowSeconds());
-  Header.Producer = getProducerVersion().str();
+  EntryHeader Header = Entry;
   std::string HeaderBytes = encodeEntryHeader(Header);
   uint64_t NewSize = HeaderBytes.size() + Payload.size();
   if (NewSize > MaxSize) {
@@ -438,7 +366,7 @@ StoreResult CacheStore::store(llvm::StringRef Key, PayloadKind Kind,
   return {};
 }
 
-void CacheStore::maybeCleanupAfterStore(const CacheStats &Persisted) {
+void DirectoryCache::maybeCleanupAfterStore(const CacheStats &Persisted) {
   int64_t Now = nowSeconds();
   int64_t Last = int64_t(Persisted.LastCleanupTime);
   bool Due = Last == 0 || Last > Now ||
@@ -450,7 +378,7 @@ void CacheStore::maybeCleanupAfterStore(const CacheStats &Persisted) {
     countProblem(&CacheStats::WriteErrors, "cache cleanup failed: " + R.Detail);
 }
 
-llvm::ErrorOr<ScanResult> CacheStore::scan() const {
+llvm::ErrorOr<ScanResult> DirectoryCache::scan() const {
   ScanResult Result;
   if (!Enabled)
     return Result;
@@ -505,7 +433,7 @@ llvm::ErrorOr<ScanResult> CacheStore::scan() const {
   return Result;
 }
 
-CleanupResult CacheStore::runCleanup(CleanupMode Mode, uint64_t LimitBytes,
+CleanupResult DirectoryCache::runCleanup(CleanupMode Mode, uint64_t LimitBytes,
                                      uint64_t TargetBytes) {
   CleanupResult R;
   if (!Enabled) {
@@ -521,7 +449,7 @@ CleanupResult CacheStore::runCleanup(CleanupMode Mode, uint64_t LimitBytes,
                    : CleanupResult::State::Failed;
     if (Lock.EC)
       R.Detail =
-          "cannot create lock in '" + Directory + "': " + describe(Lock.EC);
+          "cannot create lock in '" + Directory + "': " + fileutil::describe(Lock.EC);
     return R;
   }
   R.BrokeStaleLock =
@@ -538,7 +466,7 @@ CleanupResult CacheStore::runCleanup(CleanupMode Mode, uint64_t LimitBytes,
   llvm::ErrorOr<ScanResult> Scan = scan();
   if (!Scan) {
     R.Result = CleanupResult::State::Failed;
-    R.Detail = "cannot scan '" + Directory + "': " + describe(Scan.getError());
+    R.Detail = "cannot scan '" + Directory + "': " + fileutil::describe(Scan.getError());
     return R;
   }
   R.EntriesBefore = Scan->Entries.size();
@@ -549,6 +477,7 @@ CleanupResult CacheStore::runCleanup(CleanupMode Mode, uint64_t LimitBytes,
     if (Now - Temp.LastUse > int64_t(Options.TempFileMaxAgeSeconds) &&
         ::unlink(Temp.Path.c_str()) == 0)
       ++R.TempFilesRemoved;
+  removeStaleKeyLocks();
 
   // Least recently used first; the key breaks ties so the order is stable.
   std::vector<EntryInfo> &Entries = Scan->Entries;
@@ -600,17 +529,17 @@ CleanupResult CacheStore::runCleanup(CleanupMode Mode, uint64_t LimitBytes,
   return R;
 }
 
-CleanupResult CacheStore::prune(std::optional<uint64_t> TargetBytes) {
+CleanupResult DirectoryCache::prune(std::optional<uint64_t> TargetBytes) {
   if (TargetBytes)
     return runCleanup(CleanupMode::Evict, *TargetBytes, *TargetBytes);
   return runCleanup(CleanupMode::Evict, MaxSize, lowWaterBytes());
 }
 
-CleanupResult CacheStore::clear() {
+CleanupResult DirectoryCache::clear() {
   return runCleanup(CleanupMode::RemoveAll, 0, 0);
 }
 
-std::error_code CacheStore::remove(const CacheKey &Key) {
+std::error_code DirectoryCache::removeEntry(const CacheKey &Key) {
   if (!Enabled)
     return std::make_error_code(std::errc::operation_not_permitted);
   std::string Path = entryPath(Key);
@@ -624,4 +553,133 @@ std::error_code CacheStore::remove(const CacheKey &Key) {
     S.Entries = S.Entries ? S.Entries - 1 : 0;
   });
   return {};
+}
+
+llvm::Error DirectoryCache::listEntries(
+    llvm::function_ref<void(const InventoryEntry &)> Visit) {
+  llvm::ErrorOr<ScanResult> Scan = scan();
+  if (!Scan)
+    return llvm::createStringError(Scan.getError(), "cannot scan '%s': %s",
+                                   Directory.c_str(),
+                                   fileutil::describe(Scan.getError()).c_str());
+  for (const EntryInfo &E : Scan->Entries)
+    if (std::optional<CacheKey> Key = CacheKey::parse(E.KeyHex))
+      Visit(InventoryEntry{*Key, E.Size, E.LastUse});
+  return llvm::Error::success();
+}
+
+EntryReadResult DirectoryCache::checkEntry(const CacheKey &Key) {
+  return readEntryFile(entryPath(Key), &Key, ReadMode::Verify);
+}
+
+//===----------------------------------------------------------------------===//
+// Single-flight key locks
+//===----------------------------------------------------------------------===//
+//
+// flock() on <dir>/locks/<hex>: the kernel drops the lock when its holder
+// dies, so a crashed compiler never blocks the others. The holder unlinks the
+// file before it unlocks; a waiter that then gets the lock on the unlinked
+// file sees that the path names another file (or none) and tries again, so
+// two processes never both believe they hold one key.
+
+namespace {
+class FlockKeyLock final : public KeyLock {
+public:
+  FlockKeyLock(std::string Path, UniqueFD FD)
+      : Path(std::move(Path)), FD(std::move(FD)) {}
+  ~FlockKeyLock() override {
+    ::unlink(Path.c_str());
+    // Closing drops the lock.
+  }
+
+private:
+  std::string Path;
+  UniqueFD FD;
+};
+
+/// True if \p Path still names the file open as \p FD.
+bool stillNamed(int FD, const std::string &Path) {
+  struct stat Open, Named;
+  return ::fstat(FD, &Open) == 0 && ::lstat(Path.c_str(), &Named) == 0 &&
+         Open.st_dev == Named.st_dev && Open.st_ino == Named.st_ino;
+}
+} // namespace
+
+KeyLockResult DirectoryCache::lockKey(const CacheKey &Key,
+                                      std::chrono::milliseconds MaxWait) {
+  KeyLockResult R;
+  if (!Enabled) {
+    R.Result = KeyLockResult::State::Failed;
+    R.Detail = DisabledReason;
+    return R;
+  }
+  std::string LockDir = joinPath(Directory, "locks");
+  if (::mkdir(LockDir.c_str(), 0700) != 0 && errno != EEXIST) {
+    R.Result = KeyLockResult::State::Failed;
+    R.Detail = "cannot create '" + LockDir + "': " + fileutil::describe(lastError());
+    return R;
+  }
+  std::string Path = joinPath(LockDir, Key.hex());
+  using Clock = std::chrono::steady_clock;
+  Clock::time_point Deadline = Clock::now() + MaxWait;
+  bool Waited = false;
+  auto Pause = std::chrono::milliseconds(2);
+  while (true) {
+    UniqueFD FD = openFile(Path, O_RDWR | O_CREAT | O_NOFOLLOW, 0600);
+    if (!FD.valid()) {
+      R.Result = KeyLockResult::State::Failed;
+      R.Detail = "cannot open '" + Path + "': " + fileutil::describe(lastError());
+      return R;
+    }
+    if (::flock(FD.get(), LOCK_EX | LOCK_NB) == 0) {
+      if (stillNamed(FD.get(), Path)) {
+        R.Result = Waited ? KeyLockResult::State::AcquiredAfterWait
+                          : KeyLockResult::State::Acquired;
+        R.Lock = std::make_unique<FlockKeyLock>(Path, std::move(FD));
+        return R;
+      }
+      continue; // its holder removed it as we opened it: take the new one
+    }
+    if (errno != EWOULDBLOCK && errno != EINTR) {
+      R.Result = KeyLockResult::State::Failed;
+      R.Detail = "cannot lock '" + Path + "': " + fileutil::describe(lastError());
+      return R;
+    }
+    Waited = true;
+    if (Clock::now() >= Deadline) {
+      R.Result = KeyLockResult::State::TimedOut;
+      R.Detail = "another process has held the lock of " + Key.str() +
+                 " for longer than the wait";
+      return R;
+    }
+    std::this_thread::sleep_for(std::min<Clock::duration>(
+        Pause, Deadline - Clock::now()));
+    Pause = std::min(Pause * 2, std::chrono::milliseconds(50));
+  }
+}
+
+uint64_t DirectoryCache::removeStaleKeyLocks() {
+  std::string LockDir = joinPath(Directory, "locks");
+  DIR *Dir = ::opendir(LockDir.c_str());
+  if (!Dir)
+    return 0;
+  uint64_t Removed = 0;
+  int64_t Now = nowSeconds();
+  while (struct dirent *D = ::readdir(Dir)) {
+    if (!isHexName(D->d_name, CacheKey::NumHexDigits))
+      continue;
+    std::string Path = joinPath(LockDir, D->d_name);
+    UniqueFD FD = openFile(Path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
+    struct stat St;
+    if (!FD.valid() || ::fstat(FD.get(), &St) != 0 ||
+        Now - int64_t(St.st_mtime) <= int64_t(Options.TempFileMaxAgeSeconds))
+      continue;
+    // Held by nobody (a lock of a killed process): the same protocol as a
+    // holder, so a process that takes it right now retries.
+    if (::flock(FD.get(), LOCK_EX | LOCK_NB) == 0 &&
+        stillNamed(FD.get(), Path) && ::unlink(Path.c_str()) == 0)
+      ++Removed;
+  }
+  ::closedir(Dir);
+  return Removed;
 }

@@ -1,0 +1,321 @@
+//===- CacheBackend.h - The one interface of every cache level ---*- C++ -*-===//
+//
+// Everything that looks entries up or stores them (the three MLIR cache
+// passes, `qshape-cache`, the artifact cache of `qshape-compile`) talks to a
+// CacheBackend, and gets one from openCache() or openCacheBackend(), never by
+// constructing a level itself:
+//
+//   file:DIR          a cache directory on this machine (DirectoryCache.h)
+//   redis://...       a Redis server shared by a team (RedisCache.cpp)
+//   openCache(Config) the directory as L1, and the remote of
+//                     $QSHAPE_CACHE_REMOTE (if any) as L2 behind it
+//
+// The capabilities that not every level has are separate interfaces, reached
+// through accessors that return null when a level lacks them:
+//
+//   maintenance()   scan/prune/clear of a directory (DirectoryMaintenance)
+//   inventory()     list/check/remove single entries, on a directory and on
+//                   Redis (`qshape-cache list/verify [--remote]`)
+//
+// Every level speaks the same entry format (CacheEntry.h): a value read from
+// Redis is checked exactly like a file read from disk, and a remote hit is
+// copied into L1 byte for byte. No operation ever fails a compilation: a
+// problem is a miss or a skipped store, a counter, and at most one warning
+// per process and source (Diagnostics.h).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef QSHAPE_CACHE_CACHEBACKEND_H
+#define QSHAPE_CACHE_CACHEBACKEND_H
+
+#include "qshape/Cache/CacheEntry.h"
+#include "qshape/Cache/CacheKey.h"
+#include "qshape/Cache/CacheStats.h"
+
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace qshape::cache {
+
+class CacheInventory;
+class DirectoryMaintenance;
+
+/// Which level of a layered cache answered.
+enum class CacheLevel { None, Local, Remote };
+
+/// A hit: the payload and the header that describes it.
+struct CacheEntry {
+  EntryHeader Header;
+  std::unique_ptr<llvm::MemoryBuffer> Payload;
+};
+
+enum class LookupStatus {
+  Hit,
+  Miss,     ///< no entry
+  Corrupt,  ///< an entry that failed a check (a miss; counted as corrupt)
+  Refused,  ///< an intact remote entry without the team key's tag (a miss)
+  IOError,  ///< could not read, connection lost, server error (a miss)
+  Timeout,  ///< the remote did not answer in time (a miss)
+  Disabled, ///< the level is off: refused directory, open circuit breaker
+};
+
+struct LookupResult {
+  LookupStatus Status = LookupStatus::Miss;
+  /// Set iff Status == Hit.
+  std::optional<CacheEntry> Entry;
+  /// The level that answered a hit (Local for a single directory).
+  CacheLevel Level = CacheLevel::None;
+  /// Why a lookup missed, for everything but a plain Miss.
+  std::string Detail;
+
+  bool hit() const { return Status == LookupStatus::Hit; }
+};
+
+enum class StoreStatus {
+  Stored,
+  Failed,   ///< I/O or server error; counted, one warning; nothing visible
+            ///< was changed
+  Disabled, ///< the level is off or read-only; nothing written
+  TooLarge, ///< the entry exceeds the level's size limit; one warning
+};
+
+struct StoreResult {
+  StoreStatus Status = StoreStatus::Stored;
+  /// Why a store was not done.
+  std::string Detail;
+
+  bool stored() const { return Status == StoreStatus::Stored; }
+};
+
+/// A held single-flight lock (see CacheBackend::lockKey); released when
+/// destroyed, and by the kernel when its process dies.
+class KeyLock {
+public:
+  virtual ~KeyLock();
+};
+
+struct KeyLockResult {
+  enum class State {
+    Acquired,         ///< nobody else was compiling this key
+    AcquiredAfterWait, ///< another process held it: look up again first
+    TimedOut,         ///< still held after the wait: compile without it
+    Unsupported,      ///< this backend has no locks: compile without it
+    Failed,           ///< the lock file could not be made (see Detail)
+  };
+  State Result = State::Unsupported;
+  std::unique_ptr<KeyLock> Lock; ///< set for Acquired and AcquiredAfterWait
+  std::string Detail;
+  bool acquired() const { return Lock != nullptr; }
+};
+
+/// Receives counter increments that a level wants persisted elsewhere (the
+/// remote level's counters go to the local directory's stats file).
+using CounterSink = std::function<void(const CacheStats &Delta)>;
+
+class CacheBackend {
+public:
+  virtual ~CacheBackend();
+
+  /// "file:/home/u/.cache/qshape", "redis://host:6379/0 prefix=qshape",
+  /// "file:... + redis://...": for messages; never contains a password.
+  virtual std::string describe() const = 0;
+
+  /// False if the backend cannot be used at all (every lookup misses).
+  virtual bool isEnabled() const = 0;
+  virtual std::string disabledReason() const = 0;
+
+  /// The verified entry of \p Key: magic, version, header checksum, key,
+  /// size and payload checksum are checked (and the tag, where required).
+  virtual LookupResult lookup(const CacheKey &Key) = 0;
+
+  /// Looks \p Key up and writes its payload to \p Path (atomically: a temp
+  /// file next to it, renamed into place; created with \p Mode). Only a
+  /// verified payload is ever written. A hit whose payload cannot be written
+  /// is an IOError (the caller compiles, and its own write will tell why).
+  virtual LookupResult lookupToFile(const CacheKey &Key, llvm::StringRef Path,
+                                    unsigned Mode = 0644);
+
+  /// Stores \p Payload as the entry of \p Key, replacing any previous (or
+  /// corrupt) one. The header is made here (makeEntryHeader), tagged when
+  /// the backend has a tag key.
+  StoreResult store(const CacheKey &Key, PayloadKind Kind,
+                    llvm::StringRef Payload, uint64_t CompileTimeMs);
+
+  /// Stores an entry whose header is already made (and perhaps tagged): a
+  /// hit of one level copied into another keeps its bytes.
+  virtual StoreResult storeEntry(const EntryHeader &Header,
+                                 llvm::StringRef Payload) = 0;
+
+  /// The key that tags new entries, if any (a remote's team key).
+  virtual const EntryTagKey *tagKey() const { return nullptr; }
+
+  /// Single flight: waits up to \p MaxWait while another process holds the
+  /// lock of \p Key (a dead holder releases it at once), then takes it.
+  /// Pattern: miss -> lockKey -> if AcquiredAfterWait, look up again ->
+  /// compile and store -> drop the lock. Directories implement it
+  /// (flock on <dir>/locks/<key>); a layered cache uses its L1's.
+  virtual KeyLockResult lockKey(const CacheKey &Key,
+                                std::chrono::milliseconds MaxWait);
+
+  /// Counters of this backend in this process.
+  virtual CacheStats processStats() const = 0;
+  /// Counters of all processes where the level persists them (a directory's
+  /// stats file, which holds the remote counters of a layered cache too);
+  /// else processStats().
+  virtual llvm::ErrorOr<CacheStats> persistentStats() const;
+
+  /// Human-readable facts about the level for `qshape-cache stats`
+  /// ("Remote server", "redis 7.0.15, 12 keys, ..."); may talk to a server,
+  /// bounded by its timeouts.
+  virtual std::vector<std::pair<std::string, std::string>> status();
+
+  /// Capabilities; null where the level lacks them.
+  virtual DirectoryMaintenance *maintenance() { return nullptr; }
+  virtual CacheInventory *inventory() { return nullptr; }
+  /// The levels of a layered cache (L1, L2), else null.
+  virtual CacheBackend *localLevel() { return nullptr; }
+  virtual CacheBackend *remoteLevel() { return nullptr; }
+};
+
+/// One entry as listed by an inventory.
+struct InventoryEntry {
+  CacheKey Key;
+  uint64_t Size = 0;
+  std::optional<int64_t> LastUse; ///< seconds since the epoch, if known
+};
+
+/// Listing and checking single entries: a directory and a remote.
+class CacheInventory {
+public:
+  virtual ~CacheInventory();
+  /// Calls \p Visit for every entry, sorted by key.
+  virtual llvm::Error
+  listEntries(llvm::function_ref<void(const InventoryEntry &)> Visit) = 0;
+  /// Reads and checks one entry (ReadMode::Verify, and the tag where the
+  /// level requires one), without counting it as a lookup.
+  virtual EntryReadResult checkEntry(const CacheKey &Key) = 0;
+  /// Removes one entry (`verify --fix`).
+  virtual std::error_code removeEntry(const CacheKey &Key) = 0;
+};
+
+//===----------------------------------------------------------------------===//
+// Configuration and opening
+//===----------------------------------------------------------------------===//
+
+constexpr uint64_t DefaultRemoteMaxEntryBytes = uint64_t(64) << 20; // 64 MiB
+
+/// A remote cache, from `redis://[user:password@]host[:port][/db][?attrs]`
+/// and the environment. Attributes (query parameters, `&`-separated):
+///   prefix=NAME            key namespace (default "qshape"): NAME:<hex>
+///   read-only              never store (CI writes, developers read)
+///   ttl=DURATION           expire entries (and refresh them on a hit)
+///   connect-timeout=DUR    default 100ms
+///   timeout=DUR            per operation, whole transfer (default 3s)
+///   retry-after=DUR|never  circuit breaker: how long a failed remote is
+///                          left alone (default 60s)
+///   max-entry-size=SIZE    larger entries are not sent (default 64M)
+///   password-file=PATH     password read from a file (not in argv)
+/// Durations: 250ms, 3s, 5m, 2h, 7d (a bare number is milliseconds for
+/// timeouts and seconds for ttl and retry-after).
+struct RemoteOptions {
+  std::string Scheme = "redis";
+  std::string Host;
+  unsigned Port = 6379;
+  unsigned Database = 0;
+  std::string User;     ///< ACL user; empty: the default user
+  std::string Password; ///< empty: no AUTH
+  std::string Prefix = "qshape";
+  bool ReadOnly = false;
+  uint64_t TtlSeconds = 0; ///< 0: no expiry
+  unsigned ConnectTimeoutMs = 100;
+  unsigned OperationTimeoutMs = 3000;
+  std::optional<unsigned> RetryAfterSeconds = 60; ///< nullopt: never
+  uint64_t MaxEntryBytes = DefaultRemoteMaxEntryBytes;
+  /// From $QSHAPE_CACHE_REMOTE_KEY or $QSHAPE_CACHE_REMOTE_KEY_FILE: when
+  /// set, new entries are tagged and only entries with this tag are used.
+  std::optional<EntryTagKey> TagKey;
+
+  /// Parses \p Url; reads password-file, $QSHAPE_CACHE_REMOTE_PASSWORD_FILE
+  /// (when the URL has no password) and the team key. The error says what
+  /// to fix.
+  static llvm::Expected<RemoteOptions> parse(llvm::StringRef Url);
+  /// The URL without the password; the attributes that differ from the
+  /// defaults appended.
+  std::string describe() const;
+};
+
+/// Options of a cache directory.
+struct DirectoryOptions {
+  /// Empty: defaultCacheDirectory().
+  std::string Directory;
+  /// 0: $QSHAPE_CACHE_MAX_SIZE if set and valid, else DefaultMaxSizeBytes.
+  uint64_t MaxSizeBytes = 0;
+  /// Automatic cleanups evict down to this fraction of the cap.
+  double LowWaterFraction = 0.8;
+  /// A cleanup lock not refreshed for this long is broken.
+  unsigned StaleLockSeconds = 600;
+  /// Temp files (and unheld key locks) older than this are leftovers of
+  /// killed processes.
+  unsigned TempFileMaxAgeSeconds = 3600;
+  /// A store runs a cleanup (which corrects the size estimate) when the last
+  /// one is older than this, even under the cap.
+  unsigned CleanupIntervalSeconds = 24 * 3600;
+};
+
+/// What openCache() builds: a directory, and a remote behind it.
+struct CacheConfig {
+  DirectoryOptions Local;
+  /// A remote URL; empty: $QSHAPE_CACHE_REMOTE; "off": no remote.
+  std::string Remote;
+};
+
+/// Opens one level: "file:DIR" ("file:" alone: the default directory) or
+/// "redis://...". \p Local gives the directory's other options (its
+/// Directory is replaced by DIR). \p Sink receives the counters of a remote
+/// level (null: they stay in its processStats()). Errors are a bad URL or a
+/// scheme this build lacks; an unusable directory or server is not an error
+/// (the backend is returned disabled, or fails softly per operation).
+llvm::Expected<std::unique_ptr<CacheBackend>>
+openCacheBackend(llvm::StringRef Url, const DirectoryOptions &Local = {},
+                 CounterSink Sink = nullptr);
+
+/// The cache of \p Config for this process: the directory, layered over the
+/// remote if one is configured (L1 first; a remote hit fills L1; a store
+/// goes to both). Shared by every caller in the process with the same
+/// configuration, so the passes of one pipeline share one connection and
+/// one circuit breaker. A bad remote URL from the environment costs one
+/// warning and leaves the directory alone; \p RemoteError receives it.
+std::shared_ptr<CacheBackend> openCache(const CacheConfig &Config,
+                                        std::string *RemoteError = nullptr);
+
+/// Layers \p Local over \p Remote (used by openCache; public for tests).
+std::unique_ptr<CacheBackend>
+makeLayeredCache(std::unique_ptr<CacheBackend> Local,
+                 std::unique_ptr<CacheBackend> Remote);
+
+/// True if this build can open redis:// URLs (built with hiredis).
+bool haveRedisSupport();
+
+/// Parses "1048576", "10K", "10M", "2G", "1.5G", "1T" (powers of 1024; an
+/// optional trailing "B" or "iB" is accepted).
+std::optional<uint64_t> parseSize(llvm::StringRef Text);
+/// "0 B", "12.0 KiB", "1.5 GiB".
+std::string formatSize(uint64_t Bytes);
+/// Parses "250ms", "3s", "5m", "2h", "7d"; a bare number is in
+/// \p BareUnitMs milliseconds. Returns milliseconds.
+std::optional<uint64_t> parseDurationMs(llvm::StringRef Text,
+                                        uint64_t BareUnitMs);
+
+} // namespace qshape::cache
+
+#endif // QSHAPE_CACHE_CACHEBACKEND_H

@@ -1,0 +1,170 @@
+//===- ModuleCache.h - MLIR modules in the compile cache --------*- C++ -*-===//
+//
+// The MLIR half of the cache, used by qshape-cache, qshape-cache-lookup and
+// qshape-cache-store (and by any driver that caches MLIR modules): the pass
+// options, the key of a module and a pipeline, the bytecode payload, the one
+// lookup-and-install helper, and the routing of the cache's one warning to an
+// MLIR diagnostic. The cache levels themselves are qshape/Cache (no MLIR).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef QSHAPE_MODULECACHE_MODULECACHE_H
+#define QSHAPE_MODULECACHE_MODULECACHE_H
+
+#include "qshape/Cache/CacheBackend.h"
+#include "qshape/Cache/CacheKey.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/Pass.h"
+#include "mlir/Pass/PassManager.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <chrono>
+#include <memory>
+#include <optional>
+#include <string>
+
+namespace qshape::modulecache {
+
+/// Attributes the staged passes put on the module (ignored by fingerprints,
+/// see isQShapeAnnotation).
+constexpr llvm::StringLiteral kCacheKeyAttr = "qshape.cache_key";
+constexpr llvm::StringLiteral kCacheHitAttr = "qshape.cache_hit";
+
+enum class Mode { ReadWrite, Read, Write, Off };
+
+/// "readwrite", "read", "write", "off".
+std::optional<Mode> parseMode(llvm::StringRef text);
+inline bool looksUp(Mode m) { return m == Mode::ReadWrite || m == Mode::Read; }
+inline bool stores(Mode m) { return m == Mode::ReadWrite || m == Mode::Write; }
+
+/// What a cache pass's options name, checked once in initialize().
+struct CacheSettings {
+  Mode mode = Mode::ReadWrite;
+  cache::CacheConfig config;
+};
+
+/// Parses the `dir`, `mode`, `max-size` and `remote` options (empty: the
+/// default; `mode` empty means readwrite). Emits an error at an unknown
+/// location and returns failure on a bad value.
+mlir::FailureOr<CacheSettings>
+parseCacheSettings(mlir::MLIRContext *ctx, llvm::StringRef passName,
+                   llvm::StringRef dir, llvm::StringRef mode,
+                   llvm::StringRef maxSize, llvm::StringRef remote);
+
+/// Parses a pipeline on `builtin.module`: either "a,func.func(b)" or
+/// "builtin.module(a,func.func(b))". The error text goes to `errors`.
+mlir::FailureOr<mlir::OpPassManager>
+parseModulePipeline(llvm::StringRef text, llvm::raw_ostream &errors);
+
+/// Registers the dialects `pipeline`'s passes depend on (nothing when it
+/// does not parse; initialize() reports that). The nested passes create ops
+/// of them, and a hit installs such ops, so they must be loaded up front.
+void addPipelineDependentDialects(llvm::StringRef pipeline,
+                                  mlir::DialectRegistry &registry);
+
+/// The pipeline as MLIR prints it back (every option spelled out), which is
+/// what keys hash: spacing and defaults do not change a key.
+std::string printPipeline(const mlir::OpPassManager &pm);
+
+/// Everything of the key except the fingerprint and the pipeline, computed
+/// once per process: "LLVM <version>; host <library> <size> <mtime>".
+llvm::StringRef toolchainIdentity();
+
+/// The exact fingerprint of `module` ("blake3:<hex>"), the part of the key
+/// that describes the input. Fails only if the module cannot be
+/// canonicalized.
+mlir::FailureOr<std::string> fingerprintModule(mlir::ModuleOp module);
+
+/// The key of an input with exact fingerprint `fingerprint`, compiled by
+/// `normalizedPipeline` (printPipeline()) with `salt`.
+cache::CacheKey computeKey(llvm::StringRef fingerprint,
+                           llvm::StringRef normalizedPipeline,
+                           llvm::StringRef salt);
+
+/// `module` as MLIR bytecode, the payload of an entry. Fails (reported once
+/// per process, like the cache's own problems) if it cannot be written.
+mlir::FailureOr<std::string> encodeModule(mlir::ModuleOp module,
+                                          const cache::CacheKey &key);
+
+/// Replaces the body, attributes and properties of `module` with those of
+/// the module in `payload` (bytecode). On failure `module` is unchanged and
+/// `why` says what was wrong; parse diagnostics are not emitted.
+mlir::LogicalResult installModule(mlir::ModuleOp module,
+                                  llvm::StringRef payload, std::string &why);
+
+/// What lookupAndInstall() did.
+struct LookupOutcome {
+  enum class Kind {
+    Hit,     ///< `module` now holds the cached result
+    Miss,    ///< no entry anywhere
+    Corrupt, ///< a bad or refused entry, or one that does not load (a miss)
+    Error,   ///< the cache could not be read (a miss; reported)
+  };
+  Kind kind = Kind::Miss;
+  cache::CacheLevel level = cache::CacheLevel::None; ///< of a hit
+  std::string detail;
+  bool hit() const { return kind == Kind::Hit; }
+};
+
+/// The lookup of every MLIR cache pass: looks `key` up in `backend` (local,
+/// then remote) and installs a hit into `module`. A verified payload that
+/// does not load (a producer bug, a foreign MLIR) is reported once and is a
+/// miss that the following store replaces.
+LookupOutcome lookupAndInstall(cache::CacheBackend &backend,
+                               mlir::ModuleOp module,
+                               const cache::CacheKey &key);
+
+/// Adds a lookup to the statistics every cache pass declares (hits, misses,
+/// corrupt, errors): a corrupt entry or an error is a miss too.
+void countLookup(const LookupOutcome &outcome, mlir::Pass::Statistic &hits,
+                 mlir::Pass::Statistic &misses, mlir::Pass::Statistic &corrupt,
+                 mlir::Pass::Statistic &errors);
+
+/// "hit <key>", "hit <key> (remote)", "miss <key>", "write <key>": the text
+/// of the passes' remarks.
+std::string describeLookup(const LookupOutcome &outcome, Mode mode,
+                           const cache::CacheKey &key);
+
+/// Stores `module` as MLIR bytecode under `key` (to every level). Failure
+/// only if the module cannot be encoded (already reported).
+mlir::FailureOr<cache::StoreResult> storeModule(cache::CacheBackend &backend,
+                                                mlir::ModuleOp module,
+                                                const cache::CacheKey &key,
+                                                uint64_t compileMs);
+
+/// While alive, the first cache problem of the process (per source: local,
+/// remote) is emitted as an MLIR warning at `loc` when it happens on this
+/// thread; outside of it, warnings go to stderr as usual.
+class ScopedWarningRouting {
+public:
+  explicit ScopedWarningRouting(mlir::Location loc);
+  ~ScopedWarningRouting();
+  ScopedWarningRouting(const ScopedWarningRouting &) = delete;
+  ScopedWarningRouting &operator=(const ScopedWarningRouting &) = delete;
+
+private:
+  const mlir::Location *previous;
+  mlir::Location loc;
+};
+
+/// What qshape-cache-lookup leaves for qshape-cache-store in the same
+/// process: the cache it used, its mode, and when it looked.
+struct PendingStore {
+  CacheSettings settings;
+  std::chrono::steady_clock::time_point lookedUp;
+};
+void recordPendingStore(llvm::StringRef key, PendingStore pending);
+/// The record of `key` (removed), or nullopt if this process did not look
+/// `key` up.
+std::optional<PendingStore> takePendingStore(llvm::StringRef key);
+
+/// Milliseconds between two instants.
+inline double millisBetween(std::chrono::steady_clock::time_point a,
+                            std::chrono::steady_clock::time_point b) {
+  return std::chrono::duration<double, std::milli>(b - a).count();
+}
+
+} // namespace qshape::modulecache
+
+#endif // QSHAPE_MODULECACHE_MODULECACHE_H
