@@ -13,7 +13,8 @@ JOBS       ?= $(shell nproc)
 DEB_PACKAGES = llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools \
                clang-22 cmake ninja-build libgtest-dev libgmock-dev libmimalloc-dev \
                python3 python3-pytest \
-               python3-venv python3-setuptools python3-wheel
+               python3-venv python3-setuptools python3-wheel \
+               libhiredis-dev redis-server
 
 .PHONY: all deps configure build check demo bench docs clean
 
