@@ -681,9 +681,13 @@ StoreResult RedisCache::storeEntry(const EntryHeader &Header,
   CacheKey Key(Header.Key);
   EntryHeader H = Header;
   std::string Value = encodeEntryHeader(H);
-  uint64_t Limit = sizeLimit();
-  if (BreakerOpen) // the size query found the server gone
-    return {StoreStatus::Failed, BreakerReason};
+  // Our own limit first: an oversized entry costs no round trip.
+  uint64_t Limit = Options.MaxEntryBytes;
+  if (Value.size() + Payload.size() <= Limit) {
+    Limit = sizeLimit();
+    if (BreakerOpen) // the size query found the server gone
+      return {StoreStatus::Failed, BreakerReason};
+  }
   if (Value.size() + Payload.size() > Limit) {
     CacheStats Delta;
     Delta.RemoteTooLarge = 1;

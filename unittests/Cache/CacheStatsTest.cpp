@@ -33,6 +33,30 @@ TEST(CacheStatsTest, SerializeParseRoundTrip) {
   EXPECT_EQ(P.LastCleanupTime, 12u);
 }
 
+TEST(CacheStatsTest, RemoteCountersArePersistedAndAdded) {
+  CacheStats S;
+  S.RemoteHits = 21;
+  S.RemoteMisses = 22;
+  S.RemoteCorrupt = 23;
+  S.RemoteRefused = 24;
+  S.RemoteErrors = 25;
+  S.RemoteTimeouts = 26;
+  S.RemoteTooLarge = 27;
+  S.RemoteSkipped = 28;
+  S.RemoteStores = 29;
+  S.RemoteBytesStored = 30;
+  CacheStats P = parseStats(serializeStats(S));
+  EXPECT_EQ(serializeStats(P), serializeStats(S));
+  EXPECT_NE(serializeStats(S).find("remote_timeouts 26\n"), std::string::npos);
+  CacheStats Sum;
+  Sum.addCounters(S);
+  Sum.addCounters(S);
+  EXPECT_EQ(Sum.RemoteHits, 42u);
+  EXPECT_EQ(Sum.RemoteBytesStored, 60u);
+  // Hits of the remote over the lookups that reached it.
+  EXPECT_DOUBLE_EQ(S.remoteHitRate(), 21.0 / (21 + 22 + 23 + 24));
+}
+
 TEST(CacheStatsTest, DamagedTextLosesCountsNotTheProcess) {
   EXPECT_EQ(parseStats("").Hits, 0u);
   EXPECT_EQ(parseStats("garbage\nhits 5\n").Hits, 0u); // no header: ignored
