@@ -33,7 +33,12 @@ config.substitutions.append(("%randcircuit", config.python_executable + " " + os
 if config.qshape_tool_allocator == "mimalloc":
     config.available_features.add("tool-mimalloc")
 
+# The Redis cache level (CMake option QSHAPE_ENABLE_REDIS, on by default).
+if config.qshape_have_redis:
+    config.available_features.add("redis")
+
 # Tests must not see a user's cache directory.
 config.environment["QSHAPE_CACHE_DIR"] = os.path.join(config.test_exec_root, "default-cache")
-for var in ("XDG_CACHE_HOME",):
+for var in ("XDG_CACHE_HOME", "QSHAPE_CACHE_REMOTE", "QSHAPE_CACHE_REMOTE_KEY",
+            "QSHAPE_CACHE_REMOTE_KEY_FILE", "QSHAPE_CACHE_REMOTE_PASSWORD_FILE"):
     config.environment.pop(var, None)

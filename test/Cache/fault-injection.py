@@ -10,6 +10,10 @@
 # mount (root); otherwise it falls back to an unprivileged user (setpriv) or
 # to chmod, and to RLIMIT_FSIZE, and says so in its summary line.
 #
+# `--cases remote` runs the remote cases instead (test/Cache/remote.test):
+# real redis-server processes on 127.0.0.1 and free ports, started and
+# stopped here, shared by cache directories that stand for machines.
+#
 # RUN: %python %s --src %qshape_src --work %t | FileCheck %s
 # CHECK: fault-injection: 9 cases, {{[0-9]+}} checks passed, 0 failed
 import argparse
@@ -18,16 +22,18 @@ import os
 import random
 import re
 import resource
+import select
 import shutil
 import signal
 import socket
+import struct
 import subprocess
 import sys
 import threading
 import time
 
 PIPE = "func.func(canonicalize,cse),inline,symbol-dce"
-REMARK = re.compile(r"remark: qshape-cache: (hit|miss|write) blake3:([0-9a-f]{64})")
+REMARK = re.compile(r"remark: qshape-cache: (hit|miss|write) blake3:([0-9a-f]{64})( \(remote\))?")
 TOOLS = {}
 
 
@@ -62,8 +68,9 @@ class Compile:
         self.out = proc.stdout
         self.err = proc.stderr
         m = REMARK.findall(proc.stderr)
-        self.kinds = [k for k, _ in m]
-        self.keys = [key for _, key in m]
+        self.kinds = [k for k, _, _ in m]
+        self.keys = [key for _, key, _ in m]
+        self.remote = bool(m) and bool(m[0][2])  # the first lookup hit the remote
         self.kind = self.kinds[0] if self.kinds else None
         self.key = self.keys[0] if self.keys else None
         self.warnings = [l for l in proc.stderr.splitlines() if "warning:" in l]
@@ -721,19 +728,630 @@ def case_identical(work, big, big_ref):
         d = fresh(d)
 
 
+# ---------------------------------------------------------------------------
+# Remote cases: a real redis-server shared by directories that stand for
+# machines (--cases remote)
+# ---------------------------------------------------------------------------
+
+SERVERS = []
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Resp:
+    """A minimal RESP client for the test's own control of the server."""
+
+    def __init__(self, port, password=None):
+        self.sock = socket.create_connection(("127.0.0.1", port), timeout=10)
+        self.buf = b""
+        if password:
+            self.call("AUTH", password)
+
+    def call(self, *args):
+        out = b"*%d\r\n" % len(args)
+        for a in args:
+            a = a if isinstance(a, bytes) else str(a).encode()
+            out += b"$%d\r\n%s\r\n" % (len(a), a)
+        self.sock.sendall(out)
+        return self._reply()
+
+    def _line(self):
+        while b"\r\n" not in self.buf:
+            chunk = self.sock.recv(65536)
+            if not chunk:
+                raise ConnectionError("closed")
+            self.buf += chunk
+        line, self.buf = self.buf.split(b"\r\n", 1)
+        return line
+
+    def _reply(self):
+        line = self._line()
+        kind, rest = line[:1], line[1:]
+        if kind == b"+":
+            return rest.decode()
+        if kind == b"-":
+            return RuntimeError(rest.decode())
+        if kind == b":":
+            return int(rest)
+        if kind == b"$":
+            n = int(rest)
+            if n < 0:
+                return None
+            while len(self.buf) < n + 2:
+                chunk = self.sock.recv(max(65536, n + 2 - len(self.buf)))
+                if not chunk:
+                    raise ConnectionError("closed")
+                self.buf += chunk
+            data, self.buf = self.buf[:n], self.buf[n + 2:]
+            return data
+        if kind == b"*":
+            n = int(rest)
+            return None if n < 0 else [self._reply() for _ in range(n)]
+        raise ValueError(f"bad reply {line!r}")
+
+    def close(self):
+        self.sock.close()
+
+
+class RedisServer:
+    """redis-server on 127.0.0.1 and a free port, stopped by stop() (and by
+    main()'s finally, so also when a case fails)."""
+
+    def __init__(self, work, name, *config, password=None):
+        self.dir = fresh(os.path.join(work, "redis-" + name))
+        self.port = free_port()
+        self.password = password
+        cmd = [TOOLS["redis"], "--port", str(self.port), "--bind", "127.0.0.1",
+               "--save", "", "--appendonly", "no", "--dir", self.dir,
+               "--logfile", os.path.join(self.dir, "log")] + list(config)
+        if password:
+            cmd += ["--requirepass", password]
+        self.proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        SERVERS.append(self)
+        deadline = time.monotonic() + 15
+        while True:
+            try:
+                c = Resp(self.port, password)
+                if c.call("PING") == "PONG":
+                    c.close()
+                    break
+                c.close()
+            except OSError:
+                pass
+            if time.monotonic() > deadline or self.proc.poll() is not None:
+                raise RuntimeError(f"redis-server on port {self.port} did not start")
+            time.sleep(0.02)
+
+    def url(self, attrs="", userinfo=""):
+        u = "redis://" + (userinfo + "@" if userinfo else "") + f"127.0.0.1:{self.port}/0"
+        return u + ("?" + attrs if attrs else "")
+
+    def call(self, *args):
+        c = Resp(self.port, self.password)
+        try:
+            return c.call(*args)
+        finally:
+            c.close()
+
+    def kill(self):
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGKILL)
+            self.proc.wait()
+
+    def stop(self):
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+
+def stop_servers():
+    for srv in SERVERS:
+        srv.stop()
+
+
+def remote_env(url, key=None, **more):
+    env = dict(os.environ)
+    for var in ("QSHAPE_CACHE_REMOTE_KEY", "QSHAPE_CACHE_REMOTE_KEY_FILE",
+                "QSHAPE_CACHE_REMOTE_PASSWORD_FILE"):
+        env.pop(var, None)
+    env["QSHAPE_CACHE_REMOTE"] = url
+    if key:
+        env["QSHAPE_CACHE_REMOTE_KEY"] = key
+    env.update(more)
+    return env
+
+
+def timed_compile(inp, d, env, extra=""):
+    start = time.monotonic()
+    r = compile_(inp, d, extra, env=env)
+    return r, time.monotonic() - start
+
+
+def remote_key_name(key, prefix="qshape"):
+    return f"{prefix}:{key}"
+
+
+def sim(path, args_file=None):
+    cmd = [TOOLS["sim"], path] + ([f"--args=@{args_file}"] if args_file else [])
+    p = subprocess.run(cmd, capture_output=True, text=True)
+    return p.stdout if p.returncode == 0 else None
+
+
+TEAM_KEY = "our team's shared secret, 2026"
+OTHER_KEY = "a different team's secret, 2026"
+
+
+def case_two_machines(work, big, big_ref, big_args):
+    """(R1) A misses, B gets a remote hit and B's L1 is filled; same output."""
+    S.case = "R1 two machines"
+    srv = RedisServer(work, "r1")
+    env = remote_env(srv.url())
+    a, b = fresh(os.path.join(work, "r1-a")), fresh(os.path.join(work, "r1-b"))
+    ra = compile_(big, a, env=env)
+    S.check(ra.rc == 0 and ra.kind == "miss" and not ra.remote, "A misses")
+    S.check(ra.out == big_ref, "A's result equals the uncached compile")
+    S.check(srv.call("EXISTS", remote_key_name(ra.key)) == 1, "A stored to the remote")
+    S.check(os.path.exists(entry_path(a, ra.key)), "A stored to its own directory")
+    rb = compile_(big, b, env=env)
+    S.check(rb.rc == 0 and rb.kind == "hit" and rb.remote and rb.key == ra.key, "B gets a remote hit")
+    S.check(rb.out == ra.out, "B's output is A's, byte for byte")
+    S.check(os.path.exists(entry_path(b, ra.key))
+            and open(entry_path(b, ra.key), "rb").read() == srv.call("GET", remote_key_name(ra.key)),
+            "B's directory holds the remote entry byte for byte")
+    rb2 = compile_(big, b, env=env)
+    S.check(rb2.kind == "hit" and not rb2.remote and rb2.out == ra.out, "B's next run hits locally")
+    sa, sb = stats(a), stats(b)
+    S.check(sa.get("remote_misses") == 1 and sa.get("remote_stores") == 1, f"A counts a remote miss and a store ({sa.get('remote_misses')}, {sa.get('remote_stores')})")
+    S.check(sb.get("remote_hits") == 1 and sb.get("hits") == 1 and sb.get("misses") == 1,
+            "B counts one remote hit, then one local hit")
+    # The oracle: the input and both outputs compute the same.
+    paths = []
+    for name, out in [("a", ra.out), ("b", rb.out)]:
+        paths.append(os.path.join(work, f"r1-{name}.mlir"))
+        open(paths[-1], "w").write(out)
+    results = [sim(big, big_args), sim(paths[0], big_args), sim(paths[1], big_args)]
+    S.check(results[0] is not None and results[0] == results[1] == results[2],
+            "qshape-sim agrees on the input, A's output and B's output")
+    p = tool(b, "verify", "--remote", env=env)
+    S.check(p.returncode == 0 and "verified 1 remote entry: 1 ok, 0 bad" in p.stdout,
+            "verify --remote: " + p.stdout.strip())
+    p = tool(b, "stats", env=env)
+    S.check(p.returncode == 0 and re.search(r"Remote server: +redis [0-9.]+, 1 keys", p.stdout) is not None
+            and re.search(r"Remote hits: +1\n", p.stdout) is not None, "stats shows the server and the remote hit")
+    srv.stop()
+
+
+def case_concurrent_clients(work, small, ref):
+    """(R2) 8 concurrent clients on one server."""
+    S.case = "R2 8 clients"
+    srv = RedisServer(work, "r2")
+    env = remote_env(srv.url(), TEAM_KEY)
+    dirs = [fresh(os.path.join(work, f"r2-{i}")) for i in range(16)]
+
+    def run_all(ds):
+        procs = [subprocess.Popen(compile_cmd(small, d), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                  text=True, env=env) for d in ds]
+        res = []
+        for p in procs:
+            out, err = p.communicate()
+            res.append(Compile(subprocess.CompletedProcess(p.args, p.returncode, out, err)))
+        return res
+
+    first = run_all(dirs[:8])
+    S.check(all(r.rc == 0 and r.out == ref for r in first), "8 concurrent first compiles succeed, right result")
+    S.check(len({r.key for r in first}) == 1, "one key")
+    S.check(all(not r.warnings for r in first), "no warning: " + " | ".join(w for r in first for w in r.warnings)[:300])
+    second = run_all(dirs[8:])
+    S.check(all(r.rc == 0 and r.kind == "hit" and r.remote and r.out == ref for r in second),
+            f"8 concurrent fresh machines all hit the remote ({[r.kind + ('/remote' if r.remote else '') for r in second]})")
+    # 8 clients storing and loading their own keys, 256 KiB each, at once.
+    payloads = {(i, j): make_payload(2000 + 10 * i + j, 256 * 1024) for i in range(8) for j in range(4)}
+    problems = []
+
+    def worker(i):
+        d = fresh(os.path.join(work, f"r2-put-{i}"))
+        for j in range(4):
+            src = os.path.join(work, f"r2-src-{i}-{j}")
+            open(src, "wb").write(payloads[(i, j)])
+            p = tool(d, "put", key_of(0xE000 + 16 * i + j), src, env=env)
+            if p.returncode != 0:
+                problems.append(f"put {i}/{j}: {p.stderr.strip()}")
+        for j in range(4):
+            other = (i + 1) % 8  # what another client stored
+            g = fresh(os.path.join(work, f"r2-get-{i}-{j}"))
+            out = os.path.join(work, f"r2-out-{i}-{j}")
+            p = tool(g, "get", key_of(0xE000 + 16 * other + j), "-o", out, env=env)
+            if p.returncode == 1 and "miss: no entry" in p.stderr:
+                continue  # the other client has not stored it yet
+            if p.returncode != 0 or open(out, "rb").read() != payloads[(other, j)]:
+                problems.append(f"get {i}/{j}: rc {p.returncode} {p.stderr.strip()}")
+
+    threads = [threading.Thread(target=worker, args=(i,)) for i in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    S.check(not problems, "8 clients storing and loading at once: every load exact; " + "; ".join(problems[:3]))
+    p = tool(dirs[0], "verify", "--remote", "--json", env=env)
+    v = json.loads(p.stdout) if p.returncode == 0 else {}
+    S.check(v.get("bad") == 0 and v.get("checked") == 33, f"33 remote entries, all verify with the team key ({v.get('checked')}, {v.get('bad')})")
+    srv.stop()
+
+
+def case_remote_faults(work, small, ref):
+    """(R3) every fault costs one warning, a counter and bounded time."""
+    S.case = "R3 faults"
+    # The baseline: a compile without any remote.
+    base_dir = fresh(os.path.join(work, "r3-base"))
+    _, base = timed_compile(small, base_dir, remote_env("off"))
+    bound = base + 3.0  # generous: a correctness bound (no hang), not a benchmark
+    three = ("--pass-pipeline=builtin.module(qshape-cache{dir=%s pipeline=symbol-dce emit-remarks},"
+             "qshape-cache{dir=%s pipeline=canonicalize salt=2},qshape-cache{dir=%s pipeline=cse salt=3})")
+
+    def three_passes(d, env):
+        start = time.monotonic()
+        p = subprocess.run([TOOLS["opt"], small, three % (d, d, d), "-o", "-"], capture_output=True,
+                           text=True, env=env)
+        return p, time.monotonic() - start
+
+    def expect_one_fault(what, url, counter, words, extra_env=None, skipped=4):
+        """skipped: operations the breaker skips when three passes run in one
+        process (3 lookups + 3 stores, 2 after a failed lookup); None: not
+        checked (a fault that only a present entry triggers)."""
+        d = fresh(os.path.join(work, "r3-" + re.sub(r"\W+", "-", what)))
+        env = remote_env(url, **(extra_env or {}))
+        r, wall = timed_compile(small, d, env)
+        S.check(r.rc == 0 and r.out == ref, f"{what}: the compile succeeds with the right result")
+        S.check(len(r.warnings) == 1 and words in r.warnings[0],
+                f"{what}: one warning naming the cause: " + " | ".join(r.warnings))
+        S.check(wall < bound, f"{what}: bounded wall time ({wall:.2f} s < {bound:.2f} s)")
+        st = stats(d)
+        S.check(st.get(counter) == 1, f"{what}: counted in {counter} ({st.get(counter)})")
+        S.check(os.path.exists(entry_path(d, r.key)), f"{what}: the local cache still works")
+        if skipped is None:
+            return r
+        # Three cache passes in one process: one failure, one warning; the
+        # breaker skips the remote for the rest.
+        d3 = fresh(d + "-3")
+        p, wall3 = three_passes(d3, env)
+        st3 = stats(d3)
+        S.check(p.returncode == 0 and p.stderr.count("warning:") == 1, f"{what}: three passes, one warning")
+        S.check(st3.get("remote_errors", 0) + st3.get("remote_timeouts", 0) == 1 and st3.get("remote_skipped", 0) >= skipped,
+                f"{what}: one failure per process, the rest skipped ({st3.get('remote_errors')}+"
+                f"{st3.get('remote_timeouts')}, {st3.get('remote_skipped')} skipped)")
+        S.check(wall3 < bound, f"{what}: three passes, still bounded ({wall3:.2f} s)")
+        return r
+
+    # Down at start: nothing listens.
+    expect_one_fault("server down", f"redis://127.0.0.1:{free_port()}/0", "remote_errors", "cannot connect")
+    # Unreachable: a listener whose backlog is full drops the SYN; the
+    # connect waits out connect-timeout (default 100 ms).
+    lst = socket.socket()
+    lst.bind(("127.0.0.1", 0))
+    lst.listen(0)
+    fillers = []
+    for _ in range(8):
+        f = socket.socket()
+        f.setblocking(False)
+        try:
+            f.connect(lst.getsockname())
+        except BlockingIOError:
+            pass
+        fillers.append(f)
+    time.sleep(0.05)
+    expect_one_fault("connect timeout", f"redis://127.0.0.1:{lst.getsockname()[1]}/0", "remote_timeouts",
+                     "within the connect timeout (100 ms)")
+    for f in fillers:
+        f.close()
+    lst.close()
+
+    srv = RedisServer(work, "r3")
+    # Paused: CLIENT PAUSE holds every command.
+    # (A paused server holds our own control connection too: the pause ends
+    # by itself.)
+    paused_until = time.monotonic() + 5
+    srv.call("CLIENT", "PAUSE", "5000", "ALL")
+    expect_one_fault("paused server", srv.url("timeout=1s"), "remote_timeouts", "within the operation timeout (1000 ms")
+    time.sleep(max(0.0, paused_until - time.monotonic()) + 0.2)
+    # Wrong password, and none at all, on a server that requires one.
+    pw = RedisServer(work, "r3-auth", password="s3cret-pass")
+    expect_one_fault("wrong password", pw.url(userinfo=":wrong"), "remote_errors", "WRONGPASS")
+    expect_one_fault("no password", pw.url(), "remote_errors", "NOAUTH")
+    pwfile = os.path.join(work, "r3-password")
+    open(pwfile, "w").write("s3cret-pass\n")
+    d = fresh(os.path.join(work, "r3-right-password"))
+    env = remote_env(pw.url(), QSHAPE_CACHE_REMOTE_PASSWORD_FILE=pwfile)
+    r = compile_(small, d, env=env)
+    S.check(r.rc == 0 and not r.warnings and pw.call("EXISTS", remote_key_name(r.key)) == 1,
+            "the right password from a file works (and is not in argv)")
+    pw.stop()
+
+    # Killed in the middle of a transfer (a): a proxy that passes the GET on
+    # and cuts the reply after 1000 bytes.
+    d = fresh(os.path.join(work, "r3-cut-src"))
+    first = compile_(small, d, env=remote_env(srv.url()))
+    size = len(srv.call("GET", remote_key_name(first.key)))
+    proxy = socket.socket()
+    proxy.bind(("127.0.0.1", 0))
+    proxy.listen(4)
+
+    def cut_connection(c):
+        up = socket.create_connection(("127.0.0.1", srv.port))
+        sent = 0
+        try:
+            while True:
+                ready, _, _ = select.select([c, up], [], [], 5)
+                if not ready:
+                    break
+                if c in ready:
+                    data = c.recv(65536)
+                    if not data:
+                        break
+                    up.sendall(data)
+                if up in ready:
+                    data = up.recv(65536)
+                    if not data:
+                        break
+                    room = 1000 - sent
+                    c.sendall(data[:room])
+                    sent += min(len(data), room)
+                    if sent >= 1000:
+                        break
+        except OSError:
+            pass
+        finally:
+            # A reset, as the kernel of a killed server sends.
+            c.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+            c.close()
+            up.close()
+
+    def cut_proxy():
+        while True:
+            try:
+                c, _ = proxy.accept()
+            except OSError:
+                return  # closed: the case is over
+            threading.Thread(target=cut_connection, args=(c,), daemon=True).start()
+
+    t = threading.Thread(target=cut_proxy, daemon=True)
+    t.start()
+    r = expect_one_fault("reply cut mid-transfer", f"redis://127.0.0.1:{proxy.getsockname()[1]}/0?retry-after=1h",
+                         "remote_errors", "during GET", skipped=None)
+    proxy.close()
+    t.join(10)
+    S.check(size > 1000, f"the cut fell inside the value ({size} bytes)")
+
+    # Killed in the middle of a transfer (b): SIGKILL a real server while 4
+    # clients fetch a 32 MiB entry over and over from fresh directories.
+    kill_srv = RedisServer(work, "r3-kill")
+    blob = os.path.join(work, "r3-blob")
+    big_payload = make_payload(31, 1024 * 1024) * 32
+    open(blob, "wb").write(big_payload)
+    kenv = remote_env(kill_srv.url("timeout=5s"))
+    p = tool(fresh(os.path.join(work, "r3-kill-src")), "put", key_of(0xF00), blob, env=kenv)
+    S.check(p.returncode == 0, "a 32 MiB entry is stored")
+    outcomes = []
+    stop = threading.Event()
+
+    def fetcher(i):
+        n = 0
+        while not stop.is_set() and n < 200:
+            g = fresh(os.path.join(work, f"r3-kill-{i}"))
+            out = os.path.join(work, f"r3-kill-out-{i}")
+            start = time.monotonic()
+            q = tool(g, "get", key_of(0xF00), "-o", out, env=kenv)
+            wall = time.monotonic() - start
+            got = open(out, "rb").read() if q.returncode == 0 else None
+            outcomes.append((q.returncode, got == big_payload if got is not None else None, wall, q.stderr))
+            n += 1
+
+    threads = [threading.Thread(target=fetcher, args=(i,)) for i in range(4)]
+    for th in threads:
+        th.start()
+    time.sleep(random.Random(3).uniform(0.3, 0.6))
+    kill_srv.kill()
+    time.sleep(0.5)
+    stop.set()
+    for th in threads:
+        th.join()
+    bad = [o for o in outcomes if not (o[0] == 0 and o[1]) and not (o[0] == 1 and "miss" in o[3])]
+    S.check(not bad, f"every fetch across the kill gave the whole payload or a miss ({bad[:2]})")
+    S.check(all(o[2] < bound + 5 for o in outcomes), "every fetch bounded in time")
+    lost = sum(1 for o in outcomes if o[0] == 1 and ("connection lost" in o[3] or "closed the connection" in o[3]
+                                                        or "Connection reset" in o[3]))
+    S.notes.append(f"server kill: {lost} of {len(outcomes)} fetches lost mid-transfer")
+
+    # Evicted under maxmemory (allkeys-lru): a plain remote miss.
+    lru = RedisServer(work, "r3-lru", "--maxmemory", "4mb", "--maxmemory-policy", "allkeys-lru")
+    lenv = remote_env(lru.url())
+    d = fresh(os.path.join(work, "r3-lru-a"))
+    first = compile_(small, d, env=lenv)
+    filler = os.path.join(work, "r3-filler")
+    for i in range(40):
+        open(filler, "wb").write(make_payload(500 + i, 200 * 1024))
+        tool(fresh(os.path.join(work, "r3-lru-fill")), "put", key_of(0xA000 + i), filler, env=lenv)
+    info = lru.call("INFO", "stats").decode()
+    evicted = int(re.search(r"evicted_keys:(\d+)", info).group(1))
+    S.check(evicted > 0 and lru.call("EXISTS", remote_key_name(first.key)) == 0,
+            f"maxmemory evicted the first entry ({evicted} keys evicted)")
+    d = fresh(os.path.join(work, "r3-lru-b"))
+    r, wall = timed_compile(small, d, lenv)
+    S.check(r.rc == 0 and r.kind == "miss" and r.out == ref and not r.warnings and wall < bound,
+            "an evicted entry is a plain miss: the right result, no warning")
+    S.check(stats(d).get("remote_misses") == 1, "counted as a remote miss")
+    lru.stop()
+    # maxmemory with noeviction: the server refuses writes (OOM).
+    full = RedisServer(work, "r3-oom", "--maxmemory-policy", "noeviction")
+    used = int(re.search(r"used_memory:(\d+)", full.call("INFO", "memory").decode()).group(1))
+    full.call("CONFIG", "SET", "maxmemory", str(used))  # full: every write is refused
+    # Only the writes stop: the lookups go on (three passes: 1 refused
+    # store, 2 skipped).
+    expect_one_fault("maxmemory noeviction", full.url(), "remote_errors", "OOM", skipped=2)
+    full.stop()
+
+    # A value over the server's size limit (proto-max-bulk-len 1 MiB):
+    # learnt with CONFIG GET and kept local; or, where CONFIG is not
+    # allowed, refused by the server.
+    srv.call("CONFIG", "SET", "proto-max-bulk-len", "1mb")
+    open(blob, "wb").write(make_payload(41, 2 * 1024 * 1024))
+    for who, url in [("server limit", srv.url()),
+                     ("server limit, CONFIG forbidden", srv.url(userinfo="nocfg:pw"))]:
+        if "nocfg" in url:
+            srv.call("ACL", "SETUSER", "nocfg", "on", ">pw", "~*", "+@all", "-config")
+        d = fresh(os.path.join(work, "r3-" + re.sub(r"\W+", "-", who)))
+        env = remote_env(url)
+        start = time.monotonic()
+        p = tool(d, "put", key_of(0xC00), blob, env=env)
+        wall = time.monotonic() - start
+        warnings = [l for l in p.stderr.splitlines() if "warning:" in l]
+        S.check(p.returncode == 0 and len(warnings) == 1 and wall < bound,
+                f"{who}: the put succeeds locally with one warning ({wall:.2f} s): " + p.stderr.strip()[:300])
+        st = stats(d)
+        S.check(st.get("remote_too_large", 0) + st.get("remote_errors", 0) == 1,
+                f"{who}: counted ({st.get('remote_too_large')} too large, {st.get('remote_errors')} errors)")
+        S.check(srv.call("EXISTS", remote_key_name(key_of(0xC00))) == 0, f"{who}: nothing on the server")
+        S.check(tool(d, "get", key_of(0xC00), "-o", os.devnull, env=remote_env("off")).returncode == 0,
+                f"{who}: the entry is in the local cache")
+    srv.call("CONFIG", "SET", "proto-max-bulk-len", "512mb")
+    # And our own limit: max-entry-size.
+    d = fresh(os.path.join(work, "r3-max-entry"))
+    p = tool(d, "put", key_of(0xC01), blob, env=remote_env(srv.url("max-entry-size=64K")))
+    S.check(p.returncode == 0 and "max-entry-size" in p.stderr and stats(d).get("remote_too_large") == 1,
+            "max-entry-size keeps a large entry local with one warning")
+    srv.stop()
+
+
+def case_authenticity(work, small, ref, other, other_ref):
+    """(R4) with the team key, untagged and other-key entries are refused."""
+    S.case = "R4 tags"
+    srv = RedisServer(work, "r4")
+    team = remote_env(srv.url(), TEAM_KEY)
+    # Honest entries of a client without the key, and of another team.
+    for who, env in [("untagged", remote_env(srv.url())), ("other key", remote_env(srv.url(), OTHER_KEY))]:
+        srv.call("FLUSHALL")
+        planter = compile_(small, fresh(os.path.join(work, "r4-planter")), env=env)
+        S.check(planter.kind == "miss" and srv.call("EXISTS", remote_key_name(planter.key)) == 1,
+                f"{who}: planted")
+        d = fresh(os.path.join(work, "r4-reader"))
+        r = compile_(small, d, env=team)
+        S.check(r.rc == 0 and r.kind == "miss" and r.out == ref, f"{who}: refused, so a miss with the right result")
+        S.check(len(r.warnings) == 1 and "refused" in r.warnings[0], f"{who}: one warning: " + " | ".join(r.warnings))
+        S.check(stats(d).get("remote_refused") == 1, f"{who}: counted as refused")
+        value = srv.call("GET", remote_key_name(r.key))
+        S.check(value[52] & 1 == 1, f"{who}: the remote entry was replaced by a tagged one")
+        p = tool(d, "verify", "--remote", env=team)
+        S.check(p.returncode == 0, f"{who}: and it verifies with the team key")
+        r2 = compile_(small, fresh(os.path.join(work, "r4-reader2")), env=team)
+        S.check(r2.kind == "hit" and r2.remote and r2.out == ref, f"{who}: the right key's entry is accepted")
+        p = tool(d, "verify", "--remote", env=remote_env(srv.url(), OTHER_KEY))
+        S.check(p.returncode == 1 and "refused: its authenticity tag does not verify" in p.stdout,
+                f"{who}: verify with another key reports it")
+    # A forged entry: another circuit's module planted under this key. A
+    # client without the key takes it (it trusts the server, like ccache and
+    # sccache); a client with the key refuses it.
+    srv.call("FLUSHALL")
+    keyrun = compile_(small, fresh(os.path.join(work, "r4-key")), env=remote_env("off"))
+    forged = os.path.join(work, "r4-forged.mlirbc")
+    subprocess.run([TOOLS["opt"], other, f"--qshape-cache=mode=off pipeline={PIPE}", "--emit-bytecode", "-o", forged],
+                   check=True)
+    p = tool(fresh(os.path.join(work, "r4-forger")), "put", keyrun.key, forged, "--kind", "mlirbc",
+             env=remote_env(srv.url()))
+    S.check(p.returncode == 0, "a forged entry is planted without the key")
+    trusting = compile_(small, fresh(os.path.join(work, "r4-trusting")), env=remote_env(srv.url()))
+    S.check(trusting.kind == "hit" and trusting.remote and trusting.out == other_ref,
+            "without the key the forged module is used: a client without a team key trusts the server")
+    d = fresh(os.path.join(work, "r4-careful"))
+    careful = compile_(small, d, env=team)
+    S.check(careful.kind == "miss" and careful.out == ref and stats(d).get("remote_refused") == 1,
+            "with the key it is refused, and the right module is compiled")
+    srv.stop()
+
+
+def case_remote_corrupt(work, small, ref):
+    """(R5) a corrupted remote value is a miss and is repaired."""
+    S.case = "R5 corrupt remote"
+    srv = RedisServer(work, "r5")
+    env = remote_env(srv.url())
+    a = compile_(small, fresh(os.path.join(work, "r5-a")), env=env)
+    name = remote_key_name(a.key)
+    good = srv.call("GET", name)
+    for what, offset in [("payload", len(good) // 2 + 80), ("header", 20), ("last byte", len(good) - 1)]:
+        bad = bytearray(good)
+        bad[offset] ^= 0xFF
+        srv.call("SET", name, bytes(bad))
+        p = tool(fresh(os.path.join(work, "r5-v")), "verify", "--remote", env=env)
+        S.check(p.returncode == 1 and "bad entry blake3:" + a.key in p.stdout, f"{what}: verify --remote reports it")
+        d = fresh(os.path.join(work, "r5-b"))
+        b = compile_(small, d, env=env)
+        S.check(b.rc == 0 and b.kind == "miss" and b.out == ref and not b.warnings,
+                f"{what}: a miss with the right result, no warning")
+        S.check(stats(d).get("remote_corrupt") == 1, f"{what}: counted as remote corrupt")
+        S.check(srv.call("GET", name) != bytes(bad), f"{what}: the remote value was overwritten")
+        c = compile_(small, fresh(os.path.join(work, "r5-c")), env=env)
+        S.check(c.kind == "hit" and c.remote and c.out == ref, f"{what}: then a remote hit")
+    # Not ours at all: a hash under the key; verify --fix removes it.
+    srv.call("DEL", name)
+    srv.call("HSET", name, "f", "v")
+    d = fresh(os.path.join(work, "r5-type"))
+    b = compile_(small, d, env=env)
+    S.check(b.rc == 0 and b.out == ref and stats(d).get("remote_corrupt") == 1,
+            "a value of another type is a corrupt entry")
+    srv.call("DEL", name)
+    srv.call("SET", name, b"QSHCACHE garbage")
+    p = tool(d, "verify", "--remote", "--fix", env=env)
+    S.check(p.returncode == 0 and "1 removed" in p.stdout and srv.call("EXISTS", name) == 0,
+            "verify --remote --fix removes a bad remote entry")
+    srv.stop()
+
+
+def case_remote_modes(work, small, ref):
+    """(R6) read-only, prefix and TTL."""
+    S.case = "R6 modes"
+    srv = RedisServer(work, "r6")
+    d = fresh(os.path.join(work, "r6-ro"))
+    r = compile_(small, d, env=remote_env(srv.url("read-only")))
+    S.check(r.rc == 0 and r.out == ref and srv.call("DBSIZE") == 0 and not r.warnings,
+            "read-only: nothing is stored remotely, no warning")
+    w = compile_(small, fresh(os.path.join(work, "r6-w")), env=remote_env(srv.url("prefix=team-a&ttl=1h")))
+    S.check(srv.call("EXISTS", remote_key_name(w.key, "team-a")) == 1, "prefix: the key lives under team-a:")
+    ttl = srv.call("PTTL", remote_key_name(w.key, "team-a"))
+    S.check(3500_000 < ttl <= 3600_000, f"ttl: the entry expires in an hour ({ttl} ms)")
+    srv.call("PEXPIRE", remote_key_name(w.key, "team-a"), "60000")
+    ro = compile_(small, fresh(os.path.join(work, "r6-ro2")), env=remote_env(srv.url("prefix=team-a&ttl=1h&read-only")))
+    S.check(ro.kind == "hit" and ro.remote, "read-only still reads")
+    ttl = srv.call("PTTL", remote_key_name(w.key, "team-a"))
+    S.check(ttl > 3500_000, f"a hit refreshes the TTL ({ttl} ms)")
+    none = compile_(small, fresh(os.path.join(work, "r6-other")), env=remote_env(srv.url()))
+    S.check(none.kind == "miss", "another prefix does not see team-a's entries")
+    srv.stop()
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--src", required=True)
     ap.add_argument("--work", required=True)
+    ap.add_argument("--cases", choices=["local", "remote"], default="local",
+                    help="local: the directory's cases (1-9); remote: a shared Redis (R1-R6)")
     ap.add_argument("--no-mount", action="store_true",
                     help="exercise the fallbacks (setpriv/chmod, RLIMIT_FSIZE)")
     args = ap.parse_args()
     if args.no_mount:
         NO_MOUNT.append(True)
-    for name, exe in [("opt", "qshape-opt"), ("cache", "qshape-cache"), ("fingerprint", "qshape-fingerprint")]:
-        TOOLS[name] = shutil.which(exe)
+    tools = [("opt", "qshape-opt"), ("cache", "qshape-cache"), ("fingerprint", "qshape-fingerprint")]
+    if args.cases == "remote":
+        tools += [("sim", "qshape-sim"), ("redis", "redis-server")]
+    for name, exe in tools:
+        TOOLS[name] = shutil.which(exe) or (shutil.which(exe, path="/usr/sbin:/usr/bin") if exe == "redis-server" else None)
         if not TOOLS[name]:
-            print(f"fault-injection: {exe} not on PATH", file=sys.stderr)
+            hint = " (Debian: redis-server; `make deps` installs it)" if exe == "redis-server" else ""
+            print(f"fault-injection: {exe} not on PATH{hint}", file=sys.stderr)
             return 2
     work = os.path.abspath(args.work)
     umount_under(work)
@@ -743,19 +1361,30 @@ def main():
     small = os.path.join(args.src, "examples", "qpe-h2-native.mlir")
     other = os.path.join(args.src, "examples", "w1-unrolled.mlir")
     big = os.path.join(work, "w2.mlir")
+    big_args = os.path.join(work, "w2.args.json")
     subprocess.run([sys.executable, os.path.join(args.src, "bench", "workloads.py"), "w2",
-                    "--n-trotter", "10", "-o", big], check=True)
+                    "--n-trotter", "10", "-o", big, "--args-out", big_args], check=True)
     ref, other_ref, big_ref = reference(small), reference(other), reference(big)
     start = time.monotonic()
-    cases = [lambda: case_corrupt(work, small, ref),
-             lambda: case_truncated(work, small, ref),
-             lambda: case_killed_writers(work, big, big_ref),
-             lambda: case_concurrent(work, small, ref),
-             lambda: case_read_only(work, small, ref, other, other_ref),
-             lambda: case_disk_full(work, small, ref),
-             lambda: case_key_changes(work, small, ref),
-             lambda: case_cap_locks_permissions(work, small, ref),
-             lambda: case_identical(work, big, big_ref)]
+    if args.cases == "local":
+        title = "fault-injection"
+        cases = [lambda: case_corrupt(work, small, ref),
+                 lambda: case_truncated(work, small, ref),
+                 lambda: case_killed_writers(work, big, big_ref),
+                 lambda: case_concurrent(work, small, ref),
+                 lambda: case_read_only(work, small, ref, other, other_ref),
+                 lambda: case_disk_full(work, small, ref),
+                 lambda: case_key_changes(work, small, ref),
+                 lambda: case_cap_locks_permissions(work, small, ref),
+                 lambda: case_identical(work, big, big_ref)]
+    else:
+        title = "fault-injection (remote)"
+        cases = [lambda: case_two_machines(work, big, big_ref, big_args),
+                 lambda: case_concurrent_clients(work, small, ref),
+                 lambda: case_remote_faults(work, small, ref),
+                 lambda: case_authenticity(work, small, ref, other, other_ref),
+                 lambda: case_remote_corrupt(work, small, ref),
+                 lambda: case_remote_modes(work, small, ref)]
     try:
         for run in cases:
             try:
@@ -763,8 +1392,9 @@ def main():
             except Exception as e:  # a crash of the suite is a failure
                 S.check(False, f"exception {type(e).__name__}: {e}")
     finally:
+        stop_servers()
         umount_under(work)
-    print(f"fault-injection: {len(cases)} cases, {S.passed} checks passed, {len(S.failures)} failed"
+    print(f"{title}: {len(cases)} cases, {S.passed} checks passed, {len(S.failures)} failed"
           f" in {time.monotonic() - start:.1f} s ({'; '.join(S.notes)})")
     for f in S.failures:
         print("  FAILED " + f)
@@ -772,4 +1402,7 @@ def main():
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    try:
+        sys.exit(main())
+    finally:
+        stop_servers()  # also on an exception or ^C outside the cases
