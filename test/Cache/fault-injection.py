@@ -734,6 +734,7 @@ def case_identical(work, big, big_ref):
 # ---------------------------------------------------------------------------
 
 SERVERS = []
+PLUGINS = []  # pass plugin, dialect plugin (--plugins)
 
 
 def free_port():
@@ -925,6 +926,19 @@ def case_two_machines(work, big, big_ref, big_args):
     p = tool(b, "stats", env=env)
     S.check(p.returncode == 0 and re.search(r"Remote server: +redis [0-9.]+, 1 keys", p.stdout) is not None
             and re.search(r"Remote hits: +1\n", p.stdout) is not None, "stats shows the server and the remote hit")
+    # The plugin in upstream mlir-opt shares the server too (its key holds
+    # the plugin's build id, so it has entries of its own).
+    if PLUGINS:
+        runs = []
+        for name in ("c", "d"):
+            cmd = [TOOLS["mlir-opt"], f"--load-dialect-plugin={PLUGINS[1]}", f"--load-pass-plugin={PLUGINS[0]}",
+                   "--pass-pipeline=builtin.module(qshape-cache{dir=%s pipeline=\"%s\" emit-remarks})"
+                   % (fresh(os.path.join(work, "r1-" + name)), PIPE), big, "-o", "-"]
+            runs.append(Compile(subprocess.run(cmd, capture_output=True, text=True, env=env)))
+        c, d = runs
+        S.check(c.rc == 0 and c.kind == "miss" and d.rc == 0 and d.kind == "hit" and d.remote,
+                f"the plugin in mlir-opt: a miss, then a remote hit on another machine ({c.kind}, {d.kind})")
+        S.check(c.out == d.out and c.key != ra.key, "with the same output, under the plugin's own key")
     srv.stop()
 
 
@@ -1339,6 +1353,8 @@ def main():
     ap.add_argument("--work", required=True)
     ap.add_argument("--cases", choices=["local", "remote"], default="local",
                     help="local: the directory's cases (1-9); remote: a shared Redis (R1-R6)")
+    ap.add_argument("--plugins", nargs=2, metavar=("PASS_PLUGIN", "DIALECT_PLUGIN"),
+                    help="remote: also run the pass plugin in upstream mlir-opt")
     ap.add_argument("--no-mount", action="store_true",
                     help="exercise the fallbacks (setpriv/chmod, RLIMIT_FSIZE)")
     args = ap.parse_args()
@@ -1347,6 +1363,9 @@ def main():
     tools = [("opt", "qshape-opt"), ("cache", "qshape-cache"), ("fingerprint", "qshape-fingerprint")]
     if args.cases == "remote":
         tools += [("sim", "qshape-sim"), ("redis", "redis-server")]
+        if args.plugins:
+            PLUGINS.extend(os.path.abspath(p) for p in args.plugins)
+            tools.append(("mlir-opt", "mlir-opt"))
     for name, exe in tools:
         TOOLS[name] = shutil.which(exe) or (shutil.which(exe, path="/usr/sbin:/usr/bin") if exe == "redis-server" else None)
         if not TOOLS[name]:

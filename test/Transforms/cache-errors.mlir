@@ -12,6 +12,20 @@
 // LOOKUP-PIPE: error: qshape-cache-lookup: invalid pipeline 'func.func(nope)'
 // RUN: not qshape-opt %s --qshape-cache-store='mode=never' 2>&1 | FileCheck %s --check-prefix=STORE-MODE
 // STORE-MODE: error: qshape-cache-store: invalid mode 'never'
+// RUN: not qshape-opt %s --qshape-cache='pipeline=symbol-dce remote=http://cache:80' 2>&1 | FileCheck %s --check-prefix=REMOTE
+// REMOTE: error: qshape-cache: invalid remote: 'http://cache:80' is not a remote cache URL; use redis://[USER[:PASSWORD]@]HOST[:PORT][/DB][?ATTRIBUTES]
+// RUN: not qshape-opt %s --qshape-cache-lookup='remote=redis://h?ttl=soon' 2>&1 | FileCheck %s --check-prefix=REMOTE-ATTR
+// REMOTE-ATTR: error: qshape-cache-lookup: invalid remote: 'redis://h?ttl=soon': ttl='soon' is not a duration like 250ms, 3s, 5m, 2h or 7d
+
+// A bad $QSHAPE_CACHE_REMOTE is not the user's option: one warning, and
+// the directory works as before. remote=off ignores it.
+// RUN: env QSHAPE_CACHE_REMOTE=redis://h:port qshape-opt %s --pass-pipeline='builtin.module(qshape-cache{dir=%t/env pipeline=symbol-dce emit-remarks},qshape-cache{dir=%t/env pipeline=canonicalize salt=2})' -o /dev/null 2> %t/env.err
+// RUN: FileCheck %s --check-prefix=ENV < %t/env.err
+// ENV: warning: qshape-cache: QSHAPE_CACHE_REMOTE: 'redis://h:port': port 'port' is not a number in 1..65535; using the local cache only
+// ENV: remark: qshape-cache: miss blake3:
+// RUN: grep -c warning: %t/env.err | FileCheck %s --check-prefix=ONE
+// RUN: env QSHAPE_CACHE_REMOTE=redis://h:port qshape-opt %s --qshape-cache='dir=%t/env pipeline=symbol-dce remote=off emit-remarks' -o /dev/null 2>&1 | FileCheck %s --check-prefix=ENV-OFF --implicit-check-not=warning
+// ENV-OFF: remark: qshape-cache: hit blake3:
 
 // A failing nested pipeline fails the pass, and nothing is stored.
 // RUN: not qshape-opt %s --qshape-cache='dir=%t/fail pipeline=func.func(test-no-such),symbol-dce' 2>&1 | FileCheck %s --check-prefix=PIPE2

@@ -58,6 +58,20 @@
 // READ-STATS: "misses": 1,
 // READ-STATS: "stores": 0,
 
+// The store takes the lookup's directory and mode in the same process; its
+// own options override them.
+// RUN: qshape-opt %s --pass-pipeline='builtin.module(qshape-cache-lookup{dir=%t/inherit},symbol-dce,qshape-cache-store{emit-remarks})' -o /dev/null 2>&1 | FileCheck %s --check-prefix=INHERIT
+// INHERIT: remark: qshape-cache: stored blake3:
+// RUN: qshape-cache --dir %t/inherit list | FileCheck %s --check-prefix=INHERIT-LIST
+// INHERIT-LIST: blake3:{{[0-9a-f]+}} {{.*}} mlirbc
+// RUN: qshape-opt %s --pass-pipeline='builtin.module(qshape-cache-lookup{dir=%t/inherit-ro mode=read},symbol-dce,qshape-cache-store{emit-remarks})' -o /dev/null 2>&1 | FileCheck %s --check-prefix=READ
+// RUN: qshape-opt %s --pass-pipeline='builtin.module(qshape-cache-lookup{dir=%t/inherit-a salt=o},symbol-dce,qshape-cache-store{dir=%t/inherit-b emit-remarks})' -o /dev/null 2>&1 | FileCheck %s --check-prefix=OVERRIDE
+// OVERRIDE: remark: qshape-cache: stored blake3:
+// RUN: qshape-cache --dir %t/inherit-b stats --json | FileCheck %s --check-prefix=OVERRIDE-B
+// OVERRIDE-B: "entries": 1,
+// RUN: qshape-cache --dir %t/inherit-a stats --json | FileCheck %s --check-prefix=OVERRIDE-A
+// OVERRIDE-A: "entries": 0,
+
 // A key attribute that is not a key is refused, never used as a path.
 // RUN: sed -e 's/module @staged {/module @staged attributes {qshape.cache_key = "..\/..\/etc"} {/' %s > %t/badkey.mlir
 // RUN: qshape-opt %t/badkey.mlir --qshape-cache-store='dir=%t/bad' -o %t/badkey.out.mlir 2>&1 | FileCheck %s --check-prefix=BADKEY

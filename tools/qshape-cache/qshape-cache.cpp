@@ -263,8 +263,11 @@ int runStats(Cache &C, const Arguments &Args) {
       J.attribute("remote_bytes_stored", int64_t(S.RemoteBytesStored));
       if (C.Remote) {
         J.attribute("remote", C.Remote->describe());
-        for (auto &[Name, Value] : Status)
-          J.attribute(llvm::StringRef(Name).lower(), Value);
+        for (auto &[Name, Value] : Status) {
+          std::string Field = llvm::StringRef(Name).lower();
+          std::replace(Field.begin(), Field.end(), ' ', '_');
+          J.attribute(Field, Value);
+        }
       }
     });
     llvm::outs() << "\n";
