@@ -11,6 +11,9 @@
    (target: key <= 0.3x parse).
 5. Loop rolling: W1 and W2 op counts, W3 time and memory growth in qshape-opt
    and in upstream mlir-opt with the plugins (--mlir-opt).
+6. Remote cache (--sections remote): on the same W2 module and pipeline, a
+   miss vs a local hit vs a remote hit (a fresh directory, the entry on a
+   redis-server this script starts on 127.0.0.1), and 8 concurrent clients.
 Ratios are taken within one run (the machine is noisy); timings are the best
 of --repeat runs, or medians where a section says so.
 """
@@ -49,17 +52,18 @@ CACHE_TIMING = re.compile(r"qshape-cache: timing: key ([0-9.]+) ms \(fingerprint
 MLIR_PARSER = re.compile(r"([0-9.]+) \(\s*[0-9.]+%\)\s+Parser")
 
 
-def cache_run(opt, module, cache_dir, pipeline, mode="readwrite"):
+def cache_run(opt, module, cache_dir, pipeline, mode="readwrite", env=None):
     """One qshape-opt process; returns wall seconds and the pass's split (ms)."""
     cmd = [opt, module, f"--qshape-cache=dir={cache_dir} pipeline={pipeline} mode={mode} timing emit-remarks",
            "--mlir-timing", "-o", os.devnull]
     t0 = time.perf_counter()
-    p = subprocess.run(cmd, capture_output=True, text=True, check=True)
+    p = subprocess.run(cmd, capture_output=True, text=True, check=True, env=env)
     wall = time.perf_counter() - t0
     m = CACHE_TIMING.search(p.stderr)
     parse = MLIR_PARSER.search(p.stderr)
-    kind = re.search(r"qshape-cache: (hit|miss|write) ", p.stderr)
-    r = {"wall": wall, "parse_ms": float(parse.group(1)) * 1000, "kind": kind.group(1) if kind else "off"}
+    kind = re.search(r"qshape-cache: (hit|miss|write) blake3:[0-9a-f]+( \(remote\))?", p.stderr)
+    r = {"wall": wall, "parse_ms": float(parse.group(1)) * 1000,
+         "kind": (kind.group(1) + ("-remote" if kind.group(2) else "")) if kind else "off"}
     if m:
         for name, value in zip(["key", "fingerprint", "lookup", "pipeline", "store", "total"], m.groups()):
             r[name] = float(value)
@@ -109,13 +113,143 @@ def cache_bench(bindir, work, repeat, rounds):
           f"the rest of the key (build id, host identity, pipeline, BLAKE3) {rest_ratio:.2f}.\n", flush=True)
 
 
+def start_redis(work):
+    """redis-server on 127.0.0.1 and a free port; returns (process, port)."""
+    import socket
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    redis = shutil.which("redis-server") or "/usr/bin/redis-server"
+    proc = subprocess.Popen([redis, "--port", str(port), "--bind", "127.0.0.1", "--save", "",
+                             "--appendonly", "no", "--dir", work, "--maxmemory", "256mb",
+                             "--maxmemory-policy", "allkeys-lru"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 10
+    while True:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=1) as c:
+                c.sendall(b"PING\r\n")
+                if c.recv(16).startswith(b"+PONG"):
+                    return proc, port
+        except OSError:
+            pass
+        if time.monotonic() > deadline:
+            proc.kill()
+            raise RuntimeError("redis-server did not start")
+        time.sleep(0.05)
+
+
+def remote_cache_bench(bindir, work, repeat, rounds):
+    opt = os.path.join(bindir, "qshape-opt")
+    module = os.path.join(work, "w2-trotter10.mlir")
+    if not os.path.exists(module):
+        subprocess.run([sys.executable, os.path.join(HERE, "workloads.py"), "w2", "--n-trotter", "10",
+                        "-o", module], check=True)
+    pipeline = ",".join([CACHE_ROUND] * rounds)
+    base = os.path.join(work, "remote-bench")
+    shutil.rmtree(base, ignore_errors=True)
+    os.makedirs(base)
+    proc, port = start_redis(base)
+    try:
+        env = dict(os.environ, QSHAPE_CACHE_REMOTE=f"redis://127.0.0.1:{port}/0")
+        for var in ("QSHAPE_CACHE_REMOTE_KEY", "QSHAPE_CACHE_REMOTE_KEY_FILE"):
+            env.pop(var, None)
+        runs = {"miss, no remote": [], "miss": [], "local hit": [], "remote hit": []}
+        local_only = dict(env, QSHAPE_CACHE_REMOTE="off")
+        fresh = iter(range(10 ** 6))
+
+        def new_dir():
+            d = os.path.join(base, f"l1-{next(fresh)}")
+            os.makedirs(d, mode=0o700)
+            return d
+
+        def flush():  # forget every entry on the server
+            import socket
+            with socket.create_connection(("127.0.0.1", port), timeout=10) as c:
+                c.sendall(b"FLUSHALL\r\n")
+                c.recv(16)
+
+        for _ in range(repeat):
+            runs["miss, no remote"].append(cache_run(opt, module, new_dir(), pipeline, env=local_only))
+            a = new_dir()
+            runs["miss"].append(cache_run(opt, module, a, pipeline, env=env))
+            runs["local hit"].append(cache_run(opt, module, a, pipeline, env=env))
+            runs["remote hit"].append(cache_run(opt, module, new_dir(), pipeline, env=env))
+            flush()  # the next round misses again
+        expect = {"miss, no remote": "miss", "miss": "miss", "local hit": "hit", "remote hit": "hit-remote"}
+        for name, rs in runs.items():
+            assert all(r["kind"] == expect[name] for r in rs), (name, [r["kind"] for r in rs])
+        entry = next(os.path.join(root, f) for root, _, files in os.walk(os.path.join(base, "l1-0"))
+                     for f in files if re.fullmatch(r"[0-9a-f]{64}", f))
+        entry_size = os.path.getsize(entry)
+        # 8 concurrent clients, each a fresh machine: remote hits, and for
+        # comparison local hits of 8 filled directories.
+        cache_run(opt, module, new_dir(), pipeline, env=env)  # the entry is on the server again
+        conc = {"remote hits": [], "local hits": []}
+        filled = [new_dir() for _ in range(8)]
+        for d in filled:
+            cache_run(opt, module, d, pipeline, env=env)
+        for _ in range(repeat):
+            for name, dirs in [("remote hits", [new_dir() for _ in range(8)]), ("local hits", filled)]:
+                cmd = lambda d: [opt, module, f"--qshape-cache=dir={d} pipeline={pipeline} emit-remarks",
+                                 "-o", os.devnull]
+                t0 = time.perf_counter()
+                ps = [subprocess.Popen(cmd(d), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                                       env=env) for d in dirs]
+                errs = [p.communicate()[1] for p in ps]
+                wall = time.perf_counter() - t0
+                want = "(remote)" if name == "remote hits" else "hit blake3:"
+                assert all(p.returncode == 0 for p in ps) and all(want in e for e in errs), errs[0]
+                conc[name].append(wall)
+    finally:
+        proc.terminate()
+        proc.wait()
+        shutil.rmtree(base, ignore_errors=True)
+
+    print("## Remote cache (W2 QPE, n_trotter=10, Redis on loopback)\n")
+    print(f"Command: `python3 bench/run.py --build <build> --sections remote --repeat {repeat} "
+          f"--cache-rounds {rounds}`\n")
+    print(f"Same module and nested pipeline as \"Compile cache\" ({rounds} x `{CACHE_ROUND}`); "
+          f"`QSHAPE_CACHE_REMOTE=redis://127.0.0.1:<port>/0`, a redis-server {redis_version()} started by the "
+          f"script (maxmemory 256mb, allkeys-lru). The entry is {entry_size} bytes. A miss stores to the "
+          "directory and the server; a local hit reads the directory; a remote hit starts from an empty "
+          "directory (another machine), reads the server and fills the directory; \"miss, no remote\" is "
+          "a miss with `QSHAPE_CACHE_REMOTE=off`, for the remote's share of a miss. "
+          f"Process wall times, median and best of {repeat}.\n")
+    print("| | process wall, median (s) | best (s) | lookup in the pass, median (ms) "
+          "| store in the pass, median (ms) | of the miss |")
+    print("|---|---:|---:|---:|---:|---:|")
+    miss_med = statistics.median(r["wall"] for r in runs["miss"])
+    for name, rs in runs.items():
+        med = statistics.median(r["wall"] for r in rs)
+        print(f"| {name} | {med:.3f} | {min(r['wall'] for r in rs):.3f} | "
+              f"{statistics.median(r['lookup'] for r in rs):.2f} | {statistics.median(r['store'] for r in rs):.2f} | "
+              f"{med / miss_med * 100:.1f} % |")
+    print()
+    print("8 concurrent clients (8 processes started together; wall time until the last one exits, "
+          f"median of {repeat}; this machine has {os.cpu_count()} cores):\n")
+    print("| | wall for 8 (s) | throughput (compiles/s) |")
+    print("|---|---:|---:|")
+    for name, walls in conc.items():
+        med = statistics.median(walls)
+        print(f"| 8 {name} | {med:.3f} | {8 / med:.1f} |")
+    print(flush=True)
+
+
+def redis_version():
+    redis = shutil.which("redis-server") or "/usr/bin/redis-server"
+    p = subprocess.run([redis, "--version"], capture_output=True, text=True)
+    m = re.search(r"v=([0-9.]+)", p.stdout)
+    return m.group(1) if m else "?"
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--build", default="build")
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--sizes", default="10000,100000,1000000")
-    ap.add_argument("--sections", default="fingerprint,canonicalize,sim,cache,roll",
-                    help="comma-separated subset of: fingerprint, canonicalize, sim, cache, roll, "
+    ap.add_argument("--sections", default="fingerprint,canonicalize,sim,cache,remote,roll",
+                    help="comma-separated subset of: fingerprint, canonicalize, sim, cache, remote, roll, "
                          "allocators (not in the default: W3 rolling under each malloc installed)")
     ap.add_argument("--mlir-opt", default="/usr/lib/llvm-22/bin/mlir-opt",
                     help="upstream mlir-opt, the second host of the roll benchmark")
@@ -135,6 +269,8 @@ def main():
         sim_bench(bindir)
     if "cache" in sections:
         cache_bench(bindir, work, args.repeat, args.cache_rounds)
+    if "remote" in sections:
+        remote_cache_bench(bindir, work, args.repeat, args.cache_rounds)
     if "roll" in sections:
         roll_bench(bindir, work, args)
     if "allocators" in sections:
