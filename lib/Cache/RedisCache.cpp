@@ -714,6 +714,20 @@ StoreResult RedisCache::storeEntry(const EntryHeader &Header,
   }
   if (O.R->type == REDIS_REPLY_ERROR) {
     llvm::StringRef Text(O.R->str, O.R->len);
+    if (Text.starts_with("NOPERM")) {
+      // An ACL user that may read but not write (developers read, CI
+      // writes): the stores stop, the lookups go on.
+      WritesRefused = where() + ": store: the server refuses writes of this "
+                               "user ('" +
+                      Text.str() +
+                      "'); this process stores locally only (add read-only "
+                      "to the URL to skip the attempt)";
+      CacheStats Delta;
+      Delta.RemoteErrors = 1;
+      count(Delta);
+      reportProblem(*WritesRefused, ProblemSource::Remote);
+      return {StoreStatus::Failed, Text.str()};
+    }
     if (isAuthError(Text)) {
       trip(Failure{Failure::Kind::Auth, Text.str()}, "store");
       return {StoreStatus::Failed, BreakerReason};

@@ -1344,6 +1344,26 @@ def case_remote_modes(work, small, ref):
     S.check(ttl > 3500_000, f"a hit refreshes the TTL ({ttl} ms)")
     none = compile_(small, fresh(os.path.join(work, "r6-other")), env=remote_env(srv.url()))
     S.check(none.kind == "miss", "another prefix does not see team-a's entries")
+    # Read-only enforced by the server: an ACL user that may not SET. Its
+    # stores stop (one warning), its lookups go on in the same process.
+    srv.call("ACL", "SETUSER", "dev", "on", ">devpw", "~qshape:*", "+get", "+getex", "+ping", "+info",
+             "+dbsize", "+scan", "+strlen")
+    two = "--pass-pipeline=builtin.module(qshape-cache{dir=%s pipeline=symbol-dce salt=%s}," \
+          "qshape-cache{dir=%s pipeline=\"%s\" emit-remarks})"
+    ci_dir = fresh(os.path.join(work, "r6-ci"))
+    subprocess.run([TOOLS["opt"], small, two % (ci_dir, "ci", ci_dir, PIPE), "-o", "-"], capture_output=True,
+                   check=True, env=remote_env(srv.url()))
+    dev_dir = fresh(os.path.join(work, "r6-dev"))
+    p = subprocess.run([TOOLS["opt"], small, two % (dev_dir, "dev", dev_dir, PIPE), "-o", "-"], capture_output=True,
+                       text=True, env=remote_env(srv.url(userinfo="dev:devpw")))
+    dev = Compile(p)
+    warnings = [l for l in p.stderr.splitlines() if "warning:" in l]
+    S.check(p.returncode == 0 and p.stdout == ref, "a user without write permission compiles the right result")
+    S.check(len(warnings) == 1 and "refuses writes of this user" in warnings[0],
+            "its refused store costs one warning: " + " | ".join(warnings))
+    S.check(dev.kind == "hit" and dev.remote, "and its next lookup in the same process still hits the remote")
+    st = stats(dev_dir)
+    S.check(st.get("remote_errors") == 1 and st.get("remote_hits") == 1, "counted: one error, one remote hit")
     srv.stop()
 
 
