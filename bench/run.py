@@ -70,13 +70,18 @@ def cache_run(opt, module, cache_dir, pipeline, mode="readwrite", env=None):
     return r
 
 
-def cache_bench(bindir, work, repeat, rounds):
-    opt = os.path.join(bindir, "qshape-opt")
+def cache_workload(bindir, work, rounds):
+    """qshape-opt, the W2 module (n_trotter=10) and the nested pipeline that
+    the cache sections time."""
     module = os.path.join(work, "w2-trotter10.mlir")
     if not os.path.exists(module):
         subprocess.run([sys.executable, os.path.join(HERE, "workloads.py"), "w2", "--n-trotter", "10",
                         "-o", module], check=True)
-    pipeline = ",".join([CACHE_ROUND] * rounds)
+    return os.path.join(bindir, "qshape-opt"), module, ",".join([CACHE_ROUND] * rounds)
+
+
+def cache_bench(bindir, work, repeat, rounds):
+    opt, module, pipeline = cache_workload(bindir, work, rounds)
     cache_dir = os.path.join(work, "cache-bench")
     misses, hits = [], []
     for _ in range(repeat):
@@ -140,12 +145,7 @@ def start_redis(work):
 
 
 def remote_cache_bench(bindir, work, repeat, rounds):
-    opt = os.path.join(bindir, "qshape-opt")
-    module = os.path.join(work, "w2-trotter10.mlir")
-    if not os.path.exists(module):
-        subprocess.run([sys.executable, os.path.join(HERE, "workloads.py"), "w2", "--n-trotter", "10",
-                        "-o", module], check=True)
-    pipeline = ",".join([CACHE_ROUND] * rounds)
+    opt, module, pipeline = cache_workload(bindir, work, rounds)
     base = os.path.join(work, "remote-bench")
     shutil.rmtree(base, ignore_errors=True)
     os.makedirs(base)
