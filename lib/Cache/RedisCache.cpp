@@ -566,7 +566,8 @@ uint64_t RedisCache::sizeLimit() {
   }
   uint64_t Limit = Options.MaxEntryBytes;
   if (ServerLimit)
-    // The whole SET command must fit in a bulk string; leave room for it.
+    // proto-max-bulk-len limits one argument (the value); stay a little
+    // below it.
     Limit = std::min(Limit, *ServerLimit > 4096 ? *ServerLimit - 4096 : 0);
   return Limit;
 }
