@@ -40,8 +40,8 @@ KeyLock::~KeyLock() = default;
 StoreResult CacheBackend::store(const CacheKey &Key, PayloadKind Kind,
                                 llvm::StringRef Payload,
                                 uint64_t CompileTimeMs) {
-  return storeEntry(makeEntryHeader(Key, Kind, Payload, CompileTimeMs, tagKey()),
-                    Payload);
+  return storeEntry(
+      makeEntryHeader(Key, Kind, Payload, CompileTimeMs, tagKey()), Payload);
 }
 
 LookupResult CacheBackend::lookupToFile(const CacheKey &Key,
@@ -50,9 +50,9 @@ LookupResult CacheBackend::lookupToFile(const CacheKey &Key,
   if (!R.hit())
     return R;
   static std::atomic<uint64_t> Counter{0};
-  std::string Temp = (Path + ".tmp-" + llvm::Twine(::getpid()) + "-" +
-                      llvm::Twine(++Counter))
-                         .str();
+  std::string Temp =
+      (Path + ".tmp-" + llvm::Twine(::getpid()) + "-" + llvm::Twine(++Counter))
+          .str();
   auto Fail = [&](llvm::StringRef What, std::error_code EC) {
     ::unlink(Temp.c_str());
     R.Status = LookupStatus::IOError;
@@ -64,8 +64,8 @@ LookupResult CacheBackend::lookupToFile(const CacheKey &Key,
     return std::move(R);
   };
   {
-    UniqueFD FD = openFile(Temp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW,
-                           mode_t(Mode));
+    UniqueFD FD =
+        openFile(Temp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, mode_t(Mode));
     if (!FD.valid())
       return Fail("create", lastError());
     if (std::error_code EC = writeAll(FD.get(), R.Entry->Payload->getBuffer()))
@@ -420,11 +420,11 @@ llvm::Expected<RemoteOptions> RemoteOptions::parse(llvm::StringRef Url) {
   if (!Secret.empty()) {
     O.TagKey = EntryTagKey::fromSecret(Secret);
     if (!O.TagKey)
-      return configError(
-          "the team key (QSHAPE_CACHE_REMOTE_KEY) has " +
-          llvm::Twine(Secret.size()) + " characters; use at least " +
-          llvm::Twine(EntryTagKey::MinSecretLength) +
-          ", e.g. from `head -c 32 /dev/urandom | base64`");
+      return configError("the team key (QSHAPE_CACHE_REMOTE_KEY) has " +
+                         llvm::Twine(Secret.size()) +
+                         " characters; use at least " +
+                         llvm::Twine(EntryTagKey::MinSecretLength) +
+                         ", e.g. from `head -c 32 /dev/urandom | base64`");
   }
   return O;
 }
@@ -470,10 +470,8 @@ std::string RemoteOptions::describe() const {
 
 bool qshape::cache::haveRedisSupport() { return QSHAPE_HAVE_HIREDIS; }
 
-llvm::Expected<std::unique_ptr<CacheBackend>>
-qshape::cache::openCacheBackend(llvm::StringRef Url,
-                                const DirectoryOptions &Local,
-                                CounterSink Sink) {
+llvm::Expected<std::unique_ptr<CacheBackend>> qshape::cache::openCacheBackend(
+    llvm::StringRef Url, const DirectoryOptions &Local, CounterSink Sink) {
   llvm::StringRef Text = Url.trim();
   if (Text.consume_front("file:")) {
     // file:///abs/path and file:/abs/path both name /abs/path.
@@ -538,8 +536,8 @@ std::string registryKey(const CacheConfig &Config,
 }
 } // namespace
 
-std::shared_ptr<CacheBackend> qshape::cache::openCache(const CacheConfig &Config,
-                                                       std::string *RemoteError) {
+std::shared_ptr<CacheBackend>
+qshape::cache::openCache(const CacheConfig &Config, std::string *RemoteError) {
   std::string Url = Config.Remote;
   bool FromEnvironment = Url.empty();
   if (FromEnvironment)
@@ -574,9 +572,10 @@ std::shared_ptr<CacheBackend> qshape::cache::openCache(const CacheConfig &Config
   } else {
 #if QSHAPE_HAVE_HIREDIS
     DirectoryCache *Sink = L1.get();
-    std::unique_ptr<CacheBackend> L2 = createRedisCache(
-        std::move(*Remote),
-        [Sink](const CacheStats &Delta) { Sink->recordCounters(Delta); });
+    std::unique_ptr<CacheBackend> L2 =
+        createRedisCache(std::move(*Remote), [Sink](const CacheStats &Delta) {
+          Sink->recordCounters(Delta);
+        });
     Opened = makeLayeredCache(std::move(L1), std::move(L2));
 #else
     std::string Message = "'" + Remote->describe() +

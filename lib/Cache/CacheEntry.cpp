@@ -4,11 +4,11 @@
 
 #include "qshape/Cache/FileUtil.h"
 
+#include "llvm-c/blake3.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/Twine.h"
 #include "llvm/Support/BLAKE3.h"
 #include "llvm/Support/Endian.h"
-#include "llvm-c/blake3.h"
 
 #include <cstring>
 #include <fcntl.h>
@@ -106,8 +106,9 @@ std::optional<std::string> checkFraming(const EntryHeader &H, uint64_t Size,
   if (Size < H.HeaderSize || H.PayloadSize != Size - H.HeaderSize)
     return (What + " is " + llvm::Twine(Size) + " bytes, header promises " +
             llvm::Twine(uint64_t(H.HeaderSize) + H.PayloadSize) +
-            (Size < uint64_t(H.HeaderSize) + H.PayloadSize ? " (truncated)"
-                                                            : " (trailing bytes)"))
+            (Size < uint64_t(H.HeaderSize) + H.PayloadSize
+                 ? " (truncated)"
+                 : " (trailing bytes)"))
         .str();
   return std::nullopt;
 }
@@ -345,12 +346,12 @@ void qshape::cache::checkEntryTag(EntryReadResult &Result,
     return;
   Result.Status = ReadStatus::Refused;
   Result.Payload.reset();
-  Result.Detail =
-      H.tagged() ? "its authenticity tag does not verify with "
-                   "QSHAPE_CACHE_REMOTE_KEY (written with another key, or "
-                   "altered)"
-                 : "it carries no authenticity tag (written by a client "
-                   "without QSHAPE_CACHE_REMOTE_KEY)";
+  Result.Detail = H.tagged()
+                      ? "its authenticity tag does not verify with "
+                        "QSHAPE_CACHE_REMOTE_KEY (written with another key, or "
+                        "altered)"
+                      : "it carries no authenticity tag (written by a client "
+                        "without QSHAPE_CACHE_REMOTE_KEY)";
 }
 
 EntryHeader qshape::cache::makeEntryHeader(const CacheKey &Key,

@@ -65,7 +65,8 @@ std::string octalMode(mode_t Mode) {
 std::optional<std::string> checkDirectoryPolicy(const std::string &Dir) {
   struct stat St;
   if (::stat(Dir.c_str(), &St) != 0)
-    return "cannot use cache directory '" + Dir + "': " + fileutil::describe(lastError());
+    return "cannot use cache directory '" + Dir +
+           "': " + fileutil::describe(lastError());
   if (!S_ISDIR(St.st_mode))
     return "cache path '" + Dir + "' is not a directory";
   if (St.st_uid != ::geteuid())
@@ -128,7 +129,8 @@ std::string qshape::cache::defaultCacheDirectory() {
 
 DirectoryMaintenance::~DirectoryMaintenance() = default;
 
-DirectoryCache::DirectoryCache(DirectoryOptions Opts) : Options(std::move(Opts)) {
+DirectoryCache::DirectoryCache(DirectoryOptions Opts)
+    : Options(std::move(Opts)) {
   MaxSize = DefaultMaxSizeBytes;
   if (Options.MaxSizeBytes) {
     MaxSize = Options.MaxSizeBytes;
@@ -204,7 +206,7 @@ llvm::ErrorOr<CacheStats> DirectoryCache::persistentStats() const {
 
 std::optional<CacheStats>
 DirectoryCache::record(const CacheStats &Delta,
-                   llvm::function_ref<void(CacheStats &)> UpdateSize) {
+                       llvm::function_ref<void(CacheStats &)> UpdateSize) {
   {
     std::lock_guard<std::mutex> Guard(StatsMutex);
     Local.addCounters(Delta);
@@ -230,7 +232,7 @@ DirectoryCache::record(const CacheStats &Delta,
 }
 
 void DirectoryCache::countProblem(uint64_t CacheStats::*Counter,
-                              const std::string &Message) {
+                                  const std::string &Message) {
   // Reported before record(), whose own failure (a read-only file system)
   // must not take the one warning.
   reportProblem(Message);
@@ -288,7 +290,7 @@ LookupResult DirectoryCache::lookup(const CacheKey &Key) {
 }
 
 StoreResult DirectoryCache::storeEntry(const EntryHeader &Entry,
-                                      llvm::StringRef Payload) {
+                                       llvm::StringRef Payload) {
   if (!Enabled)
     return {StoreStatus::Disabled, DisabledReason};
   CacheKey Key(Entry.Key);
@@ -434,7 +436,7 @@ llvm::ErrorOr<ScanResult> DirectoryCache::scan() const {
 }
 
 CleanupResult DirectoryCache::runCleanup(CleanupMode Mode, uint64_t LimitBytes,
-                                     uint64_t TargetBytes) {
+                                         uint64_t TargetBytes) {
   CleanupResult R;
   if (!Enabled) {
     R.Result = CleanupResult::State::Disabled;
@@ -448,8 +450,8 @@ CleanupResult DirectoryCache::runCleanup(CleanupMode Mode, uint64_t LimitBytes,
                    ? CleanupResult::State::Busy
                    : CleanupResult::State::Failed;
     if (Lock.EC)
-      R.Detail =
-          "cannot create lock in '" + Directory + "': " + fileutil::describe(Lock.EC);
+      R.Detail = "cannot create lock in '" + Directory +
+                 "': " + fileutil::describe(Lock.EC);
     return R;
   }
   R.BrokeStaleLock =
@@ -466,7 +468,8 @@ CleanupResult DirectoryCache::runCleanup(CleanupMode Mode, uint64_t LimitBytes,
   llvm::ErrorOr<ScanResult> Scan = scan();
   if (!Scan) {
     R.Result = CleanupResult::State::Failed;
-    R.Detail = "cannot scan '" + Directory + "': " + fileutil::describe(Scan.getError());
+    R.Detail = "cannot scan '" + Directory +
+               "': " + fileutil::describe(Scan.getError());
     return R;
   }
   R.EntriesBefore = Scan->Entries.size();
@@ -616,7 +619,8 @@ KeyLockResult DirectoryCache::lockKey(const CacheKey &Key,
   std::string LockDir = joinPath(Directory, "locks");
   if (::mkdir(LockDir.c_str(), 0700) != 0 && errno != EEXIST) {
     R.Result = KeyLockResult::State::Failed;
-    R.Detail = "cannot create '" + LockDir + "': " + fileutil::describe(lastError());
+    R.Detail =
+        "cannot create '" + LockDir + "': " + fileutil::describe(lastError());
     return R;
   }
   std::string Path = joinPath(LockDir, Key.hex());
@@ -628,7 +632,8 @@ KeyLockResult DirectoryCache::lockKey(const CacheKey &Key,
     UniqueFD FD = openFile(Path, O_RDWR | O_CREAT | O_NOFOLLOW, 0600);
     if (!FD.valid()) {
       R.Result = KeyLockResult::State::Failed;
-      R.Detail = "cannot open '" + Path + "': " + fileutil::describe(lastError());
+      R.Detail =
+          "cannot open '" + Path + "': " + fileutil::describe(lastError());
       return R;
     }
     if (::flock(FD.get(), LOCK_EX | LOCK_NB) == 0) {
@@ -642,7 +647,8 @@ KeyLockResult DirectoryCache::lockKey(const CacheKey &Key,
     }
     if (errno != EWOULDBLOCK && errno != EINTR) {
       R.Result = KeyLockResult::State::Failed;
-      R.Detail = "cannot lock '" + Path + "': " + fileutil::describe(lastError());
+      R.Detail =
+          "cannot lock '" + Path + "': " + fileutil::describe(lastError());
       return R;
     }
     Waited = true;
@@ -652,8 +658,8 @@ KeyLockResult DirectoryCache::lockKey(const CacheKey &Key,
                  " for longer than the wait";
       return R;
     }
-    std::this_thread::sleep_for(std::min<Clock::duration>(
-        Pause, Deadline - Clock::now()));
+    std::this_thread::sleep_for(
+        std::min<Clock::duration>(Pause, Deadline - Clock::now()));
     Pause = std::min(Pause * 2, std::chrono::milliseconds(50));
   }
 }

@@ -22,9 +22,7 @@ public:
   std::string describe() const override {
     return L1->describe() + " + " + L2->describe();
   }
-  bool isEnabled() const override {
-    return L1->isEnabled() || L2->isEnabled();
-  }
+  bool isEnabled() const override { return L1->isEnabled() || L2->isEnabled(); }
   std::string disabledReason() const override {
     return L1->disabledReason() + "; " + L2->disabledReason();
   }

@@ -82,8 +82,8 @@ struct Failure {
 };
 
 int remainingMs(Clock::time_point Deadline) {
-  auto Ms = std::chrono::duration_cast<std::chrono::milliseconds>(
-                Deadline - Clock::now())
+  auto Ms = std::chrono::duration_cast<std::chrono::milliseconds>(Deadline -
+                                                                  Clock::now())
                 .count();
   return Ms <= 0 ? 0 : int(std::min<int64_t>(Ms, 1 << 30));
 }
@@ -147,8 +147,9 @@ resolve(const std::string &Host, unsigned Port, Clock::time_point Deadline) {
                               [&] { return State->Finished; })) {
     State->Abandoned = true;
     return Failure{Failure::Kind::Timeout,
-                   "resolving '" + Host + "' took longer than the connect "
-                   "timeout (use an IP address to skip name resolution)"};
+                   "resolving '" + Host +
+                       "' took longer than the connect "
+                       "timeout (use an IP address to skip name resolution)"};
   }
   if (State->Status != 0)
     return Failure{Failure::Kind::Connection,
@@ -279,8 +280,9 @@ std::optional<Failure> RedisCache::connect() {
   struct addrinfo *List = std::get<struct addrinfo *>(Resolved);
   std::optional<Failure> Last;
   for (struct addrinfo *A = List; A && FD < 0; A = A->ai_next) {
-    int S = ::socket(A->ai_family, A->ai_socktype | SOCK_NONBLOCK | SOCK_CLOEXEC,
-                     A->ai_protocol);
+    int S =
+        ::socket(A->ai_family, A->ai_socktype | SOCK_NONBLOCK | SOCK_CLOEXEC,
+                 A->ai_protocol);
     if (S < 0) {
       Last = Failure{Failure::Kind::Connection,
                      "cannot create a socket: " + errnoText(errno)};
@@ -317,8 +319,9 @@ std::optional<Failure> RedisCache::connect() {
   }
   ::freeaddrinfo(List);
   if (FD < 0)
-    return Last ? *Last
-                : Failure{Failure::Kind::Connection, "no address to connect to"};
+    return Last
+               ? *Last
+               : Failure{Failure::Kind::Connection, "no address to connect to"};
   FDOwner = ::getpid();
   Reader.reset(redisReaderCreate());
   if (!Reader) {
@@ -372,8 +375,8 @@ RedisCache::exchange(llvm::ArrayRef<llvm::StringRef> Args,
     Lengths.push_back(A.size());
   }
   char *Command = nullptr;
-  int Length =
-      redisFormatCommandArgv(&Command, int(Argv.size()), Argv.data(), Lengths.data());
+  int Length = redisFormatCommandArgv(&Command, int(Argv.size()), Argv.data(),
+                                      Lengths.data());
   if (Length < 0)
     return Failure{Failure::Kind::Protocol, "cannot encode the command"};
   std::unique_ptr<char, void (*)(char *)> Owned(Command, redisFreeCommand);
@@ -414,9 +417,9 @@ RedisCache::exchange(llvm::ArrayRef<llvm::StringRef> Args,
         Out.reset();
       }
     }
-    return Failure{Failure::Kind::Connection,
-                   "connection lost while sending " + Args[0].str() + ": " +
-                       errnoText(Error)};
+    return Failure{Failure::Kind::Connection, "connection lost while sending " +
+                                                  Args[0].str() + ": " +
+                                                  errnoText(Error)};
   }
 
   // A reply larger than any entry we accept is not one of ours.
@@ -448,9 +451,9 @@ RedisCache::exchange(llvm::ArrayRef<llvm::StringRef> Args,
     if (N < 0) {
       if (errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK)
         continue;
-      return Failure{Failure::Kind::Connection,
-                     "connection lost during " + Args[0].str() + ": " +
-                         errnoText(errno)};
+      return Failure{Failure::Kind::Connection, "connection lost during " +
+                                                    Args[0].str() + ": " +
+                                                    errnoText(errno)};
     }
     Received += uint64_t(N);
     if (Received > Cap)
@@ -528,11 +531,10 @@ void RedisCache::trip(const Failure &F, llvm::StringRef During) {
   BreakerForever = BreakerForever || !Pause;
   if (Pause)
     RetryAt = Clock::now() + std::chrono::seconds(*Pause);
-  std::string Fix =
-      F.What == Failure::Kind::Auth
-          ? " (check the user and password: QSHAPE_CACHE_REMOTE, "
-            "password-file= or QSHAPE_CACHE_REMOTE_PASSWORD_FILE)"
-          : "";
+  std::string Fix = F.What == Failure::Kind::Auth
+                        ? " (check the user and password: QSHAPE_CACHE_REMOTE, "
+                          "password-file= or QSHAPE_CACHE_REMOTE_PASSWORD_FILE)"
+                        : "";
   BreakerReason = where() + ": " + During.str() + ": " + F.Message + Fix;
   reportProblem(BreakerReason + "; this process uses the local cache only " +
                     formatSeconds(Pause),
@@ -636,8 +638,8 @@ LookupResult RedisCache::lookup(const CacheKey &Key) {
     return Result;
   }
 
-  EntryReadResult Read = decodeEntry(llvm::StringRef(O.R->str, O.R->len), &Key,
-                                     ReadMode::Load);
+  EntryReadResult Read =
+      decodeEntry(llvm::StringRef(O.R->str, O.R->len), &Key, ReadMode::Load);
   checkEntryTag(Read, tagKey());
   switch (Read.Status) {
   case ReadStatus::Ok:
@@ -652,7 +654,8 @@ LookupResult RedisCache::lookup(const CacheKey &Key) {
     Delta.RemoteRefused = 1;
     count(Delta);
     Result.Status = LookupStatus::Refused;
-    Result.Detail = where() + ": entry " + Key.str() + " refused: " + Read.Detail;
+    Result.Detail =
+        where() + ": entry " + Key.str() + " refused: " + Read.Detail;
     // Someone without the key (or with another) writes to the team's cache:
     // worth the one warning. The store after the compile replaces it.
     reportProblem(Result.Detail, ProblemSource::Remote);
@@ -693,14 +696,14 @@ StoreResult RedisCache::storeEntry(const EntryHeader &Header,
     CacheStats Delta;
     Delta.RemoteTooLarge = 1;
     count(Delta);
-    std::string Detail =
-        where() + ": entry " + Key.str() + " (" +
-        formatSize(Value.size() + Payload.size()) +
-        ") is over the remote size limit (" + formatSize(Limit) +
-        (ServerLimit && Limit < Options.MaxEntryBytes
-             ? ", the server's proto-max-bulk-len"
-             : ", max-entry-size") +
-        "); stored locally only";
+    std::string Detail = where() + ": entry " + Key.str() + " (" +
+                         formatSize(Value.size() + Payload.size()) +
+                         ") is over the remote size limit (" +
+                         formatSize(Limit) +
+                         (ServerLimit && Limit < Options.MaxEntryBytes
+                              ? ", the server's proto-max-bulk-len"
+                              : ", max-entry-size") +
+                         "); stored locally only";
     reportProblem(Detail, ProblemSource::Remote);
     return {StoreStatus::TooLarge, Detail};
   }
@@ -718,8 +721,9 @@ StoreResult RedisCache::storeEntry(const EntryHeader &Header,
     if (Text.starts_with("NOPERM")) {
       // An ACL user that may read but not write (developers read, CI
       // writes): the stores stop, the lookups go on.
-      WritesRefused = where() + ": store: the server refuses writes of this "
-                               "user ('" +
+      WritesRefused = where() +
+                      ": store: the server refuses writes of this "
+                      "user ('" +
                       Text.str() +
                       "'); this process stores locally only (add read-only "
                       "to the URL to skip the attempt)";
@@ -825,11 +829,11 @@ EntryReadResult RedisCache::checkEntry(const CacheKey &Key) {
     return R;
   }
   if (O.R->type != REDIS_REPLY_STRING) {
-    R.Status = O.R->type == REDIS_REPLY_ERROR &&
-                       !llvm::StringRef(O.R->str, O.R->len).starts_with(
-                           "WRONGTYPE")
-                   ? ReadStatus::IOError
-                   : ReadStatus::Corrupt;
+    R.Status =
+        O.R->type == REDIS_REPLY_ERROR &&
+                !llvm::StringRef(O.R->str, O.R->len).starts_with("WRONGTYPE")
+            ? ReadStatus::IOError
+            : ReadStatus::Corrupt;
     R.Detail = O.R->type == REDIS_REPLY_ERROR
                    ? std::string(O.R->str, O.R->len)
                    : std::string("not a string value");
@@ -855,17 +859,17 @@ std::error_code RedisCache::removeEntry(const CacheKey &Key) {
 std::vector<std::pair<std::string, std::string>> RedisCache::status() {
   std::lock_guard<std::mutex> Guard(Mutex);
   std::vector<std::pair<std::string, std::string>> Lines;
-  Lines.push_back({"Remote cache", Options.describe() +
-                                       (Options.TagKey ? " (tags required)"
-                                                       : " (no team key)")});
+  Lines.push_back({"Remote cache",
+                   Options.describe() + (Options.TagKey ? " (tags required)"
+                                                        : " (no team key)")});
   Outcome Info = command({"INFO"});
   if (Info.Error || Info.R->type != REDIS_REPLY_STRING) {
     Lines.push_back(
         {"Remote server",
-         "unreachable: " +
-             (Info.Error ? Info.Error->Message
-                         : std::string(Info.R->str ? Info.R->str : "",
-                                       Info.R->str ? Info.R->len : 0))});
+         "unreachable: " + (Info.Error
+                                ? Info.Error->Message
+                                : std::string(Info.R->str ? Info.R->str : "",
+                                              Info.R->str ? Info.R->len : 0))});
     return Lines;
   }
   llvm::StringMap<std::string> Fields;

@@ -14,8 +14,8 @@
 #include "llvm/Config/llvm-config.h"
 #include "llvm/Support/Debug.h"
 #include "llvm/Support/MemoryBuffer.h"
-#include "llvm/TargetParser/Host.h"
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/TargetParser/Host.h"
 
 #include <dlfcn.h>
 #include <mutex>
@@ -62,8 +62,8 @@ modulecache::parseCacheSettings(MLIRContext *ctx, StringRef passName,
         cache::RemoteOptions::parse(remote);
     if (!options)
       return emitError(UnknownLoc::get(ctx))
-             << passName << ": invalid remote: "
-             << llvm::toString(options.takeError());
+             << passName
+             << ": invalid remote: " << llvm::toString(options.takeError());
     if (!cache::haveRedisSupport())
       return emitError(UnknownLoc::get(ctx))
              << passName << ": remote '" << options->describe()
@@ -131,8 +131,8 @@ FailureOr<std::string> modulecache::fingerprintModule(ModuleOp module) {
 }
 
 cache::CacheKey modulecache::computeKey(StringRef fingerprint,
-                                      StringRef normalizedPipeline,
-                                      StringRef salt) {
+                                        StringRef normalizedPipeline,
+                                        StringRef salt) {
   cache::KeyInputs inputs;
   inputs.Fingerprint = fingerprint.str();
   inputs.Pipeline = normalizedPipeline.str();
@@ -192,9 +192,10 @@ LookupOutcome modulecache::lookupAndInstall(cache::CacheBackend &backend,
     // the store that follows replaces the entry.
     outcome.detail = "cache entry " + key.str() + " does not load (" + why +
                      "); recompiling and replacing it";
-    cache::reportProblem(outcome.detail, found.Level == cache::CacheLevel::Remote
-                                             ? cache::ProblemSource::Remote
-                                             : cache::ProblemSource::Local);
+    cache::reportProblem(outcome.detail,
+                         found.Level == cache::CacheLevel::Remote
+                             ? cache::ProblemSource::Remote
+                             : cache::ProblemSource::Local);
     outcome.kind = LookupOutcome::Kind::Corrupt;
     return outcome;
   }
@@ -243,7 +244,7 @@ std::string modulecache::describeLookup(const LookupOutcome &outcome, Mode mode,
 }
 
 LogicalResult modulecache::installModule(ModuleOp module, StringRef payload,
-                                       std::string &why) {
+                                         std::string &why) {
   MLIRContext *ctx = module.getContext();
   Block block;
   {
@@ -304,9 +305,8 @@ void routeWarning(StringRef message) {
 
 ScopedWarningRouting::ScopedWarningRouting(Location loc)
     : previous(currentWarningLoc), loc(loc) {
-  std::call_once(installRouting, [] {
-    outerHandler = cache::setWarningHandler(routeWarning);
-  });
+  std::call_once(installRouting,
+                 [] { outerHandler = cache::setWarningHandler(routeWarning); });
   currentWarningLoc = &this->loc;
 }
 
@@ -344,7 +344,8 @@ std::optional<PendingStore> modulecache::takePendingStore(StringRef key) {
   return pending;
 }
 
-void modulecache::addPipelineDependentDialects(StringRef pipeline, DialectRegistry &registry) {
+void modulecache::addPipelineDependentDialects(StringRef pipeline,
+                                               DialectRegistry &registry) {
   std::string ignored;
   llvm::raw_string_ostream errors(ignored);
   FailureOr<OpPassManager> pm = parseModulePipeline(pipeline, errors);

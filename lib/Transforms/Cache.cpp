@@ -73,7 +73,8 @@ struct QShapeCachePass : qshape::impl::QShapeCacheBase<QShapeCachePass> {
     Clock::time_point keyed = Clock::now();
 
     // Reports a refused directory or a bad $QSHAPE_CACHE_REMOTE once.
-    std::shared_ptr<cache::CacheBackend> backend = cache::openCache(parsed.config);
+    std::shared_ptr<cache::CacheBackend> backend =
+        cache::openCache(parsed.config);
     if (!backend->isEnabled())
       ++numErrors;
 

@@ -7,11 +7,11 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "qshape/Cache/CacheBackend.h"
 #include "qshape/Cache/CacheEntry.h"
 #include "qshape/Cache/CacheKey.h"
-#include "qshape/Cache/CacheBackend.h"
-#include "qshape/Cache/DirectoryCache.h"
 #include "qshape/Cache/Diagnostics.h"
+#include "qshape/Cache/DirectoryCache.h"
 #include "qshape/Cache/FileUtil.h"
 
 #include "llvm/Support/Format.h"
@@ -419,7 +419,8 @@ int runShow(Cache &C, const Arguments &Args) {
   std::string Path = C.Dir->entryPath(*Key);
   EntryReadResult R = readEntryFile(Path, &*Key, ReadMode::Verify);
   if (R.Status == ReadStatus::NotFound)
-    return fail("no entry for key " + Key->str() + " in '" + C.Dir->directory() +
+    return fail("no entry for key " + Key->str() + " in '" +
+                    C.Dir->directory() +
                     "' ('qshape-cache list' shows the keys)",
                 ExitNegative);
   if (R.Status == ReadStatus::IOError)
@@ -472,8 +473,8 @@ int runShow(Cache &C, const Arguments &Args) {
       Row("Compile time:", llvm::Twine(H->CompileTimeMs) + " ms");
       Row("Created:", formatTime(int64_t(H->CreationTime)));
       Row("Producer:", H->Producer);
-      Row("Tag:", H->tagged() ? "keyed BLAKE3 " + toHex(H->Tag)
-                              : std::string("none"));
+      Row("Tag:",
+          H->tagged() ? "keyed BLAKE3 " + toHex(H->Tag) : std::string("none"));
     }
   }
   return R.Status == ReadStatus::Ok ? ExitOk : ExitNegative;
@@ -503,8 +504,8 @@ int runVerify(Cache &C, const Arguments &Args) {
       continue;
     Bad B;
     B.Key = E.Key.str();
-    B.Problem = R.Status == ReadStatus::Refused ? "refused: " + R.Detail
-                                                : R.Detail;
+    B.Problem =
+        R.Status == ReadStatus::Refused ? "refused: " + R.Detail : R.Detail;
     if (R.Status == ReadStatus::IOError)
       ++IOErrors;
     else if (Args.Fix) {
@@ -547,8 +548,7 @@ int runVerify(Cache &C, const Arguments &Args) {
                  << count(Ok + BadEntries.size(),
                           Args.Remote ? "remote entry" : "entry",
                           Args.Remote ? "remote entries" : "entries")
-                 << ": "
-                 << Ok << " ok, " << BadEntries.size() << " bad";
+                 << ": " << Ok << " ok, " << BadEntries.size() << " bad";
     if (Args.Fix)
       llvm::outs() << ", " << BadEntries.size() - Remaining << " removed";
     llvm::outs() << "\n";
@@ -749,10 +749,9 @@ std::optional<int> parseArguments(int Argc, char **Argv, Arguments &Args) {
     std::string Value;
     if (Name == "-o")
       Name = "--output";
-    if (!llvm::is_contained(
-            {"--dir", "--max-size", "--kind", "--compile-ms", "--output",
-             "--remote-url"},
-            Name))
+    if (!llvm::is_contained({"--dir", "--max-size", "--kind", "--compile-ms",
+                             "--output", "--remote-url"},
+                            Name))
       return usageError("unknown option '" + Word + "'");
     if (!TakeValue(I, Value))
       return usageError("option '" + Name + "' needs a value");

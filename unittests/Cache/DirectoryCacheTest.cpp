@@ -174,9 +174,7 @@ TEST_F(DirectoryCacheTest, RoundTrip) {
   EXPECT_EQ(St.st_mode & 0777, 0700u);
 
   ASSERT_EQ(
-      Store
-          .store(key(1), PayloadKind::MLIRBytecode, "payload", 1234)
-          .Status,
+      Store.store(key(1), PayloadKind::MLIRBytecode, "payload", 1234).Status,
       StoreStatus::Stored);
   LookupResult R = Store.lookup(key(1));
   ASSERT_TRUE(R.hit()) << R.Detail;
@@ -290,8 +288,7 @@ TEST_F(DirectoryCacheTest, BadKeysCannotBeMade) {
   for (const std::string &K : Bad)
     EXPECT_FALSE(CacheKey::parse(K)) << K;
   DirectoryCache Store(options());
-  EXPECT_EQ(Store.entryPath(key(0xab)),
-            CacheDir + "/00/" + keyHex(0xab));
+  EXPECT_EQ(Store.entryPath(key(0xab)), CacheDir + "/00/" + keyHex(0xab));
 }
 
 TEST_F(DirectoryCacheTest, PartialTempFileIsNeverVisible) {
@@ -330,7 +327,8 @@ TEST_F(DirectoryCacheTest, ReplacingAnEntryKeepsTheSizeEstimate) {
 // Eviction, cleanup and locks
 //===----------------------------------------------------------------------===//
 
-TEST_F(DirectoryCacheTest, EvictionKeepsTheCapAndRemovesLeastRecentlyUsedFirst) {
+TEST_F(DirectoryCacheTest,
+       EvictionKeepsTheCapAndRemovesLeastRecentlyUsedFirst) {
   std::string Payload(1000, 'e');
   uint64_t EntrySize;
   {
@@ -785,9 +783,10 @@ TEST_F(DirectoryCacheTest, ReadOnlyDirectoryStillHits) {
     CHILD_CHECK(Store.store(key(2), PayloadKind::Blob, "new", 1).Status ==
                 StoreStatus::Failed);
     // A new shard directory cannot be created either.
-    CHILD_CHECK(
-        Store.store(*CacheKey::parse("ff" + keyHex(2).substr(2)), PayloadKind::Blob, "new", 1)
-            .Status == StoreStatus::Failed);
+    CHILD_CHECK(Store
+                    .store(*CacheKey::parse("ff" + keyHex(2).substr(2)),
+                           PayloadKind::Blob, "new", 1)
+                    .Status == StoreStatus::Failed);
     CHILD_CHECK(Warnings.size() == 1);
     CHILD_CHECK(Store.processStats().WriteErrors == 2);
     CHILD_CHECK(Store.processStats().Hits == 1);

@@ -1,4 +1,5 @@
-//===- CacheBackend.h - The one interface of every cache level ---*- C++ -*-===//
+//===- CacheBackend.h - The one interface of every cache level ---*- C++
+//-*-===//
 //
 // Everything that looks entries up or stores them (the three MLIR cache
 // passes, `qshape-cache`, the artifact cache of `qshape-compile`) talks to a
@@ -106,11 +107,11 @@ public:
 
 struct KeyLockResult {
   enum class State {
-    Acquired,         ///< nobody else was compiling this key
+    Acquired,          ///< nobody else was compiling this key
     AcquiredAfterWait, ///< another process held it: look up again first
-    TimedOut,         ///< still held after the wait: compile without it
-    Unsupported,      ///< this backend has no locks: compile without it
-    Failed,           ///< the lock file could not be made (see Detail)
+    TimedOut,          ///< still held after the wait: compile without it
+    Unsupported,       ///< this backend has no locks: compile without it
+    Failed,            ///< the lock file could not be made (see Detail)
   };
   State Result = State::Unsupported;
   std::unique_ptr<KeyLock> Lock; ///< set for Acquired and AcquiredAfterWait

@@ -1,4 +1,5 @@
-//===- DirectoryCache.h - The cache directory level --------------*- C++ -*-===//
+//===- DirectoryCache.h - The cache directory level --------------*- C++
+//-*-===//
 //
 // A directory of entries, one file each (see CacheEntry.h):
 //
