@@ -101,7 +101,7 @@ func.func @plus_samples() -> (tensor<?x1xf64>, tensor<2xi64>) {
   %q = quantum.extract %r[ 0] : !quantum.reg -> !quantum.bit
   %q1 = quantum.custom "Hadamard"() %q : !quantum.bit
   %o = quantum.compbasis qubits %q1 : !quantum.obs
-  %s = quantum.sample %o : tensor<?x1xf64>
+  %s = quantum.sample %o shape %shots : tensor<?x1xf64>
   %ev, %cn = quantum.counts %o : tensor<2xf64>, tensor<2xi64>
   return %s, %cn : tensor<?x1xf64>, tensor<2xi64>
 }
