@@ -14,7 +14,7 @@
 // RUN: %upstream_mlir_opt --load-dialect-plugin=%dialect_plugin %s | FileCheck %s --check-prefix=IR
 // RUN: not %upstream_mlir_opt --load-dialect-plugin=%dialect_plugin %S/Inputs/invalid-gate.mlir 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=VERIFY
-// VERIFY: invalid-gate.mlir:4:{{[0-9]+}}: error: 'quantum.custom' op has 1 control qubits but 0 control values; they must match
+// VERIFY: invalid-gate.mlir:4:{{[0-9]+}}: error: number of controlling qubits in input (1) and controlling values (0) must be the same
 
 // JSON:      {
 // JSON-NEXT:   "gates": 4,

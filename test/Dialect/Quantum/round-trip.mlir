@@ -23,7 +23,7 @@
 // GENERIC-LABEL: "func.func"
 // GENERIC-SAME:    sym_name = "runtime"
 // GENERIC:       "quantum.init"() : () -> ()
-// GENERIC:       "quantum.init"() <{seed = 42 : i64}>
+// GENERIC:       "quantum.init"() {seed = 42 : i64} : () -> ()
 // GENERIC:       "quantum.device"(%{{.*}}) <{device_name = "LightningSimulator", kwargs = "{'mcmc': False}", lib = "/path/liblightning_qubit_catalyst.so"}> : (i64) -> ()
 // GENERIC:       "quantum.device"() <{device_name = "NullQubit", kwargs = "{}", lib = "lib.so"}> : () -> ()
 // GENERIC:       "quantum.device"() <{auto_qubit_management, device_name = "NullQubit", kwargs = "{}", lib = "lib.so"}> : () -> ()
@@ -265,25 +265,30 @@ func.func @observables(%q0: !quantum.bit, %q1: !quantum.bit, %r: !quantum.reg, %
   return
 }
 
+// Sample, counts, probs and state need an observable defined by an
+// observable op (Catalyst's rule); expval and var take any.
 // CHECK-LABEL: func.func @measurements
 // CHECK-NEXT:    %[[M:.*]], %[[Q:.*]] = quantum.measure %arg0 : i1, !quantum.bit
 // CHECK-NEXT:    %{{.*}}, %{{.*}} = quantum.measure %[[Q]] postselect 1 : i1, !quantum.bit
-// CHECK-NEXT:    %{{.*}}, %{{.*}} = quantum.measure %arg1 postselect 0 : i1, !quantum.bit
+// CHECK-NEXT:    %{{.*}}, %[[Q4:.*]] = quantum.measure %arg1 postselect 0 : i1, !quantum.bit
 // CHECK-NEXT:    %{{.*}} = quantum.expval %arg2 : f64
 // CHECK-NEXT:    %{{.*}} = quantum.var %arg2 : f64
-// CHECK-NEXT:    %{{.*}} = quantum.probs %arg2 : tensor<4xf64>
-// CHECK-NEXT:    %{{.*}} = quantum.probs %arg2 shape %arg3 : tensor<?xf64>
-// CHECK-NEXT:    quantum.probs %arg2 in(%arg4 : memref<4xf64>){{$}}
-// CHECK-NEXT:    %{{.*}} = quantum.state %arg2 : tensor<4xcomplex<f64>>
-// CHECK-NEXT:    %{{.*}} = quantum.state %arg2 shape %arg3 : tensor<?xcomplex<f64>>
-// CHECK-NEXT:    quantum.state %arg2 in(%arg5 : memref<4xcomplex<f64>>){{$}}
-// CHECK-NEXT:    %{{.*}} = quantum.sample %arg2 : tensor<1000x2xf64>
-// CHECK-NEXT:    %{{.*}} = quantum.sample %arg2 : tensor<1000xf64>
-// CHECK-NEXT:    %{{.*}} = quantum.sample %arg2 shape %arg3, %arg7 : tensor<?x?xf64>
-// CHECK-NEXT:    quantum.sample %arg2 in(%arg6 : memref<10x2xf64>){{$}}
-// CHECK-NEXT:    %{{.*}}, %{{.*}} = quantum.counts %arg2 : tensor<4xf64>, tensor<4xi64>
-// CHECK-NEXT:    %{{.*}}, %{{.*}} = quantum.counts %arg2 shape %arg3 : tensor<?xf64>, tensor<?xi64>
-// CHECK-NEXT:    quantum.counts %arg2 in(%arg4 : memref<4xf64>, %arg8 : memref<4xi64>){{$}}
+// CHECK-NEXT:    %[[O:.*]] = quantum.compbasis qubits %[[Q]], %[[Q4]] : !quantum.obs
+// CHECK-NEXT:    %{{.*}} = quantum.probs %[[O]] : tensor<4xf64>
+// CHECK-NEXT:    %{{.*}} = quantum.probs %[[O]] shape %arg3 : tensor<?xf64>
+// CHECK-NEXT:    quantum.probs %[[O]] in(%arg4 : memref<4xf64>){{$}}
+// CHECK-NEXT:    %{{.*}} = quantum.state %[[O]] : tensor<4xcomplex<f64>>
+// CHECK-NEXT:    %{{.*}} = quantum.state %[[O]] shape %arg3 : tensor<?xcomplex<f64>>
+// CHECK-NEXT:    quantum.state %[[O]] in(%arg5 : memref<4xcomplex<f64>>){{$}}
+// CHECK-NEXT:    %{{.*}} = quantum.sample %[[O]] : tensor<1000x2xf64>
+// CHECK-NEXT:    %{{.*}} = quantum.sample %[[O]] : tensor<1000xf64>
+// CHECK-NEXT:    %{{.*}} = quantum.sample %[[O]] shape %arg3, %arg7 : tensor<?x?xf64>
+// CHECK-NEXT:    quantum.sample %[[O]] in(%arg6 : memref<10x2xf64>){{$}}
+// CHECK-NEXT:    %{{.*}}, %{{.*}} = quantum.counts %[[O]] : tensor<4xf64>, tensor<4xi64>
+// CHECK-NEXT:    %{{.*}}, %{{.*}} = quantum.counts %[[O]] shape %arg3 : tensor<?xf64>, tensor<?xi64>
+// CHECK-NEXT:    quantum.counts %[[O]] in(%arg4 : memref<4xf64>, %arg8 : memref<4xi64>){{$}}
+// CHECK-NEXT:    %[[Z:.*]] = quantum.namedobs %[[Q]][ PauliZ] : !quantum.obs
+// CHECK-NEXT:    %{{.*}}, %{{.*}} = quantum.counts %[[Z]] : tensor<2xf64>, tensor<2xi64>
 // CHECK-NEXT:    return
 // GENERIC-LABEL: sym_name = "measurements"
 // GENERIC:       "quantum.measure"(%{{[^,) ]+}}) : (!quantum.bit) -> (i1, !quantum.bit)
@@ -300,20 +305,120 @@ func.func @measurements(%q: !quantum.bit, %q1: !quantum.bit, %o: !quantum.obs, %
   %m3, %q4 = quantum.measure %q1 postselect 0 : i1, !quantum.bit
   %e = quantum.expval %o : f64
   %v = quantum.var %o : f64
-  %p = quantum.probs %o : tensor<4xf64>
-  %pd = quantum.probs %o shape %n : tensor<?xf64>
-  quantum.probs %o in(%pm : memref<4xf64>)
-  %s = quantum.state %o : tensor<4xcomplex<f64>>
-  %sd = quantum.state %o shape %n : tensor<?xcomplex<f64>>
-  quantum.state %o in(%sm : memref<4xcomplex<f64>>)
-  %sa = quantum.sample %o : tensor<1000x2xf64>
-  %sa1 = quantum.sample %o : tensor<1000xf64>
-  %sad = quantum.sample %o shape %n, %w : tensor<?x?xf64>
-  quantum.sample %o in(%dm : memref<10x2xf64>)
-  %ev, %c = quantum.counts %o : tensor<4xf64>, tensor<4xi64>
-  %evd, %cd = quantum.counts %o shape %n : tensor<?xf64>, tensor<?xi64>
-  quantum.counts %o in(%pm : memref<4xf64>, %cm : memref<4xi64>)
+  %b = quantum.compbasis qubits %q2, %q4 : !quantum.obs
+  %p = quantum.probs %b : tensor<4xf64>
+  %pd = quantum.probs %b shape %n : tensor<?xf64>
+  quantum.probs %b in(%pm : memref<4xf64>)
+  %s = quantum.state %b : tensor<4xcomplex<f64>>
+  %sd = quantum.state %b shape %n : tensor<?xcomplex<f64>>
+  quantum.state %b in(%sm : memref<4xcomplex<f64>>)
+  %sa = quantum.sample %b : tensor<1000x2xf64>
+  %sa1 = quantum.sample %b : tensor<1000xf64>
+  %sad = quantum.sample %b shape %n, %w : tensor<?x?xf64>
+  quantum.sample %b in(%dm : memref<10x2xf64>)
+  %ev, %c = quantum.counts %b : tensor<4xf64>, tensor<4xi64>
+  %evd, %cd = quantum.counts %b shape %n : tensor<?xf64>, tensor<?xi64>
+  quantum.counts %b in(%pm : memref<4xf64>, %cm : memref<4xi64>)
+  %z = quantum.namedobs %q2[ PauliZ] : !quantum.obs
+  %zv, %zc = quantum.counts %z : tensor<2xf64>, tensor<2xi64>
   return
+}
+
+// Forms Catalyst (2026-08) accepts that qshape used to reject: a basis state
+// or a state vector whose length is not the qubit count's (Catalyst's
+// bufferization tests prepare one qubit from a 2-bit basis state), a pcphase
+// `dim` outside [0, 2^n], a Hamiltonian with more coefficients than terms, an
+// empty gate name, an adjoint region that yields other types than it
+// returns, counts of a whole register (its size is not known), probs of
+// mid-circuit measurements. The device, or qshape-sim, reports what it
+// cannot run.
+// CHECK-LABEL: func.func @catalyst_accepts
+// CHECK-NEXT:    %[[B1:.*]] = quantum.set_basis_state(%arg0) %arg4 : (tensor<2xi1>, !quantum.bit) -> !quantum.bit
+// CHECK-NEXT:    %[[B2:.*]]:2 = quantum.set_basis_state(%arg1) %[[B1]], %arg5 : (memref<1xi1>, !quantum.bit, !quantum.bit) -> (!quantum.bit, !quantum.bit)
+// CHECK-NEXT:    %[[S:.*]]:2 = quantum.set_state(%arg2) %[[B2]]#0, %[[B2]]#1 : (tensor<2xcomplex<f64>>, !quantum.bit, !quantum.bit) -> (!quantum.bit, !quantum.bit)
+// CHECK-NEXT:    %[[P:.*]] = quantum.pcphase(%arg3, dim : -1) %[[S]]#0 : !quantum.bit
+// CHECK-NEXT:    %[[P2:.*]] = quantum.pcphase(%arg3, dim : 9) %[[P]] : !quantum.bit
+// CHECK-NEXT:    %[[E:.*]] = quantum.custom ""() %[[P2]] : !quantum.bit
+// CHECK-NEXT:    %[[Z:.*]] = quantum.namedobs %[[E]][ PauliZ] : !quantum.obs
+// CHECK-NEXT:    %{{.*}} = quantum.hamiltonian(%arg6 : tensor<3xf64>) %[[Z]] : !quantum.obs
+// CHECK-NEXT:    %{{.*}} = quantum.adjoint(%arg7) : !quantum.reg {
+// CHECK-NEXT:    ^bb0(%{{.*}}: !quantum.reg):
+// CHECK-NEXT:      quantum.yield %arg8 : !quantum.reg
+// CHECK-NEXT:    }
+// CHECK-NEXT:    %[[W:.*]] = quantum.compbasis qreg %arg7 : !quantum.obs
+// CHECK-NEXT:    %{{.*}}, %{{.*}} = quantum.counts %[[W]] : tensor<8xf64>, tensor<8xi64>
+// CHECK-NEXT:    %[[MC:.*]] = quantum.mcmobs %arg9, %arg9 : !quantum.obs
+// CHECK-NEXT:    %{{.*}} = quantum.probs %[[MC]] : tensor<4xf64>
+// CHECK-NEXT:    quantum.counts %[[MC]] in(%arg10 : memref<?xf64>, %arg11 : memref<?xi64>){{$}}
+// CHECK-NEXT:    return
+func.func @catalyst_accepts(%b2: tensor<2xi1>, %b1: memref<1xi1>, %s2: tensor<2xcomplex<f64>>,
+                            %t: f64, %q0: !quantum.bit, %q1: !quantum.bit, %c3: tensor<3xf64>,
+                            %r: !quantum.reg, %r2: !quantum.reg, %m: i1,
+                            %eb: memref<?xf64>, %cb: memref<?xi64>) {
+  %a = quantum.set_basis_state(%b2) %q0 : (tensor<2xi1>, !quantum.bit) -> !quantum.bit
+  %b:2 = quantum.set_basis_state(%b1) %a, %q1 : (memref<1xi1>, !quantum.bit, !quantum.bit) -> (!quantum.bit, !quantum.bit)
+  %s:2 = quantum.set_state(%s2) %b#0, %b#1 : (tensor<2xcomplex<f64>>, !quantum.bit, !quantum.bit) -> (!quantum.bit, !quantum.bit)
+  %p = quantum.pcphase(%t, dim : -1) %s#0 : !quantum.bit
+  %p2 = quantum.pcphase(%t, dim : 9) %p : !quantum.bit
+  %e = quantum.custom ""() %p2 : !quantum.bit
+  %z = quantum.namedobs %e[ PauliZ] : !quantum.obs
+  %h = quantum.hamiltonian(%c3 : tensor<3xf64>) %z : !quantum.obs
+  %ra = quantum.adjoint(%r) : !quantum.reg {
+  ^bb0(%x: !quantum.reg):
+    quantum.yield %r2 : !quantum.reg
+  }
+  %w = quantum.compbasis qreg %r : !quantum.obs
+  %ev, %cv = quantum.counts %w : tensor<8xf64>, tensor<8xi64>
+  %mc = quantum.mcmobs %m, %m : !quantum.obs
+  %pm = quantum.probs %mc : tensor<4xf64>
+  quantum.counts %mc in(%eb : memref<?xf64>, %cb : memref<?xi64>)
+  return
+}
+
+// A quantum kernel as Catalyst's frontend emits it: the QNode module holds the
+// transform module first, then the QNode function, which carries
+// `quantum.node`; measurements stand in it, in loops too.
+// CHECK-LABEL: module @module_circuit {
+// CHECK-NEXT:    module attributes {transform.with_named_sequence} {
+// CHECK-NEXT:    }
+// CHECK-NEXT:    func.func public @circuit(%arg0: !quantum.bit) -> f64 attributes {quantum.node} {
+// CHECK:           quantum.expval
+// CHECK:           scf.for
+// CHECK-NEXT:        quantum.compbasis
+// CHECK-NEXT:        quantum.probs
+// CHECK:         func.func private @decl() attributes {quantum.node}
+// GENERIC:       "func.func"() <{function_type = (!quantum.bit) -> f64, sym_name = "circuit", sym_visibility = "public"}> ({
+// GENERIC:       }) {quantum.node} : () -> ()
+module @module_circuit {
+  module attributes {transform.with_named_sequence} {}
+  func.func public @circuit(%q: !quantum.bit) -> f64 attributes {quantum.node} {
+    %o = quantum.namedobs %q[ PauliZ] : !quantum.obs
+    %e = quantum.expval %o : f64
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    scf.for %i = %c0 to %c1 step %c1 {
+      %b = quantum.compbasis qubits %q : !quantum.obs
+      %p = quantum.probs %b : tensor<2xf64>
+    }
+    return %e : f64
+  }
+  func.func private @decl() attributes {quantum.node}
+}
+
+// Only a transform module that comes first among the nested modules makes a
+// kernel (Catalyst's test): here a measurement may stand in any function.
+// CHECK-LABEL: module @not_a_kernel {
+// CHECK:         func.func @plain(%arg0: !quantum.bit) -> f64 {
+// CHECK-NEXT:      quantum.namedobs
+// CHECK-NEXT:      quantum.expval
+module @not_a_kernel {
+  module @library {}
+  module attributes {transform.with_named_sequence} {}
+  func.func @plain(%q: !quantum.bit) -> f64 {
+    %o = quantum.namedobs %q[ PauliZ] : !quantum.obs
+    %e = quantum.expval %o : f64
+    return %e : f64
+  }
 }
 
 // CHECK-LABEL: func.func @types(%arg0: !quantum.bit, %arg1: !quantum.reg, %arg2: !quantum.obs, %arg3: !quantum.res) -> (!quantum.bit, !quantum.reg, !quantum.obs, !quantum.res)

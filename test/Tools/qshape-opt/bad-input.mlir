@@ -43,7 +43,7 @@ func.func @wrong_operand_type(%i: i64, %q: !quantum.bit) {
 // -----
 
 func.func @verifier(%q: !quantum.bit) {
-  // CHECK: bad-input.mlir:[[# @LINE + 1]]:10: error: 'quantum.custom' op has 1 input qubits but 2 output qubits; they must match
+  // CHECK: bad-input.mlir:[[# @LINE + 1]]:10: error: number of qubits in input (1) and output (2) must be the same
   %o:2 = quantum.custom "Hadamard"() %q : !quantum.bit, !quantum.bit
   return
 }

@@ -33,3 +33,16 @@ void QuantumDialect::initialize() {
 #include "qshape/Dialect/Quantum/IR/QuantumOps.cpp.inc"
       >();
 }
+
+/// `quantum.node` marks the QNode function (Catalyst's frontend sets it): a
+/// unit attribute, on func.func only. Other `quantum.*` attributes are free.
+LogicalResult QuantumDialect::verifyOperationAttribute(Operation *op, NamedAttribute attr) {
+  StringRef name = attr.getName().getValue();
+  if (name != "quantum.node")
+    return success();
+  if (op->getName().getStringRef() != "func.func")
+    return op->emitOpError() << "attribute '" << name << "' is only valid on 'func.func'";
+  if (!isa<UnitAttr>(attr.getValue()))
+    return op->emitOpError() << "attribute '" << name << "' must be a unit attribute";
+  return success();
+}

@@ -18,8 +18,10 @@ def Quantum_NamedObservable : I32EnumAttr<"NamedObservable",
   let genSpecializedAttr = 0;
 }
 
-// Prints as `#quantum<named_observable PauliZ>` in generic form.
-def Quantum_NamedObservableAttr
+// Prints as `#quantum<named_observable PauliZ>` in generic form. The record
+// is named as Catalyst's: its name is part of the parse error a bad
+// observable gets ("failed to parse NamedObservableAttr parameter").
+def NamedObservableAttr
     : EnumAttr<Quantum_Dialect, Quantum_NamedObservable, "named_observable">;
 
 // A Pauli word such as ["X", "Z"]; letters are checked by the op verifier.

@@ -24,11 +24,16 @@ def Quantum_Dialect : Dialect {
     The dialect's printed form is PennyLane Catalyst's: op names, operand
     order, attribute names (`gate_name`, `adjoint`, `idx_attr`,
     `nqubits_attr`, `pauli_product`, `dim`, `postselect`, `type`) and
-    segment sizes match, so the same text parses in both and qshape's passes,
-    which read ops by name, run on either.
+    segment sizes match, so the same text parses in
+    both and qshape's passes, which read ops by name, run on either. The
+    verifiers check what Catalyst's check (2026-08), with its messages,
+    including the dialect attribute `quantum.node`: a unit attribute that
+    marks a QNode function, valid on `func.func` only.
   }];
   let useDefaultTypePrinterParser = 1;
   let useDefaultAttributePrinterParser = 1;
+  // `quantum.node` marks a QNode function (a unit attribute on func.func).
+  let hasOperationAttrVerify = 1;
 }
 
 class Quantum_Op<string mnemonic, list<Trait> traits = []>

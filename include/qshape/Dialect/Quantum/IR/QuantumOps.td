@@ -1,8 +1,11 @@
 //===- QuantumOps.td - quantum dialect operations -------------*- tablegen -*-===//
 //
-// Operand/attribute names, their order and the assembly formats follow
-// Catalyst's textual form op by op (see docs/Dialect for the reference);
-// qshape's passes depend only on these names, never on the C++ classes.
+// Operand/attribute names, their order, types, constraints, traits, memory
+// effects and assembly formats follow Catalyst's QuantumOps.td op by op
+// (PennyLaneAI/catalyst, 2026-08); qshape's passes depend only on these
+// names, never on the C++ classes. Catalyst's C++ interfaces (QuantumGate,
+// MeasurementProcess, ...) are not declared: their verifiers are in
+// QuantumOps.cpp, and passes read ops through the gate view instead.
 //
 //===----------------------------------------------------------------------===//
 
@@ -28,7 +31,6 @@ defvar NonNegI64Attr = ConfinedAttr<I64Attr, [IntNonNegative]>;
 
 def Quantum_InitOp : Quantum_Op<"init"> {
   let summary = "Initialize the quantum runtime.";
-  let arguments = (ins OptionalAttr<I64Attr>:$seed);
   let assemblyFormat = "attr-dict";
 }
 
@@ -240,7 +242,11 @@ def Quantum_QubitUnitaryOp : Quantum_GateOp<"unitary"> {
 // Region ops.
 //===----------------------------------------------------------------------===//
 
-def Quantum_AdjointOp : Quantum_Op<"adjoint", [RecursiveMemoryEffects,
+// Catalyst declares both region ops free of memory effects (value semantics:
+// the region's qubits flow in and out through the op). qshape's passes do not
+// rely on that: the op table marks them FromRegion, so an ordered op inside
+// still orders the whole region.
+def Quantum_AdjointOp : Quantum_Op<"adjoint", [NoMemoryEffect,
     SingleBlockImplicitTerminator<"YieldOp">, AllTypesMatch<["args", "results"]>]> {
   let summary = "The adjoint (inverse) of the gates in the region.";
   let arguments = (ins Variadic<Quantum_QubitOrReg>:$args);
@@ -250,7 +256,7 @@ def Quantum_AdjointOp : Quantum_Op<"adjoint", [RecursiveMemoryEffects,
   let hasVerifier = 1;
 }
 
-def Quantum_CtrlOp : Quantum_Op<"ctrl", [RecursiveMemoryEffects,
+def Quantum_CtrlOp : Quantum_Op<"ctrl", [NoMemoryEffect,
     AttrSizedOperandSegments, AttrSizedResultSegments,
     SingleBlockImplicitTerminator<"YieldOp">,
     AllTypesMatch<["in_ctrl_qubits", "out_ctrl_qubits"]>,
@@ -291,7 +297,7 @@ def Quantum_ComputationalBasisOp : Quantum_Op<"compbasis", [Pure,
 
 def Quantum_NamedObsOp : Quantum_Op<"namedobs", [Pure]> {
   let summary = "A named single-qubit observable.";
-  let arguments = (ins Qubit:$qubit, Quantum_NamedObservableAttr:$type);
+  let arguments = (ins Qubit:$qubit, NamedObservableAttr:$type);
   let results = (outs Obs:$obs);
   let assemblyFormat = "$qubit `[` $type `]` attr-dict `:` type(results)";
 }
@@ -326,7 +332,6 @@ def Quantum_HamiltonianOp : Quantum_Op<"hamiltonian", [Pure]> {
                    Variadic<Obs>:$terms);
   let results = (outs Obs:$obs);
   let assemblyFormat = "`(` $coeffs `:` type($coeffs) `)` $terms attr-dict `:` type(results)";
-  let hasVerifier = 1;
 }
 
 //===----------------------------------------------------------------------===//
@@ -346,6 +351,7 @@ def Quantum_ExpvalOp : Quantum_Op<"expval"> {
   let arguments = (ins Obs:$obs);
   let results = (outs F64:$expval);
   let assemblyFormat = "$obs attr-dict `:` type(results)";
+  let hasVerifier = 1;
 }
 
 def Quantum_VarianceOp : Quantum_Op<"var"> {
@@ -353,6 +359,7 @@ def Quantum_VarianceOp : Quantum_Op<"var"> {
   let arguments = (ins Obs:$obs);
   let results = (outs F64:$variance);
   let assemblyFormat = "$obs attr-dict `:` type(results)";
+  let hasVerifier = 1;
 }
 
 def Quantum_ProbsOp : Quantum_Op<"probs", [AttrSizedOperandSegments]> {
