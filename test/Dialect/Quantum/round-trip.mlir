@@ -187,6 +187,19 @@ func.func @other_gates(%t: f64, %true: i1, %q0: !quantum.bit, %q1: !quantum.bit,
 // CHECK-NEXT:    quantum.adjoint() {
 // CHECK-NEXT:      quantum.gphase(%arg5)
 // CHECK-NEXT:    }
+// A ctrl without targets, without controls, or without either: the empty type
+// list prints as nothing (two spaces around the arrow, as Catalyst prints
+// it) and parses back.
+// CHECK-NEXT:    %[[GC:.*]] = quantum.ctrl(%arg6) ctrlvals(%arg3) () : !quantum.bit ->  {
+// CHECK-NEXT:      quantum.gphase(%arg5)
+// CHECK-NEXT:    }
+// CHECK-NEXT:    %{{.*}} = quantum.ctrl() ctrlvals() (%[[GC]]) :  -> !quantum.bit {
+// CHECK-NEXT:    ^bb0(%[[U:.*]]: !quantum.bit):
+// CHECK-NEXT:      quantum.yield %[[U]] : !quantum.bit
+// CHECK-NEXT:    }
+// CHECK-NEXT:    quantum.ctrl() ctrlvals() () :  ->  {
+// CHECK-NEXT:      quantum.gphase(%arg5)
+// CHECK-NEXT:    }
 // CHECK-NEXT:    return
 // GENERIC-LABEL: sym_name = "regions"
 // GENERIC:       "quantum.adjoint"(%{{[^,) ]+}}) ({
@@ -197,8 +210,12 @@ func.func @other_gates(%t: f64, %true: i1, %q0: !quantum.bit, %q1: !quantum.bit,
 // GENERIC-NEXT:    "quantum.gphase"
 // GENERIC-NEXT:    "quantum.yield"() : () -> ()
 // GENERIC-NEXT:  }) : () -> ()
+// GENERIC:       "quantum.ctrl"(%{{[^,) ]+}}, %{{[^,) ]+}}) <{operandSegmentSizes = array<i32: 1, 1, 0>, resultSegmentSizes = array<i32: 1, 0>}> ({
+// GENERIC:       }) : (!quantum.bit, i1) -> !quantum.bit
+// GENERIC:       "quantum.ctrl"(%{{[^,) ]+}}) <{operandSegmentSizes = array<i32: 0, 0, 1>, resultSegmentSizes = array<i32: 0, 1>}> ({
+// GENERIC:       "quantum.ctrl"() <{operandSegmentSizes = array<i32: 0, 0, 0>, resultSegmentSizes = array<i32: 0, 0>}> ({
 func.func @regions(%r: !quantum.reg, %c: !quantum.bit, %q: !quantum.bit, %true: i1,
-                   %q2: !quantum.bit, %t: f64) {
+                   %q2: !quantum.bit, %t: f64, %c2: !quantum.bit) {
   %a = quantum.adjoint(%r) : !quantum.reg {
   ^bb0(%x: !quantum.reg):
     %q0 = quantum.extract %x[ 0] : !quantum.reg -> !quantum.bit
@@ -216,6 +233,16 @@ func.func @regions(%r: !quantum.reg, %c: !quantum.bit, %q: !quantum.bit, %true: 
     quantum.yield %z, %w : !quantum.reg, !quantum.bit
   }
   quantum.adjoint() {
+    quantum.gphase(%t)
+  }
+  %gc = quantum.ctrl(%c2) ctrlvals(%true) () : !quantum.bit -> {
+    quantum.gphase(%t)
+  }
+  %nc = quantum.ctrl() ctrlvals() (%gc) : -> !quantum.bit {
+  ^bb0(%u: !quantum.bit):
+    quantum.yield %u : !quantum.bit
+  }
+  quantum.ctrl() ctrlvals() () : -> {
     quantum.gphase(%t)
   }
   return

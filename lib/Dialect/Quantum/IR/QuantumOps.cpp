@@ -7,6 +7,8 @@
 // printer cannot print back (a register index or size given both ways or
 // not at all); each says so where it is checked.
 //
+// quantum.ctrl uses a custom directive for its possibly empty type lists.
+//
 //===----------------------------------------------------------------------===//
 
 #include "qshape/Dialect/Quantum/IR/QuantumOps.h"
@@ -17,6 +19,32 @@
 
 using namespace mlir;
 using namespace qshape::quantum;
+
+//===----------------------------------------------------------------------===//
+// Custom directives (declared before the generated code that calls them).
+//===----------------------------------------------------------------------===//
+
+/// A comma-separated type list that may be empty: quantum.ctrl prints its
+/// control and target type lists with ODS's `type(...)`, which prints nothing
+/// for an empty list, and a plain type list cannot be parsed back from
+/// nothing.
+static ParseResult parseOptionalTypeList(OpAsmParser &parser, SmallVectorImpl<Type> &types) {
+  Type first;
+  OptionalParseResult r = parser.parseOptionalType(first);
+  if (!r.has_value())
+    return success();
+  if (failed(*r))
+    return failure();
+  types.push_back(first);
+  while (succeeded(parser.parseOptionalComma()))
+    if (parser.parseType(types.emplace_back()))
+      return failure();
+  return success();
+}
+
+static void printOptionalTypeList(OpAsmPrinter &p, Operation *, TypeRange types) {
+  llvm::interleaveComma(types, p);
+}
 
 #define GET_OP_CLASSES
 #include "qshape/Dialect/Quantum/IR/QuantumOps.cpp.inc"

@@ -267,9 +267,13 @@ def Quantum_CtrlOp : Quantum_Op<"ctrl", [NoMemoryEffect,
   let results = (outs Variadic<Qubit>:$out_ctrl_qubits,
                  Variadic<Quantum_QubitOrReg>:$results);
   let regions = (region SizedRegion<1>:$region);
+  // Either type list may be empty (no controls, or no targets, as when the
+  // region holds only a global phase); Catalyst prints nothing for it, and
+  // the custom directive reads that back.
   let assemblyFormat = [{
     `(` $in_ctrl_qubits `)` `ctrlvals` `(` $in_ctrl_values `)` `(` $args `)`
-    attr-dict `:` type($out_ctrl_qubits) `->` type($results) $region
+    attr-dict `:` custom<OptionalTypeList>(type($out_ctrl_qubits)) `->`
+    custom<OptionalTypeList>(type($results)) $region
   }];
   let hasVerifier = 1;
 }
