@@ -97,8 +97,9 @@ StringRef GateView::getOpName() const { return op->getName().getStringRef(); }
 
 StringRef GateView::getGateName() const {
   StringRef name = getOpName().drop_front(strlen("quantum."));
-  if (name == "custom") {
-    if (auto s = dyn_cast_or_null<StringAttr>(op->getAttr("gate_name")))
+  if (name == "custom" || name == "operator") {
+    if (auto s = dyn_cast_or_null<StringAttr>(
+            op->getAttr(name == "custom" ? "gate_name" : "op_name")))
       return s.getValue();
     return "";
   }
@@ -113,16 +114,33 @@ StringRef GateView::getGateName() const {
 
 OperandRange GateView::getParams() const { return getOperandGroup(op, OpRole::Params); }
 
-Value GateView::getMatrix() const {
-  OperandRange m = getOperandGroup(op, OpRole::Matrix);
-  return m.empty() ? Value() : m.front();
+/// The one operand of an optional or single group, or null.
+static Value singleOperand(Operation *op, OpRole role) {
+  OperandRange r = getOperandGroup(op, role);
+  return r.empty() ? Value() : r.front();
 }
+
+Value GateView::getMatrix() const { return singleOperand(op, OpRole::Matrix); }
 
 OperandRange GateView::getInQubits() const { return getOperandGroup(op, OpRole::Qubits); }
 ResultRange GateView::getOutQubits() const { return getResultGroup(op, OpRole::Qubits); }
 OperandRange GateView::getCtrlQubits() const { return getOperandGroup(op, OpRole::CtrlQubits); }
 OperandRange GateView::getCtrlValues() const { return getOperandGroup(op, OpRole::CtrlValues); }
 ResultRange GateView::getOutCtrlQubits() const { return getResultGroup(op, OpRole::CtrlQubits); }
+
+OperandRange GateView::getForwardArgs() const {
+  return getOperandGroup(op, OpRole::ForwardArgs);
+}
+Value GateView::getInRegister() const { return singleOperand(op, OpRole::Register); }
+Value GateView::getOutRegister() const {
+  ResultRange r = getResultGroup(op, OpRole::Register);
+  return r.empty() ? Value() : r.front();
+}
+OperandRange GateView::getIndexArrays() const {
+  return getOperandGroup(op, OpRole::IndexArrays);
+}
+Value GateView::getCtrlIndexArray() const { return singleOperand(op, OpRole::CtrlIndexArray); }
+Value GateView::getCtrlValueArray() const { return singleOperand(op, OpRole::CtrlValueArray); }
 
 bool GateView::isAdjoint() const { return static_cast<bool>(op->getAttr("adjoint")); }
 

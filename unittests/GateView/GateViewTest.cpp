@@ -110,6 +110,22 @@ constexpr llvm::StringLiteral kCircuit = R"mlir(
 }) : () -> ()
 )mlir";
 
+// Catalyst's quantum.operator in both modes: qubit mode with typed params,
+// forwarded args and controls; register mode with index tensors and control
+// tensors. %arg0 f64, %arg1 tensor<2xf64>, %arg2 i64 (forwarded), %arg3-4
+// qubits, %arg5 i1, %arg6 register, %arg7-8 target index tensors, %arg9 i1
+// control values tensor.
+constexpr llvm::StringLiteral kOperators = R"mlir(
+"builtin.module"() ({
+  "func.func"() <{function_type = (f64, tensor<2xf64>, i64, !quantum.bit, !quantum.bit, i1, !quantum.reg, tensor<2xi64>, tensor<1xi64>, tensor<1xi1>) -> (), sym_name = "operators"}> ({
+  ^bb0(%arg0: f64, %arg1: tensor<2xf64>, %arg2: i64, %arg3: !quantum.bit, %arg4: !quantum.bit, %arg5: i1, %arg6: !quantum.reg, %arg7: tensor<2xi64>, %arg8: tensor<1xi64>, %arg9: tensor<1xi1>):
+    %0:2 = "quantum.operator"(%arg0, %arg1, %arg2, %arg3, %arg4, %arg5) <{UID = 7 : i64, adjoint, op_name = "MyOp", operandSegmentSizes = array<i32: 2, 1, 1, 1, 1, 0, 0, 0, 0>, param_map = {data = array<i64: 1>, theta = array<i64: 0>}, qubit_map = {wires = array<i64: 0>}, resultSegmentSizes = array<i32: 1, 1, 0>, static_data = {word = "XY"}}> {tag = "op_qubits"} : (f64, tensor<2xf64>, i64, !quantum.bit, !quantum.bit, i1) -> (!quantum.bit, !quantum.bit)
+    %1 = "quantum.operator"(%arg6, %arg7, %arg8, %arg8, %arg9) <{op_name = "RegOp", operandSegmentSizes = array<i32: 0, 0, 0, 0, 0, 1, 2, 1, 1>, resultSegmentSizes = array<i32: 0, 0, 1>}> {tag = "op_reg"} : (!quantum.reg, tensor<2xi64>, tensor<1xi64>, tensor<1xi64>, tensor<1xi1>) -> !quantum.reg
+    "func.return"() : () -> ()
+  }) : () -> ()
+}) : () -> ()
+)mlir";
+
 enum class Host { Registered, Unregistered };
 
 std::string hostName(Host host) {
@@ -205,6 +221,11 @@ std::string describe(Operation *op) {
     os << " outfor=";
     for (unsigned i = 0, e = op->getNumOperands(); i < e; ++i)
       os << nameOf(g->getOutFor(i)) << ";";
+    os << " forward=" << namesOf(g->getForwardArgs()) << " inreg=" << nameOf(g->getInRegister())
+       << " outreg=" << nameOf(g->getOutRegister())
+       << " indices=" << namesOf(g->getIndexArrays())
+       << " ctrlindices=" << nameOf(g->getCtrlIndexArray())
+       << " ctrlvalues=" << nameOf(g->getCtrlValueArray());
   }
   if (std::optional<RegisterAccess> a = RegisterAccess::get(op)) {
     os << " reg=" << nameOf(a->reg) << " static=";
@@ -285,7 +306,8 @@ TEST(GateViewNames, ClassifyByName) {
     EXPECT_EQ(classify(("quantum." + o).str()), QOpKind::Observable) << o.str();
   for (StringRef d : {"init", "finalize", "num_qubits"})
     EXPECT_EQ(classify(("quantum." + d).str()), QOpKind::Device) << d.str();
-  EXPECT_EQ(classify("quantum.operator"), QOpKind::OtherQuantum);
+  EXPECT_EQ(classify("quantum.operator"), QOpKind::Gate);
+  EXPECT_EQ(classify("quantum.nosuchop"), QOpKind::OtherQuantum);
   EXPECT_EQ(classify("quantumx.custom"), QOpKind::NotQuantum);
   EXPECT_EQ(classify("quantum"), QOpKind::NotQuantum);
   EXPECT_EQ(classify("catalyst.custom"), QOpKind::NotQuantum);
@@ -430,6 +452,63 @@ TEST_P(GateViewHostTest, GetOutFor) {
       }
     EXPECT_EQ(found, o->getNumResults()) << tag.str();
   }
+}
+
+TEST_P(GateViewHostTest, OperatorInBothModes) {
+  Parsed ops = parse(GetParam(), kOperators);
+  ASSERT_TRUE(ops.module);
+  if (GetParam() == Host::Registered)
+    EXPECT_TRUE(succeeded(verify(*ops.module)));
+  Operation *q = ops.op("op_qubits"), *r = ops.op("op_reg");
+  for (Operation *o : {q, r}) {
+    EXPECT_EQ(classify(o), QOpKind::Gate);
+    // Catalyst declares it free of memory effects: its qubits or register
+    // order it.
+    EXPECT_FALSE(isOrdered(o));
+    // No runtime function: it must be decomposed before lowering.
+    EXPECT_EQ(getRuntimeFunction(o), "");
+  }
+  std::optional<GateView> g = GateView::get(q);
+  ASSERT_TRUE(g);
+  EXPECT_EQ(g->getGateName(), "MyOp");
+  EXPECT_EQ(namesOf(g->getParams()), "%arg0,%arg1");
+  EXPECT_EQ(namesOf(g->getForwardArgs()), "%arg2");
+  EXPECT_EQ(namesOf(g->getInQubits()), "%arg3");
+  EXPECT_EQ(namesOf(g->getOutQubits()), "op_qubits#0");
+  EXPECT_EQ(namesOf(g->getCtrlQubits()), "%arg4");
+  EXPECT_EQ(namesOf(g->getCtrlValues()), "%arg5");
+  EXPECT_EQ(namesOf(g->getOutCtrlQubits()), "op_qubits#1");
+  EXPECT_TRUE(g->isAdjoint());
+  EXPECT_FALSE(g->getMatrix());
+  EXPECT_FALSE(g->getInRegister());
+  EXPECT_FALSE(g->getOutRegister());
+  EXPECT_TRUE(g->getIndexArrays().empty());
+  // operands: 0-1 params, 2 forwarded, 3 target, 4 control, 5 control value.
+  EXPECT_EQ(nameOf(g->getOutFor(2)), "<null>");
+  EXPECT_EQ(nameOf(g->getOutFor(3)), "op_qubits#0");
+  EXPECT_EQ(nameOf(g->getOutFor(4)), "op_qubits#1");
+  EXPECT_EQ(nameOf(g->getOutFor(5)), "<null>");
+
+  std::optional<GateView> rg = GateView::get(r);
+  ASSERT_TRUE(rg);
+  EXPECT_EQ(rg->getGateName(), "RegOp");
+  EXPECT_FALSE(rg->isAdjoint());
+  EXPECT_TRUE(rg->getParams().empty());
+  EXPECT_TRUE(rg->getInQubits().empty());
+  EXPECT_TRUE(rg->getOutQubits().empty());
+  EXPECT_TRUE(rg->getCtrlQubits().empty());
+  EXPECT_EQ(nameOf(rg->getInRegister()), "%arg6");
+  EXPECT_EQ(nameOf(rg->getOutRegister()), "op_reg#0");
+  EXPECT_EQ(namesOf(rg->getIndexArrays()), "%arg7,%arg8");
+  EXPECT_EQ(nameOf(rg->getCtrlIndexArray()), "%arg8");
+  EXPECT_EQ(nameOf(rg->getCtrlValueArray()), "%arg9");
+  // The register is not a qubit: no qubit result carries it.
+  EXPECT_EQ(nameOf(rg->getOutFor(0)), "<null>");
+
+  // The other gates have none of the operator's groups.
+  EXPECT_TRUE(gate("crx").getForwardArgs().empty());
+  EXPECT_FALSE(gate("crx").getInRegister());
+  EXPECT_FALSE(gate("unitary").getCtrlIndexArray());
 }
 
 TEST_P(GateViewHostTest, GroupsByRole) {
@@ -712,6 +791,15 @@ TEST(GateViewCrossHost, IdenticalAnswersForEveryOp) {
   }
   // The comparison covered the gates (a view that sees nothing would pass).
   EXPECT_EQ(gates, 14u);
+
+  Parsed regOps = parse(Host::Registered, kOperators),
+         unregOps = parse(Host::Unregistered, kOperators);
+  ASSERT_TRUE(regOps.module);
+  ASSERT_TRUE(unregOps.module);
+  for (StringRef tag : {"op_qubits", "op_reg"}) {
+    EXPECT_EQ(describe(regOps.op(tag)), describe(unregOps.op(tag)));
+    EXPECT_TRUE(StringRef(describe(regOps.op(tag))).contains(" gate=")) << tag.str();
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Hosts, GateViewHostTest,

@@ -35,7 +35,10 @@ llvm::StringRef kindName(QOpKind kind);
 bool isOrdered(mlir::Operation *op);
 
 /// A read-only view of a gate-like op: custom, paulirot, multirz, pcphase,
-/// unitary and gphase.
+/// unitary, gphase and operator. Catalyst's `quantum.operator` acts on qubits
+/// (the same target and control groups as the others) or, in register mode,
+/// on a register selected by index tensors; its register-mode groups have
+/// their own accessors and are empty for every other gate.
 class GateView {
 public:
   /// Returns a view when `op` is a gate-like op, std::nullopt otherwise.
@@ -43,11 +46,13 @@ public:
 
   mlir::Operation *getOperation() const { return op; }
   llvm::StringRef getOpName() const;
-  /// PennyLane gate name: `gate_name` of custom; "PauliRot", "MultiRZ",
-  /// "PCPhase", "QubitUnitary", "GlobalPhase" for the others.
+  /// PennyLane gate name: `gate_name` of custom, `op_name` of operator;
+  /// "PauliRot", "MultiRZ", "PCPhase", "QubitUnitary", "GlobalPhase" for the
+  /// others.
   llvm::StringRef getGateName() const;
-  /// Float parameters (custom: params; paulirot/multirz/pcphase/gphase: the
-  /// angle). A unitary's matrix is `getMatrix()`.
+  /// Parameters (custom: params; paulirot/multirz/pcphase/gphase: the
+  /// angle; operator: its typed params, of any type). A unitary's matrix is
+  /// `getMatrix()`.
   mlir::OperandRange getParams() const;
   mlir::Value getMatrix() const;
   mlir::OperandRange getInQubits() const;
@@ -63,6 +68,18 @@ public:
   /// The result that carries the qubit consumed as `operandIndex` (targets
   /// and controls), or null when that operand is not a qubit.
   mlir::Value getOutFor(unsigned operandIndex) const;
+
+  /// operator only (empty or null for the other gates):
+  /// values forwarded to its decomposition rules (`forward(...)`).
+  mlir::OperandRange getForwardArgs() const;
+  /// Register mode: the register consumed and the one produced.
+  mlir::Value getInRegister() const;
+  mlir::Value getOutRegister() const;
+  /// Register mode: the i64 index tensors of the targets, and the control
+  /// index and value tensors.
+  mlir::OperandRange getIndexArrays() const;
+  mlir::Value getCtrlIndexArray() const;
+  mlir::Value getCtrlValueArray() const;
 
 private:
   explicit GateView(mlir::Operation *op) : op(op) {}

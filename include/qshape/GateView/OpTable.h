@@ -24,7 +24,7 @@ namespace qshape {
 /// What a quantum op is, decided by its name alone.
 enum class QOpKind : uint8_t {
   NotQuantum,    ///< not in the `quantum` namespace
-  Gate,          ///< custom, paulirot, multirz, pcphase, unitary
+  Gate,          ///< custom, paulirot, multirz, pcphase, unitary, operator
   GlobalPhase,   ///< gphase (ordered: acts on the whole state)
   Extract,       ///< extract
   Insert,        ///< insert
@@ -59,7 +59,7 @@ enum class OpEffect : uint8_t {
 
 /// What an operand or result group holds.
 enum class OpRole : uint8_t {
-  Params,     ///< f64 gate parameters (or the one angle)
+  Params,     ///< gate parameters: f64 (or the one angle); operator: any type
   Matrix,     ///< unitary / hermitian matrix
   Qubits,     ///< target qubits
   CtrlQubits, ///< control qubits
@@ -84,6 +84,10 @@ enum class OpRole : uint8_t {
   Value,      ///< a measurement's value
   Eigvals,    ///< counts' eigenvalues
   Counts,     ///< counts' counts
+  ForwardArgs,    ///< operator: values passed on to its decomposition (with a UID)
+  IndexArrays,    ///< operator (register mode): i64 tensors of target indices
+  CtrlIndexArray, ///< operator (register mode): i64 tensor of control indices
+  CtrlValueArray, ///< operator (register mode): i1 tensor of control values
 };
 
 enum class GroupArity : uint8_t { Single, Optional, Variadic };
@@ -100,7 +104,7 @@ struct QuantumOpInfo {
   llvm::StringRef mnemonic; ///< e.g. "custom"
   QOpKind kind;
   OpEffect effect;
-  int8_t numParams; ///< -1: depends on the gate (custom)
+  int8_t numParams; ///< -1: depends on the op (custom, operator)
   llvm::StringRef runtimeEntry;
   llvm::ArrayRef<OpGroup> operands;
   llvm::ArrayRef<OpGroup> results;

@@ -150,6 +150,177 @@ func.func @set_basis_state_results(%b: tensor<1xi1>, %q0: !quantum.bit) {
 }
 
 //===----------------------------------------------------------------------===//
+// quantum.operator
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @operator_qubits_mismatch(%q0: !quantum.bit, %q1: !quantum.bit) {
+  // expected-error @+1 {{number of qubits in input (2) and output (1) must be the same}}
+  %o = "quantum.operator"(%q0, %q1) <{op_name = "Op", operandSegmentSizes = array<i32: 0, 0, 2, 0, 0, 0, 0, 0, 0>, resultSegmentSizes = array<i32: 1, 0, 0>}> : (!quantum.bit, !quantum.bit) -> !quantum.bit
+  return
+}
+
+// -----
+
+func.func @operator_ctrl_values_mismatch(%q: !quantum.bit, %c0: !quantum.bit, %c1: !quantum.bit, %v: i1) {
+  // expected-error @+1 {{number of controlling qubits in input (2) and controlling values (1) must be the same}}
+  %o, %oc:2 = quantum.operator "Op"() qubits(%q)
+    ctrls(%c0, %c1) ctrl_vals(%v)
+  return
+}
+
+// -----
+
+func.func @operator_out_ctrl_mismatch(%q: !quantum.bit, %c0: !quantum.bit, %c1: !quantum.bit, %v: i1) {
+  // expected-error @+1 {{number of controlling qubits in input (2) and output (1) must be the same}}
+  %o:3 = "quantum.operator"(%q, %c0, %c1, %v, %v) <{op_name = "Op", operandSegmentSizes = array<i32: 0, 0, 1, 2, 2, 0, 0, 0, 0>, resultSegmentSizes = array<i32: 2, 1, 0>}> : (!quantum.bit, !quantum.bit, !quantum.bit, i1, i1) -> (!quantum.bit, !quantum.bit, !quantum.bit)
+  return
+}
+
+// -----
+
+func.func @operator_both_modes(%q: !quantum.bit, %r: !quantum.reg, %i: tensor<2xi64>) {
+  // expected-error @+1 {{'quantum.operator' op must use either qubits or registers, but not both}}
+  %oq, %or = "quantum.operator"(%q, %r, %i) <{op_name = "Op", operandSegmentSizes = array<i32: 0, 0, 1, 0, 0, 1, 1, 0, 0>, resultSegmentSizes = array<i32: 1, 0, 1>}> : (!quantum.bit, !quantum.reg, tensor<2xi64>) -> (!quantum.bit, !quantum.reg)
+  return
+}
+
+// -----
+
+func.func @operator_register_not_returned(%r: !quantum.reg, %i: tensor<2xi64>) {
+  // expected-error @+1 {{'quantum.operator' op in_qreg and out_qreg must either both be present or absent}}
+  "quantum.operator"(%r, %i) <{op_name = "Op", operandSegmentSizes = array<i32: 0, 0, 0, 0, 0, 1, 1, 0, 0>, resultSegmentSizes = array<i32: 0, 0, 0>}> : (!quantum.reg, tensor<2xi64>) -> ()
+  return
+}
+
+// -----
+
+func.func @operator_forward_without_uid(%f: i64, %q: !quantum.bit) {
+  // expected-error @+1 {{'quantum.operator' op forward_args can only be present when UID is provided}}
+  %o = "quantum.operator"(%f, %q) <{op_name = "Op", operandSegmentSizes = array<i32: 0, 1, 1, 0, 0, 0, 0, 0, 0>, resultSegmentSizes = array<i32: 1, 0, 0>}> : (i64, !quantum.bit) -> !quantum.bit
+  return
+}
+
+// -----
+
+func.func @operator_mixed_controls(%c: !quantum.bit, %v: i1, %r: !quantum.reg, %i: tensor<2xi64>, %ci: tensor<1xi64>, %cv: tensor<1xi1>) {
+  // expected-error @+1 {{'quantum.operator' op cannot mix qubit controls (in_ctrl_qubits/in_ctrl_values/out_ctrl_qubits) with register controls (arr_ctrl_indices/arr_ctrl_values)}}
+  %oc, %or = "quantum.operator"(%c, %v, %r, %i, %ci, %cv) <{op_name = "Op", operandSegmentSizes = array<i32: 0, 0, 0, 1, 1, 1, 1, 1, 1>, resultSegmentSizes = array<i32: 0, 1, 1>}> : (!quantum.bit, i1, !quantum.reg, tensor<2xi64>, tensor<1xi64>, tensor<1xi1>) -> (!quantum.bit, !quantum.reg)
+  return
+}
+
+// -----
+
+func.func @operator_ctrl_indices_without_values(%r: !quantum.reg, %i: tensor<2xi64>, %ci: tensor<2xi64>) {
+  // expected-error @+1 {{'quantum.operator' op arr_ctrl_indices and arr_ctrl_values must either both be present or both absent}}
+  %or = "quantum.operator"(%r, %i, %ci) <{op_name = "Op", operandSegmentSizes = array<i32: 0, 0, 0, 0, 0, 1, 1, 1, 0>, resultSegmentSizes = array<i32: 0, 0, 1>}> : (!quantum.reg, tensor<2xi64>, tensor<2xi64>) -> !quantum.reg
+  return
+}
+
+// -----
+
+func.func @operator_ctrl_array_lengths(%r: !quantum.reg, %i: tensor<2xi64>, %ci: tensor<2xi64>, %cv: tensor<1xi1>) {
+  // expected-error @+1 {{'quantum.operator' op number of input control qubits (2) and control values (1) must be the same}}
+  %or = quantum.operator "Op"()
+    quregs(%r) indices(%i: tensor<2xi64>)
+    ctrls(%ci: tensor<2xi64>) ctrl_vals(%cv: tensor<1xi1>)
+  return
+}
+
+// -----
+
+func.func @operator_param_map_coverage(%p0: f64, %p1: i64, %q: !quantum.bit) {
+  // expected-error @+1 {{'quantum.operator' op param_map must cover all params when provided: expected 2, got 1}}
+  %o = quantum.operator "Op"(%p0: f64, %p1: i64) qubits(%q)
+    param_map = {theta = [0]}
+  return
+}
+
+// -----
+
+// An empty map still counts as provided.
+func.func @operator_param_map_empty(%p0: f64, %q: !quantum.bit) {
+  // expected-error @+1 {{'quantum.operator' op param_map must cover all params when provided: expected 1, got 0}}
+  %o = quantum.operator "Op"(%p0: f64) qubits(%q)
+    param_map = {}
+  return
+}
+
+// -----
+
+func.func @operator_param_map_out_of_bounds(%p0: f64, %q: !quantum.bit) {
+  // expected-error @+1 {{'quantum.operator' op param_map index is out of bounds with respect to params: 1 is not in [0, 1)}}
+  %o = quantum.operator "Op"(%p0: f64) qubits(%q)
+    param_map = {theta = [0, 1]}
+  return
+}
+
+// -----
+
+func.func @operator_qubit_map_coverage_qubits(%q0: !quantum.bit, %q1: !quantum.bit) {
+  // expected-error @+1 {{'quantum.operator' op qubit_map must cover all qubit values in qubit mode: expected 2, got 1}}
+  %o:2 = quantum.operator "Op"() qubits(%q0, %q1)
+    qubit_map = {a = [0], b = [0]}
+  return
+}
+
+// -----
+
+func.func @operator_qubit_map_coverage_register(%r: !quantum.reg, %i0: tensor<2xi64>, %i1: tensor<1xi64>) {
+  // expected-error @+1 {{'quantum.operator' op qubit_map must cover all index arrays in register mode: expected 2, got 1}}
+  %or = quantum.operator "Op"()
+    quregs(%r) indices(%i0: tensor<2xi64>, %i1: tensor<1xi64>)
+    qubit_map = {wires = [1]}
+  return
+}
+
+// -----
+
+func.func @operator_qubit_map_out_of_bounds_register(%r: !quantum.reg, %i0: tensor<2xi64>, %i1: tensor<1xi64>) {
+  // expected-error @+1 {{'quantum.operator' op qubit_map index is out of bounds with respect to index arrays: 2 is not in [0, 2)}}
+  %or = quantum.operator "Op"()
+    quregs(%r) indices(%i0: tensor<2xi64>, %i1: tensor<1xi64>)
+    qubit_map = {a = [0], b = [2]}
+  return
+}
+
+// -----
+
+func.func @operator_qubit_map_negative(%q: !quantum.bit) {
+  // expected-error @+1 {{'quantum.operator' op qubit_map index is out of bounds with respect to qubits: -1 is not in [0, 1)}}
+  %o = quantum.operator "Op"() qubits(%q)
+    qubit_map = {wires = [-1]}
+  return
+}
+
+// -----
+
+// Map values are dense i64 arrays (the pretty form's `[0, 1]`).
+func.func @operator_map_value_type(%q: !quantum.bit) {
+  // expected-error @+1 {{'quantum.operator' op attribute 'qubit_map' failed to satisfy constraint: dictionary of named attribute values dictionary with DenseI64ArrayAttr values}}
+  %o = "quantum.operator"(%q) <{op_name = "Op", operandSegmentSizes = array<i32: 0, 0, 1, 0, 0, 0, 0, 0, 0>, qubit_map = {wires = [0]}, resultSegmentSizes = array<i32: 1, 0, 0>}> : (!quantum.bit) -> !quantum.bit
+  return
+}
+
+// -----
+
+func.func @operator_index_type(%r: !quantum.reg, %i: tensor<2xi32>) {
+  // expected-error @+1 {{'quantum.operator' op operand #1 must be variadic of 1D tensor of 64-bit signless integer values, but got 'tensor<2xi32>'}}
+  %or = quantum.operator "Op"() quregs(%r) indices(%i: tensor<2xi32>)
+  return
+}
+
+// -----
+
+// The parser reports at the token where `ctrl_vals` should be.
+func.func @operator_ctrls_need_values(%q: !quantum.bit, %c: !quantum.bit) {
+  %o, %oc = quantum.operator "Op"() qubits(%q) ctrls(%c)
+  // expected-error @+1 {{expected 'ctrl_vals'}}
+  return
+}
+
+//===----------------------------------------------------------------------===//
 // Register access and allocation. Catalyst asks extract and insert for an
 // index; qshape's own rules (its printer holds one of the two forms, so an
 // op with both or neither would print wrong) add the rest.

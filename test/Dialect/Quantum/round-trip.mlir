@@ -166,6 +166,78 @@ func.func @other_gates(%t: f64, %true: i1, %q0: !quantum.bit, %q1: !quantum.bit,
   return
 }
 
+// quantum.operator in every form of Catalyst's syntax. The input spells the
+// typed lists with and without a space before the colon (Catalyst's tests use
+// both); the printer writes Catalyst's layout: one section per line after
+// the first.
+// CHECK-LABEL: func.func @operator
+// CHECK-NEXT:    %[[A:.*]] = quantum.operator "MyOpA"(%arg0: f64) qubits(%arg3){{$}}
+// CHECK-NEXT:    %[[B:.*]] = quantum.operator "MyOpB"(%arg0: f64, %arg1: tensor<8xcomplex<f64>>) adj qubits(%[[A]]){{$}}
+// CHECK-NEXT:      static_data = {greedy = true, pauli_word = "XYZ"}{{$}}
+// CHECK-NEXT:    %[[C:.*]], %[[CC:.*]]:2 = quantum.operator "MyOpC"() qubits(%[[B]]){{$}}
+// CHECK-NEXT:      ctrls(%arg4, %arg5) ctrl_vals(%arg6, %arg7){{$}}
+// CHECK-NEXT:    %[[D:.*]]:3 = quantum.operator "MyOpD"(%arg1: tensor<8xcomplex<f64>>) qubits(%[[C]], %[[CC]]#0, %[[CC]]#1){{$}}
+// CHECK-NEXT:      UID(324958) forward(%arg0: f64, %arg2: i64){{$}}
+// CHECK-NEXT:    %[[E:.*]]:2 = quantum.operator "MyOpE"() qubits(%[[D]]#0, %[[D]]#1){{$}}
+// CHECK-NEXT:      UID(7){{$}}
+// CHECK-NEXT:    %[[F:.*]]:2 = quantum.operator "MyOpF"(%arg0: f64, %arg2: i64) qubits(%[[E]]#0, %[[E]]#1) {extra = "kept"}{{$}}
+// CHECK-NEXT:      param_map = {p0 = [0], p1 = [1]} qubit_map = {pair = [0, 1]}{{$}}
+// CHECK-NEXT:    %{{.*}} = quantum.operator "MyOpG"(%arg0: f64) qubits(%[[F]]#0){{$}}
+// CHECK-NEXT:      qubit_map = {wires = [0]}{{$}}
+// CHECK-NEXT:    %[[R1:.*]] = quantum.operator "RegOp"(%arg10: tensor<?xcomplex<f64>>){{$}}
+// CHECK-NEXT:      quregs(%arg8) indices(%arg9: tensor<?xi64>, %arg11: tensor<1xi64>){{$}}
+// CHECK-NEXT:      param_map = {state_vector = [0]} qubit_map = {precision_wire = [1], wires = [0]}{{$}}
+// CHECK-NEXT:    %[[R2:.*]] = quantum.operator "RegCtrl"() adj{{$}}
+// CHECK-NEXT:      quregs(%[[R1]]) indices(%arg11: tensor<1xi64>){{$}}
+// CHECK-NEXT:      ctrls(%arg12: tensor<2xi64>) ctrl_vals(%arg13: tensor<2xi1>){{$}}
+// CHECK-NEXT:    %{{.*}} = quantum.operator "RegAll"(%arg0: f64){{$}}
+// CHECK-NEXT:      UID(3) forward(%arg2: i64){{$}}
+// CHECK-NEXT:      quregs(%[[R2]]) indices(){{$}}
+// CHECK-NEXT:      static_data = {k = 2 : i64}{{$}}
+// CHECK-NEXT:      param_map = {"two words" = [0]}{{$}}
+// CHECK-NEXT:    quantum.operator "NoTargets"() qubits(){{$}}
+// CHECK-NEXT:    return
+// GENERIC-LABEL: sym_name = "operator"
+// GENERIC:       "quantum.operator"(%{{[^,) ]+}}, %{{[^,) ]+}}) <{op_name = "MyOpA", operandSegmentSizes = array<i32: 1, 0, 1, 0, 0, 0, 0, 0, 0>, resultSegmentSizes = array<i32: 1, 0, 0>}> : (f64, !quantum.bit) -> !quantum.bit
+// GENERIC:       <{adjoint, op_name = "MyOpB", operandSegmentSizes = array<i32: 2, 0, 1, 0, 0, 0, 0, 0, 0>, resultSegmentSizes = array<i32: 1, 0, 0>, static_data = {greedy = true, pauli_word = "XYZ"}}> : (f64, tensor<8xcomplex<f64>>, !quantum.bit) -> !quantum.bit
+// GENERIC:       <{op_name = "MyOpC", operandSegmentSizes = array<i32: 0, 0, 1, 2, 2, 0, 0, 0, 0>, resultSegmentSizes = array<i32: 1, 2, 0>}> : (!quantum.bit, !quantum.bit, !quantum.bit, i1, i1) -> (!quantum.bit, !quantum.bit, !quantum.bit)
+// GENERIC:       <{UID = 324958 : i64, op_name = "MyOpD", operandSegmentSizes = array<i32: 1, 2, 3, 0, 0, 0, 0, 0, 0>, resultSegmentSizes = array<i32: 3, 0, 0>}>
+// GENERIC:       <{UID = 7 : i64, op_name = "MyOpE"
+// GENERIC:       <{op_name = "MyOpF", operandSegmentSizes = array<i32: 2, 0, 2, 0, 0, 0, 0, 0, 0>, param_map = {p0 = array<i64: 0>, p1 = array<i64: 1>}, qubit_map = {pair = array<i64: 0, 1>}, resultSegmentSizes = array<i32: 2, 0, 0>}> {extra = "kept"}
+// GENERIC:       <{op_name = "MyOpG", {{.*}}qubit_map = {wires = array<i64: 0>}
+// GENERIC:       <{op_name = "RegOp", operandSegmentSizes = array<i32: 1, 0, 0, 0, 0, 1, 2, 0, 0>, param_map = {state_vector = array<i64: 0>}, qubit_map = {precision_wire = array<i64: 1>, wires = array<i64: 0>}, resultSegmentSizes = array<i32: 0, 0, 1>}> : (tensor<?xcomplex<f64>>, !quantum.reg, tensor<?xi64>, tensor<1xi64>) -> !quantum.reg
+// GENERIC:       <{adjoint, op_name = "RegCtrl", operandSegmentSizes = array<i32: 0, 0, 0, 0, 0, 1, 1, 1, 1>, resultSegmentSizes = array<i32: 0, 0, 1>}> : (!quantum.reg, tensor<1xi64>, tensor<2xi64>, tensor<2xi1>) -> !quantum.reg
+// GENERIC:       <{UID = 3 : i64, op_name = "RegAll", operandSegmentSizes = array<i32: 1, 1, 0, 0, 0, 1, 0, 0, 0>, param_map = {"two words" = array<i64: 0>}, resultSegmentSizes = array<i32: 0, 0, 1>, static_data = {k = 2 : i64}}>
+// GENERIC:       "quantum.operator"() <{op_name = "NoTargets", operandSegmentSizes = array<i32: 0, 0, 0, 0, 0, 0, 0, 0, 0>, resultSegmentSizes = array<i32: 0, 0, 0>}> : () -> ()
+func.func @operator(%theta: f64, %state: tensor<8xcomplex<f64>>, %fwd: i64, %q: !quantum.bit,
+                    %c0: !quantum.bit, %c1: !quantum.bit, %v0: i1, %v1: i1, %r: !quantum.reg,
+                    %w: tensor<?xi64>, %sv: tensor<?xcomplex<f64>>, %pw: tensor<1xi64>,
+                    %ci: tensor<2xi64>, %cv: tensor<2xi1>) {
+  %a = quantum.operator "MyOpA"(%theta : f64) qubits(%q)
+  %b = quantum.operator "MyOpB"(%theta: f64, %state: tensor<8xcomplex<f64>>) adj qubits(%a)
+      static_data = {pauli_word = "XYZ", greedy = true}
+  %c, %cc:2 = quantum.operator "MyOpC"() qubits(%b)
+      ctrls(%c0, %c1) ctrl_vals(%v0, %v1)
+  %d:3 = quantum.operator "MyOpD"(%state: tensor<8xcomplex<f64>>) qubits(%c, %cc#0, %cc#1)
+      UID(324958) forward(%theta: f64, %fwd : i64)
+  %e:2 = quantum.operator "MyOpE"() qubits(%d#0, %d#1) UID(7)
+  %f:2 = quantum.operator "MyOpF"(%theta : f64, %fwd : i64) qubits(%e#0, %e#1) {extra = "kept"}
+      param_map = {p0 = [0], p1 = [1]}
+      qubit_map = {pair = [0, 1]}
+  %g = quantum.operator "MyOpG"(%theta : f64) qubits(%f#0) qubit_map = {wires = [0]}
+  %r1 = quantum.operator "RegOp"(%sv: tensor<?xcomplex<f64>>)
+      quregs(%r) indices(%w: tensor<?xi64>, %pw: tensor<1xi64>)
+      param_map = {state_vector = [0]}
+      qubit_map = {wires = [0], precision_wire = [1]}
+  %r2 = quantum.operator "RegCtrl"() adj
+      quregs(%r1) indices(%pw : tensor<1xi64>)
+      ctrls(%ci : tensor<2xi64>) ctrl_vals(%cv : tensor<2xi1>)
+  %r3 = quantum.operator "RegAll"(%theta: f64) UID(3) forward(%fwd: i64) quregs(%r2) indices()
+      static_data = {k = 2 : i64} param_map = {"two words" = [0]}
+  quantum.operator "NoTargets"() qubits()
+  return
+}
+
 // CHECK-LABEL: func.func @regions
 // CHECK-NEXT:    %[[A:.*]] = quantum.adjoint(%arg0) : !quantum.reg {
 // CHECK-NEXT:    ^bb0(%[[X:.*]]: !quantum.reg):

@@ -1,4 +1,4 @@
-//===- QuantumOps.cpp - quantum dialect verifiers -------------------------===//
+//===- QuantumOps.cpp - quantum dialect verifiers and custom syntax -------===//
 //
 // The verifiers check what Catalyst's verifiers check (its QuantumOps.cpp and
 // the verifiers of its QuantumOperation / QuantumGate interfaces, 2026-08),
@@ -7,7 +7,9 @@
 // printer cannot print back (a register index or size given both ways or
 // not at all); each says so where it is checked.
 //
-// quantum.ctrl uses a custom directive for its possibly empty type lists.
+// quantum.operator has a hand-written syntax (Catalyst's), parsed and printed
+// below; quantum.ctrl uses a custom directive for its possibly empty type
+// lists.
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,6 +18,8 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/OpImplementation.h"
+#include "llvm/ADT/SmallBitVector.h"
+#include "llvm/ADT/StringSwitch.h"
 
 using namespace mlir;
 using namespace qshape::quantum;
@@ -330,6 +334,327 @@ LogicalResult QubitUnitaryOp::verify() {
     return failure();
   if (!isGateMatrix(getMatrix().getType(), getInQubits().size()))
     return emitOpError("The Unitary matrix must be of size 2^(num_qubits) * 2^(num_qubits)");
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// quantum.operator
+//===----------------------------------------------------------------------===//
+
+/// Every index of a `param_map`/`qubit_map` lies in [0, bound); `covered`
+/// collects the distinct ones.
+static LogicalResult checkMapIndices(OperatorOp op, DictionaryAttr map, size_t bound,
+                                     StringRef mapName, StringRef boundNoun,
+                                     llvm::SmallBitVector &covered) {
+  covered.resize(bound);
+  for (NamedAttribute entry : map) {
+    for (int64_t idx : cast<DenseI64ArrayAttr>(entry.getValue()).asArrayRef()) {
+      if (idx < 0 || idx >= static_cast<int64_t>(bound))
+        return op.emitOpError() << mapName << " index is out of bounds with respect to "
+                                << boundNoun << ": " << idx << " is not in [0, " << bound << ")";
+      covered.set(idx);
+    }
+  }
+  return success();
+}
+
+LogicalResult OperatorOp::verify() {
+  if (failed(verifyUnitaryGate(*this)))
+    return failure();
+
+  bool qregIn = static_cast<bool>(getInQreg()), qregOut = static_cast<bool>(getOutQreg());
+  bool registerMode = qregIn || qregOut;
+  bool qubitMode = !getInQubits().empty() || !getOutQubits().empty();
+  if (registerMode && qubitMode)
+    return emitOpError("must use either qubits or registers, but not both");
+  if (qregIn != qregOut)
+    return emitOpError("in_qreg and out_qreg must either both be present or absent");
+  if (!getForwardArgs().empty() && !getUID())
+    return emitOpError("forward_args can only be present when UID is provided");
+
+  bool qubitControls =
+      !getInCtrlQubits().empty() || !getInCtrlValues().empty() || !getOutCtrlQubits().empty();
+  Value ctrlIndices = getArrCtrlIndices(), ctrlValues = getArrCtrlValues();
+  bool registerControls = ctrlIndices || ctrlValues;
+  if (qubitControls && registerControls)
+    return emitOpError("cannot mix qubit controls (in_ctrl_qubits/in_ctrl_values/"
+                       "out_ctrl_qubits) with register controls (arr_ctrl_indices/"
+                       "arr_ctrl_values)");
+  if (static_cast<bool>(ctrlIndices) != static_cast<bool>(ctrlValues))
+    return emitOpError(
+        "arr_ctrl_indices and arr_ctrl_values must either both be present or both absent");
+  if (registerControls) {
+    // Both are 1-D tensors (ODS); a dynamic length compares as -1, as in
+    // Catalyst, so two dynamic lengths agree and a dynamic and a static one
+    // do not.
+    int64_t n = cast<ShapedType>(ctrlIndices.getType()).getDimSize(0);
+    int64_t m = cast<ShapedType>(ctrlValues.getType()).getDimSize(0);
+    if (n != m)
+      return emitOpError() << "number of input control qubits (" << n << ") and control values ("
+                           << m << ") must be the same";
+  }
+
+  // The maps name positions; when present they must name every parameter and
+  // every target (qubit or index array).
+  llvm::SmallBitVector covered;
+  if (DictionaryAttr paramMap = getParamMapAttr()) {
+    size_t n = getParams().size();
+    if (failed(checkMapIndices(*this, paramMap, n, "param_map", "params", covered)))
+      return failure();
+    if (covered.count() != n)
+      return emitOpError() << "param_map must cover all params when provided: expected " << n
+                           << ", got " << covered.count();
+  }
+  if (DictionaryAttr qubitMap = getQubitMapAttr()) {
+    size_t n = registerMode ? getArrQubitIndices().size() : getInQubits().size();
+    if (failed(checkMapIndices(*this, qubitMap, n, "qubit_map",
+                               registerMode ? "index arrays" : "qubits", covered)))
+      return failure();
+    if (covered.count() != n)
+      return emitOpError() << "qubit_map must cover all "
+                           << (registerMode ? "index arrays in register mode"
+                                            : "qubit values in qubit mode")
+                           << ": expected " << n << ", got " << covered.count();
+  }
+  return success();
+}
+
+// Syntax (Catalyst's, section by section, each after a line break except the
+// first line's):
+//   quantum.operator "Name"(%p: t, ...) [adj] [qubits(%q, ...)] [{attrs}]
+//     [UID(n) [forward(%f: t, ...)]]
+//     [quregs(%r) indices(%i: t, ...)]
+//     [ctrls(%c, ...) ctrl_vals(%v, ...) | ctrls(%ci: t) ctrl_vals(%cv: t)]
+//     [static_data = {...}]
+//     [param_map = {name = [0, ...]}] [qubit_map = {name = [0, ...]}]
+// `qubits(...)` is printed whenever there is no register, even when empty.
+
+static constexpr llvm::StringLiteral kOperatorSyntaxAttrs[] = {
+    "op_name",   "adjoint",   "UID",
+    "static_data", "param_map", "qubit_map",
+    "operandSegmentSizes", "resultSegmentSizes"};
+
+static void printTypedValues(OpAsmPrinter &p, ValueRange values) {
+  p << '(';
+  llvm::interleaveComma(values, p, [&](Value v) { p << v << ": " << v.getType(); });
+  p << ')';
+}
+
+static void printPositionMap(OpAsmPrinter &p, StringRef keyword, DictionaryAttr map) {
+  p << keyword << " = {";
+  llvm::interleaveComma(map, p, [&](NamedAttribute entry) {
+    p.printKeywordOrString(entry.getName().getValue());
+    p << " = [";
+    llvm::interleaveComma(cast<DenseI64ArrayAttr>(entry.getValue()).asArrayRef(), p);
+    p << ']';
+  });
+  p << '}';
+}
+
+void OperatorOp::print(OpAsmPrinter &p) {
+  p << ' ';
+  p.printString(getOpName());
+  printTypedValues(p, getParams());
+  if (getAdjoint())
+    p << " adj";
+  if (!getInQreg())
+    p << " qubits(" << getInQubits() << ')';
+  SmallVector<StringRef> elided(std::begin(kOperatorSyntaxAttrs), std::end(kOperatorSyntaxAttrs));
+  p.printOptionalAttrDict((*this)->getAttrs(), elided);
+
+  p.increaseIndent();
+  if (IntegerAttr uid = getUIDAttr()) {
+    p.printNewline();
+    // Signed: Catalyst's printer shows the unsigned value, which its parser
+    // rejects for a negative UID.
+    p << "UID(" << uid.getInt() << ')';
+    if (!getForwardArgs().empty()) {
+      p << " forward";
+      printTypedValues(p, getForwardArgs());
+    }
+  }
+  if (Value reg = getInQreg()) {
+    p.printNewline();
+    p << "quregs(" << reg << ") indices";
+    printTypedValues(p, getArrQubitIndices());
+  }
+  if (!getInCtrlQubits().empty()) {
+    p.printNewline();
+    p << "ctrls(" << getInCtrlQubits() << ") ctrl_vals(" << getInCtrlValues() << ')';
+  } else if (Value ctrlIndices = getArrCtrlIndices()) {
+    p.printNewline();
+    p << "ctrls";
+    printTypedValues(p, ctrlIndices);
+    p << " ctrl_vals";
+    printTypedValues(p, getArrCtrlValues() ? ValueRange(getArrCtrlValues()) : ValueRange());
+  }
+  if (DictionaryAttr staticData = getStaticDataAttr()) {
+    p.printNewline();
+    p << "static_data = " << staticData;
+  }
+  DictionaryAttr paramMap = getParamMapAttr(), qubitMap = getQubitMapAttr();
+  if (paramMap || qubitMap)
+    p.printNewline();
+  if (paramMap)
+    printPositionMap(p, "param_map", paramMap);
+  if (paramMap && qubitMap)
+    p << ' ';
+  if (qubitMap)
+    printPositionMap(p, "qubit_map", qubitMap);
+  p.decreaseIndent();
+}
+
+namespace {
+struct TypedOperands {
+  SmallVector<OpAsmParser::UnresolvedOperand> operands;
+  SmallVector<Type> types;
+
+  /// `(%v: type, ...)`, possibly empty.
+  ParseResult parse(OpAsmParser &parser) {
+    return parser.parseCommaSeparatedList(OpAsmParser::Delimiter::Paren, [&]() -> ParseResult {
+      if (parser.parseOperand(operands.emplace_back()) || parser.parseColon() ||
+          parser.parseType(types.emplace_back()))
+        return failure();
+      return success();
+    });
+  }
+  ParseResult resolve(OpAsmParser &parser, SMLoc loc, OperationState &state) {
+    return parser.resolveOperands(operands, types, loc, state.operands);
+  }
+};
+} // namespace
+
+/// `{name = [0, 1], ...}` with bare or quoted names.
+static ParseResult parsePositionMap(OpAsmParser &parser, DictionaryAttr &map) {
+  Builder &b = parser.getBuilder();
+  NamedAttrList entries;
+  if (parser.parseCommaSeparatedList(OpAsmParser::Delimiter::Braces, [&]() -> ParseResult {
+        std::string name;
+        SmallVector<int64_t> positions;
+        if (parser.parseKeywordOrString(&name) || parser.parseEqual() ||
+            parser.parseCommaSeparatedList(OpAsmParser::Delimiter::Square, [&]() {
+              return parser.parseInteger(positions.emplace_back());
+            }))
+          return failure();
+        entries.append(b.getStringAttr(name), b.getDenseI64ArrayAttr(positions));
+        return success();
+      }))
+    return failure();
+  map = entries.getDictionary(parser.getContext());
+  return success();
+}
+
+ParseResult OperatorOp::parse(OpAsmParser &parser, OperationState &result) {
+  Builder &b = parser.getBuilder();
+  MLIRContext *ctx = parser.getContext();
+  Properties &props = result.getOrAddProperties<Properties>();
+
+  std::string name;
+  if (parser.parseString(&name))
+    return failure();
+  props.op_name = b.getStringAttr(name);
+
+  SMLoc paramsLoc = parser.getCurrentLocation();
+  TypedOperands params;
+  if (params.parse(parser))
+    return failure();
+  if (succeeded(parser.parseOptionalKeyword("adj")))
+    props.adjoint = b.getUnitAttr();
+
+  SmallVector<OpAsmParser::UnresolvedOperand> qubits;
+  if (succeeded(parser.parseOptionalKeyword("qubits")) &&
+      parser.parseOperandList(qubits, OpAsmParser::Delimiter::Paren))
+    return failure();
+  if (parser.parseOptionalAttrDict(result.attributes))
+    return failure();
+
+  SMLoc forwardLoc = parser.getCurrentLocation();
+  TypedOperands forward;
+  if (succeeded(parser.parseOptionalKeyword("UID"))) {
+    int64_t uid = 0;
+    if (parser.parseLParen() || parser.parseInteger(uid) || parser.parseRParen())
+      return failure();
+    props.UID = b.getI64IntegerAttr(uid);
+    forwardLoc = parser.getCurrentLocation();
+    if (succeeded(parser.parseOptionalKeyword("forward")) && forward.parse(parser))
+      return failure();
+  }
+
+  std::optional<OpAsmParser::UnresolvedOperand> reg;
+  SMLoc indicesLoc = parser.getCurrentLocation();
+  TypedOperands indices;
+  if (succeeded(parser.parseOptionalKeyword("quregs"))) {
+    if (parser.parseLParen() || parser.parseOperand(reg.emplace()) || parser.parseRParen() ||
+        parser.parseKeyword("indices"))
+      return failure();
+    indicesLoc = parser.getCurrentLocation();
+    if (indices.parse(parser))
+      return failure();
+  }
+
+  // Controls: qubits and i1 values in qubit mode, one index tensor and one
+  // value tensor (typed) in register mode.
+  SmallVector<OpAsmParser::UnresolvedOperand> ctrlQubits, ctrlValues;
+  SMLoc ctrlLoc = parser.getCurrentLocation();
+  TypedOperands ctrlIndexArray, ctrlValueArray;
+  if (succeeded(parser.parseOptionalKeyword("ctrls"))) {
+    if (reg) {
+      auto parseOne = [&](TypedOperands &into) -> ParseResult {
+        if (parser.parseLParen() || parser.parseOperand(into.operands.emplace_back()) ||
+            parser.parseColon() || parser.parseType(into.types.emplace_back()) ||
+            parser.parseRParen())
+          return failure();
+        return success();
+      };
+      if (parseOne(ctrlIndexArray) || parser.parseKeyword("ctrl_vals") ||
+          parseOne(ctrlValueArray))
+        return failure();
+    } else if (parser.parseOperandList(ctrlQubits, OpAsmParser::Delimiter::Paren) ||
+               parser.parseKeyword("ctrl_vals") ||
+               parser.parseOperandList(ctrlValues, OpAsmParser::Delimiter::Paren)) {
+      return failure();
+    }
+  }
+
+  if (succeeded(parser.parseOptionalKeyword("static_data"))) {
+    if (parser.parseEqual() || parser.parseAttribute(props.static_data))
+      return failure();
+  }
+  if (succeeded(parser.parseOptionalKeyword("param_map"))) {
+    if (parser.parseEqual() || parsePositionMap(parser, props.param_map))
+      return failure();
+  }
+  if (succeeded(parser.parseOptionalKeyword("qubit_map"))) {
+    if (parser.parseEqual() || parsePositionMap(parser, props.qubit_map))
+      return failure();
+  }
+
+  // Operands in ODS segment order.
+  Type qubitType = QubitType::get(ctx), qregType = QuregType::get(ctx);
+  if (params.resolve(parser, paramsLoc, result) || forward.resolve(parser, forwardLoc, result) ||
+      parser.resolveOperands(qubits, qubitType, result.operands) ||
+      parser.resolveOperands(ctrlQubits, qubitType, result.operands) ||
+      parser.resolveOperands(ctrlValues, b.getI1Type(), result.operands) ||
+      (reg && parser.resolveOperand(*reg, qregType, result.operands)) ||
+      indices.resolve(parser, indicesLoc, result) ||
+      ctrlIndexArray.resolve(parser, ctrlLoc, result) ||
+      ctrlValueArray.resolve(parser, ctrlLoc, result))
+    return failure();
+  auto size = [](size_t n) { return static_cast<int32_t>(n); };
+  llvm::copy(ArrayRef<int32_t>{size(params.operands.size()), size(forward.operands.size()),
+                               size(qubits.size()), size(ctrlQubits.size()),
+                               size(ctrlValues.size()), reg ? 1 : 0,
+                               size(indices.operands.size()),
+                               size(ctrlIndexArray.operands.size()),
+                               size(ctrlValueArray.operands.size())},
+             props.operandSegmentSizes.begin());
+
+  // Results: one qubit per target and per control, or the new register.
+  result.addTypes(SmallVector<Type>(qubits.size() + ctrlQubits.size(), qubitType));
+  if (reg)
+    result.addTypes(qregType);
+  llvm::copy(ArrayRef<int32_t>{size(qubits.size()), size(ctrlQubits.size()), reg ? 1 : 0},
+             props.resultSegmentSizes.begin());
   return success();
 }
 

@@ -3,6 +3,7 @@
 #ifndef QSHAPE_DIALECT_QUANTUM_ATTRS
 #define QSHAPE_DIALECT_QUANTUM_ATTRS
 
+include "mlir/IR/CommonAttrConstraints.td"
 include "mlir/IR/EnumAttr.td"
 include "qshape/Dialect/Quantum/IR/QuantumDialect.td"
 
@@ -27,5 +28,13 @@ def NamedObservableAttr
 // A Pauli word such as ["X", "Z"]; letters are checked by the op verifier.
 def Quantum_PauliWord
     : TypedArrayAttrBase<StrAttr, "Pauli word (array of single-letter strings)">;
+
+// `param_map` / `qubit_map` of quantum.operator: frontend argument name ->
+// positions, e.g. {wires = array<i64: 0, 1>}.
+def Quantum_I64ArrayDict : ConfinedAttr<DictionaryAttr, [AttrConstraint<
+    CPred<"::llvm::all_of(::llvm::cast<::mlir::DictionaryAttr>($_self).getValue(), "
+          "[](const ::mlir::NamedAttribute &entry) { "
+          "return ::llvm::isa<::mlir::DenseI64ArrayAttr>(entry.getValue()); })">,
+    "dictionary with DenseI64ArrayAttr values">]>;
 
 #endif // QSHAPE_DIALECT_QUANTUM_ATTRS

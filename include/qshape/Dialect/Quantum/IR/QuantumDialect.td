@@ -23,8 +23,9 @@ def Quantum_Dialect : Dialect {
 
     The dialect's printed form is PennyLane Catalyst's: op names, operand
     order, attribute names (`gate_name`, `adjoint`, `idx_attr`,
-    `nqubits_attr`, `pauli_product`, `dim`, `postselect`, `type`) and
-    segment sizes match, so the same text parses in
+    `nqubits_attr`, `pauli_product`, `dim`, `postselect`, `type`, and
+    `op_name`, `UID`, `static_data`, `param_map`, `qubit_map` of
+    `quantum.operator`) and segment sizes match, so the same text parses in
     both and qshape's passes, which read ops by name, run on either. The
     verifiers check what Catalyst's check (2026-08), with its messages,
     including the dialect attribute `quantum.node`: a unit attribute that

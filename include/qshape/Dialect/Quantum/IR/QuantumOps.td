@@ -238,6 +238,58 @@ def Quantum_QubitUnitaryOp : Quantum_GateOp<"unitary"> {
   }];
 }
 
+// Catalyst's generic operator: a frontend operation (a template, an operator
+// with Python data) that has no dedicated op and no semantics of its own
+// until a decomposition rule replaces it. It is free of memory effects like
+// the other gates: its qubits or its register carry its order.
+def Quantum_OperatorOp : Quantum_Op<"operator", [NoMemoryEffect,
+    AttrSizedOperandSegments, AttrSizedResultSegments]> {
+  let summary = "A frontend operator with an arbitrary signature (qubit or register mode).";
+  let description = [{
+    Acts either on qubits (qubit mode: `qubits(...)`, optionally controlled
+    with `ctrls(...) ctrl_vals(...)`, one result per qubit and per control)
+    or on a register and index tensors (register mode: `quregs(...)
+    indices(...)`, controls as index and value tensors, one register
+    result). Parameters are typed values of any type. `static_data` holds
+    compile-time data, `UID(n)` summarizes frontend data the compiler cannot
+    see (with `forward(...)` values passed on to the decomposition rules),
+    `param_map` and `qubit_map` name the parameter and qubit positions of
+    the frontend signature.
+
+    ```mlir
+    %o = quantum.operator "MyOp"(%theta: f64) adj qubits(%q)
+      static_data = {pauli_word = "XYZ"}
+    %o, %oc:2 = quantum.operator "MyOp"() qubits(%q)
+      ctrls(%c0, %c1) ctrl_vals(%true, %false)
+    %r1 = quantum.operator "MyOp"(%s: tensor<?xcomplex<f64>>)
+      quregs(%r0) indices(%w0: tensor<?xi64>, %w1: tensor<1xi64>)
+      param_map = {state_vector = [0]} qubit_map = {wires = [0], precision_wire = [1]}
+    %o:3 = quantum.operator "MyOp"(%s: tensor<8xcomplex<f64>>) qubits(%q0, %q1, %q2)
+      UID(324958) forward(%phi: f64, %delta: f64)
+    ```
+  }];
+  let arguments = (ins
+    StrAttr:$op_name,
+    Variadic<AnyType>:$params,
+    Variadic<AnyType>:$forward_args,
+    Variadic<Qubit>:$in_qubits,
+    Variadic<Qubit>:$in_ctrl_qubits,
+    Variadic<I1>:$in_ctrl_values,
+    Optional<Qureg>:$in_qreg,
+    Variadic<1DTensorOf<[I64]>>:$arr_qubit_indices,
+    Optional<1DTensorOf<[I64]>>:$arr_ctrl_indices,
+    Optional<1DTensorOf<[I1]>>:$arr_ctrl_values,
+    UnitAttr:$adjoint,
+    OptionalAttr<I64Attr>:$UID,
+    DefaultValuedOptionalAttr<DictionaryAttr, "{}">:$static_data,
+    DefaultValuedOptionalAttr<Quantum_I64ArrayDict, "{}">:$param_map,
+    DefaultValuedOptionalAttr<Quantum_I64ArrayDict, "{}">:$qubit_map);
+  let results = (outs Variadic<Qubit>:$out_qubits, Variadic<Qubit>:$out_ctrl_qubits,
+                 Optional<Qureg>:$out_qreg);
+  let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
+}
+
 //===----------------------------------------------------------------------===//
 // Region ops.
 //===----------------------------------------------------------------------===//
