@@ -142,6 +142,10 @@ OperandRange GateView::getIndexArrays() const {
 Value GateView::getCtrlIndexArray() const { return singleOperand(op, OpRole::CtrlIndexArray); }
 Value GateView::getCtrlValueArray() const { return singleOperand(op, OpRole::CtrlValueArray); }
 
+bool GateView::isControlled() const {
+  return !getCtrlQubits().empty() || getCtrlIndexArray();
+}
+
 bool GateView::isAdjoint() const { return static_cast<bool>(op->getAttr("adjoint")); }
 
 SmallVector<StringRef> GateView::getPauliWord() const {

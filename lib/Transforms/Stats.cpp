@@ -59,7 +59,7 @@ struct ModuleStats {
       ++c.count;
       c.staticCount += multiplier;
       c.adjoint += g->isAdjoint();
-      c.controlled += !g->getCtrlQubits().empty();
+      c.controlled += g->isControlled();
       ++gates;
       staticGates += multiplier;
     } else if (kind == QOpKind::Alloc) {

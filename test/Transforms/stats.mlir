@@ -200,3 +200,55 @@ module {
     return %4 : tensor<f64>
   }
 }
+
+// -----
+
+// Catalyst's quantum.operator is a gate, counted by its op_name, in qubit mode
+// and in register mode (where a control index tensor makes it controlled):
+// static_gates = 1 + 3 (in the loop) = 4.
+//
+// JSON:      "gates": 2,
+// JSON-NEXT: "gates_by_name": {
+// JSON-NEXT:   "MyOp": {
+// JSON-NEXT:     "adjoint": 1,
+// JSON-NEXT:     "controlled": 1,
+// JSON-NEXT:     "count": 1,
+// JSON-NEXT:     "static": 1
+// JSON-NEXT:   },
+// JSON-NEXT:   "Template": {
+// JSON-NEXT:     "adjoint": 0,
+// JSON-NEXT:     "controlled": 1,
+// JSON-NEXT:     "count": 1,
+// JSON-NEXT:     "static": 3
+// JSON-NEXT:   }
+// JSON-NEXT: },
+// JSON:      "static_gates": 4,
+//
+// IR-LABEL: func.func @operators
+// IR:         quantum.operator "MyOp"(%arg0: f64) adj qubits(%{{.*}})
+// IR-NEXT:      ctrls(%{{.*}}) ctrl_vals(%{{.*}})
+// IR:           quantum.operator "Template"(%arg0: f64)
+// IR-NEXT:        quregs(%{{.*}}) indices(%arg1: tensor<2xi64>)
+// IR-NEXT:        ctrls(%arg2: tensor<1xi64>) ctrl_vals(%arg3: tensor<1xi1>)
+
+// expected-remark @+1 {{qshape-stats: 15 ops, 7 quantum ops, 2 gates (4 static), 3 qubits, 1 loops (depth 1)}}
+module {
+  func.func @operators(%t: f64, %w: tensor<2xi64>, %ci: tensor<1xi64>, %cv: tensor<1xi1>) -> !quantum.reg {
+    %r = quantum.alloc( 3) : !quantum.reg
+    %q0 = quantum.extract %r[ 0] : !quantum.reg -> !quantum.bit
+    %q1 = quantum.extract %r[ 1] : !quantum.reg -> !quantum.bit
+    %true = arith.constant true
+    %a, %ac = quantum.operator "MyOp"(%t: f64) adj qubits(%q0) ctrls(%q1) ctrl_vals(%true)
+    %r1 = quantum.insert %r[ 0], %a : !quantum.reg, !quantum.bit
+    %r2 = quantum.insert %r1[ 1], %ac : !quantum.reg, !quantum.bit
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c3 = arith.constant 3 : index
+    %r3 = scf.for %i = %c0 to %c3 step %c1 iter_args(%ra = %r2) -> (!quantum.reg) {
+      %rb = quantum.operator "Template"(%t: f64) quregs(%ra) indices(%w: tensor<2xi64>)
+          ctrls(%ci: tensor<1xi64>) ctrl_vals(%cv: tensor<1xi1>)
+      scf.yield %rb : !quantum.reg
+    }
+    return %r3 : !quantum.reg
+  }
+}

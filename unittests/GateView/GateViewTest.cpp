@@ -502,6 +502,10 @@ TEST_P(GateViewHostTest, OperatorInBothModes) {
   EXPECT_EQ(namesOf(rg->getIndexArrays()), "%arg7,%arg8");
   EXPECT_EQ(nameOf(rg->getCtrlIndexArray()), "%arg8");
   EXPECT_EQ(nameOf(rg->getCtrlValueArray()), "%arg9");
+  EXPECT_TRUE(g->isControlled());
+  EXPECT_TRUE(rg->isControlled());
+  EXPECT_FALSE(gate("h").isControlled());
+  EXPECT_TRUE(gate("crx").isControlled());
   // The register is not a qubit: no qubit result carries it.
   EXPECT_EQ(nameOf(rg->getOutFor(0)), "<null>");
 

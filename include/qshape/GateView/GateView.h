@@ -61,6 +61,8 @@ public:
   mlir::OperandRange getCtrlValues() const;
   mlir::ResultRange getOutCtrlQubits() const;
   bool isAdjoint() const;
+  /// Control qubits, or (operator in register mode) a control index tensor.
+  bool isControlled() const;
   /// Pauli word of paulirot (empty otherwise).
   llvm::SmallVector<llvm::StringRef> getPauliWord() const;
   /// `dim` of pcphase.
