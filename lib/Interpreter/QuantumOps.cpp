@@ -249,6 +249,14 @@ void InterpreterImpl::decodeQuantum(Operation *op, OpDesc &d) {
     d.unsupported = "observables of mid-circuit measurement results are not supported";
     return;
 
+  case OpCode::QOperator:
+    // A frontend operator (a template, an operator with Python data) means
+    // whatever its decomposition rule says; there is none in the module.
+    d.unsupported = "\"" + GateView::get(op)->getGateName().str() +
+                    "\" has no semantics without a definition; decompose it into gates first "
+                    "(Catalyst's decompose-lowering or graph-decomposition pass)";
+    return;
+
   default:
     return;
   }
