@@ -7,6 +7,7 @@
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
 
@@ -215,6 +216,32 @@ std::optional<int64_t> getAllocSize(Operation *op) {
   return std::nullopt;
 }
 
+std::optional<int64_t> getNamedObservable(Operation *op) {
+  static const char *const names[] = {"Identity", "PauliX", "PauliY", "PauliZ", "Hadamard"};
+  Attribute attr = op->getAttr("type");
+  if (!attr)
+    return std::nullopt;
+  if (auto i = dyn_cast<IntegerAttr>(attr)) {
+    int64_t v = i.getInt();
+    return v >= 0 && v < 5 ? std::optional<int64_t>(v) : std::nullopt;
+  }
+  // The enum prints as `#quantum<named_observable PauliZ>` whether it is
+  // qshape's, Catalyst's or an opaque attribute. "PauliX" etc. never occur
+  // inside one another, so exactly one name must appear.
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  attr.print(os);
+  std::optional<int64_t> found;
+  for (int64_t k = 0; k < 5; ++k) {
+    if (!StringRef(text).contains(names[k]))
+      continue;
+    if (found)
+      return std::nullopt;
+    found = k;
+  }
+  return found;
+}
+
 //===----------------------------------------------------------------------===//
 // Builders
 //===----------------------------------------------------------------------===//
@@ -232,6 +259,9 @@ static Type parseQuantumType(MLIRContext *ctx, StringRef spelling) {
 
 Type getQubitType(MLIRContext *ctx) { return parseQuantumType(ctx, "!quantum.bit"); }
 Type getQuregType(MLIRContext *ctx) { return parseQuantumType(ctx, "!quantum.reg"); }
+Type getQuantumType(MLIRContext *ctx, StringRef mnemonic) {
+  return parseQuantumType(ctx, ("!quantum." + mnemonic).str());
+}
 
 static void addIndex(OpBuilder &b, OperationState &state, IndexSpec idx) {
   if (idx.dynamic)

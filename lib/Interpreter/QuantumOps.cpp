@@ -47,36 +47,6 @@ static void setQubitGroups(OpDesc &d, OperandRange qubits, OperandRange ctrls,
   d.outCtrlsBegin = beginOf(outCtrls);
 }
 
-static std::optional<sim::NamedObservable> readNamedObservable(Attribute attr) {
-  static const std::pair<const char *, sim::NamedObservable> names[] = {
-      {"Identity", sim::NamedObservable::Identity}, {"PauliX", sim::NamedObservable::PauliX},
-      {"PauliY", sim::NamedObservable::PauliY},     {"PauliZ", sim::NamedObservable::PauliZ},
-      {"Hadamard", sim::NamedObservable::Hadamard},
-  };
-  if (!attr)
-    return std::nullopt;
-  if (auto i = dyn_cast<IntegerAttr>(attr)) {
-    int64_t v = i.getInt();
-    if (v < 0 || v > 4)
-      return std::nullopt;
-    return names[v].second;
-  }
-  // The enum attribute prints as `#quantum<named_observable PauliZ>` whether
-  // it is qshape's, Catalyst's or an opaque (unregistered) attribute.
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  attr.print(os);
-  std::optional<sim::NamedObservable> found;
-  for (auto &[name, value] : names) {
-    if (StringRef(text).contains(name)) {
-      if (found)
-        return std::nullopt;
-      found = value;
-    }
-  }
-  return found;
-}
-
 void InterpreterImpl::decodeQuantum(Operation *op, OpDesc &d) {
   switch (d.code) {
   case OpCode::QCustom:
@@ -194,11 +164,14 @@ void InterpreterImpl::decodeQuantum(Operation *op, OpDesc &d) {
     return;
 
   case OpCode::QNamedObs: {
-    std::optional<sim::NamedObservable> name = readNamedObservable(op->getAttr("type"));
-    if (!name)
+    // Catalyst's NamedObservable values are the simulator's enum order.
+    static_assert(static_cast<int>(sim::NamedObservable::PauliZ) == 3 &&
+                  static_cast<int>(sim::NamedObservable::Hadamard) == 4);
+    std::optional<int64_t> kind = getNamedObservable(op);
+    if (!kind)
       d.unsupported = "cannot read the observable 'type'";
     else
-      d.namedObs = *name;
+      d.namedObs = static_cast<sim::NamedObservable>(*kind);
     return;
   }
 

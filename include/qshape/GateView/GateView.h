@@ -104,6 +104,12 @@ struct RegisterAccess {
 /// Static size of an alloc (`nqubits_attr`), if any.
 std::optional<int64_t> getAllocSize(mlir::Operation *op);
 
+/// The `type` of a `quantum.namedobs` as Catalyst's NamedObservable value
+/// (Identity=0, PauliX=1, PauliY=2, PauliZ=3, Hadamard=4), read from
+/// qshape's, Catalyst's or an opaque (unregistered) attribute; nullopt when
+/// it is missing or unreadable.
+std::optional<int64_t> getNamedObservable(mlir::Operation *op);
+
 //===----------------------------------------------------------------------===//
 // Builders (work for registered and unregistered `quantum` ops alike).
 //===----------------------------------------------------------------------===//
@@ -112,6 +118,9 @@ std::optional<int64_t> getAllocSize(mlir::Operation *op);
 /// Catalyst's, or an opaque type when the dialect is not loaded).
 mlir::Type getQubitType(mlir::MLIRContext *ctx);
 mlir::Type getQuregType(mlir::MLIRContext *ctx);
+/// Any quantum type by mnemonic ("bit", "reg", "obs", "res"), spelled the
+/// same way.
+mlir::Type getQuantumType(mlir::MLIRContext *ctx, llvm::StringRef mnemonic);
 
 /// An index that is either static (attribute) or dynamic (i64 value).
 struct IndexSpec {
