@@ -259,6 +259,12 @@ static Type parseQuantumType(MLIRContext *ctx, StringRef spelling) {
 
 Type getQubitType(MLIRContext *ctx) { return parseQuantumType(ctx, "!quantum.bit"); }
 Type getQuregType(MLIRContext *ctx) { return parseQuantumType(ctx, "!quantum.reg"); }
+bool isQuantumType(Type type) {
+  if (auto opaque = dyn_cast<OpaqueType>(type))
+    return opaque.getDialectNamespace() == "quantum";
+  return type.getDialect().getNamespace() == "quantum";
+}
+
 Type getQuantumType(MLIRContext *ctx, StringRef mnemonic) {
   return parseQuantumType(ctx, ("!quantum." + mnemonic).str());
 }

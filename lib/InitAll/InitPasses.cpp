@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "qshape/InitAll.h"
+#include "qshape/Conversion/Passes.h"
 #include "qshape/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -19,4 +20,7 @@ void qshape::registerDependentDialects(mlir::DialectRegistry &registry) {
                   mlir::scf::SCFDialect, mlir::tensor::TensorDialect>();
 }
 
-void qshape::registerAllPasses() { registerQShapePasses(); }
+void qshape::registerAllPasses() {
+  registerQShapePasses();
+  registerConversionPasses();
+}

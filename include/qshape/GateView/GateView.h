@@ -118,6 +118,9 @@ std::optional<int64_t> getNamedObservable(mlir::Operation *op);
 /// Catalyst's, or an opaque type when the dialect is not loaded).
 mlir::Type getQubitType(mlir::MLIRContext *ctx);
 mlir::Type getQuregType(mlir::MLIRContext *ctx);
+/// True for the types of the quantum dialect (`!quantum.bit`, `.reg`,
+/// `.obs`, `.res`), whichever class the host has for them or none (opaque).
+bool isQuantumType(mlir::Type type);
 /// Any quantum type by mnemonic ("bit", "reg", "obs", "res"), spelled the
 /// same way.
 mlir::Type getQuantumType(mlir::MLIRContext *ctx, llvm::StringRef mnemonic);
