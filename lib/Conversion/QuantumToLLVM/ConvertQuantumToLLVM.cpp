@@ -36,7 +36,13 @@ struct ConvertQuantumToLLVMPass
     MLIRContext *ctx = &getContext();
 
     bool lowerable = true;
-    module.walk([&](Operation *op) { lowerable &= succeeded(checkLowerable(op)); });
+    module.walk<WalkOrder::PreOrder>([&](Operation *op) {
+      if (succeeded(checkLowerable(op)))
+        return WalkResult::advance();
+      lowerable = false;
+      // One error per unlowered region, not one per op in it.
+      return WalkResult::skip();
+    });
     if (!lowerable)
       return signalPassFailure();
 

@@ -333,8 +333,10 @@ public:
       return null();
     auto structTy = LLVM::LLVMStructType::getLiteral(ctx, {i1, i64, ptr, ptr});
     Value mods = scratch(structTy);
-    Value wires = null(), vals = null();
-    if (!ctrls.empty()) {
+    Value wires, vals;
+    if (ctrls.empty()) {
+      wires = vals = null();
+    } else {
       int64_t n = ctrls.size();
       wires = scratch(ptr, n);
       vals = scratch(i1, n);
@@ -442,9 +444,11 @@ LogicalResult QuantumOpLowering::lowerGate(Operation *op, ArrayRef<Value> operan
                     ValueRange{b.constF64(-M_PI / 4), mods});
       break;
     }
-    RuntimeGate g = *lookupRuntimeGate(gate);
+    std::optional<RuntimeGate> g = lookupRuntimeGate(gate);
+    if (!g)
+      return failure(); // checkLowerable reports it
     std::string name = getRuntimeFunction(op);
-    if (g.numWires < 0) {
+    if (g->numWires < 0) {
       SmallVector<Type> types(params.size(), f64);
       types.append({ptr, i64});
       call = b.call(name, b.voidTy, types, concat(params, ValueRange{mods}, counted(b, qubits)),
