@@ -12,6 +12,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "QuantumRewriting.h"
+
 #include "qshape/Conversion/Passes.h"
 #include "qshape/GateView/OpTable.h"
 
@@ -136,7 +138,7 @@ struct BufferizeQuantumPass : qshape::impl::QShapeBufferizeQuantumBase<Bufferize
     OperationState state(loc, op->getName());
     state.addOperands(op->getOperand(0));
     state.addOperands(buffers);
-    for (NamedAttribute attr : op->getAttrs())
+    for (NamedAttribute attr : allAttributes(op))
       if (attr.getName() != "operandSegmentSizes" && attr.getName() != "resultSegmentSizes")
         state.addAttribute(attr.getName(), attr.getValue());
     SmallVector<int32_t> segments = {1, 0, 1};

@@ -19,7 +19,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "RegionLowering.h"
+#include "QuantumRewriting.h"
 
 #include "qshape/Conversion/Passes.h"
 
@@ -52,10 +52,10 @@ public:
   /// of its arguments and of the outer values it consumed. `c` maps the
   /// block's classical values to their copies.
   LogicalResult reverse(Block &block, IRMapping &c, IRMapping &q) {
-    for (Operation &op : block.without_terminator())
+    for (Operation &op : withoutTerminator(block))
       if (!touchesQuantum(&op))
         b.clone(op, c);
-    for (Operation &op : llvm::reverse(block.without_terminator()))
+    for (Operation &op : llvm::reverse(withoutTerminator(block)))
       if (touchesQuantum(&op) && failed(reverseOp(&op, c, q)))
         return failure();
     return success();
@@ -128,10 +128,7 @@ private:
     }
     Operation *gate = b.clone(*op);
     gate->setOperands(operands);
-    if (gate->getAttr("adjoint"))
-      gate->removeAttr("adjoint");
-    else
-      gate->setAttr("adjoint", b.getUnitAttr());
+    setUnitFlag(gate, "adjoint", !gate->getAttr("adjoint"));
     for (OpRole role : {OpRole::Qubits, OpRole::CtrlQubits})
       for (auto [in, out] : llvm::zip(getOperandGroup(op, role), getResultGroup(gate, role)))
         q.map(in, out);
@@ -218,7 +215,7 @@ private:
     OperationState state(op->getLoc(), op->getName());
     state.addOperands(operands);
     state.addTypes(op->getResultTypes());
-    state.addAttributes(op->getAttrs());
+    state.addAttributes(allAttributes(op));
     Block *inner = new Block();
     state.addRegion()->push_back(inner);
     Operation *yield = body.getTerminator();
@@ -392,7 +389,8 @@ struct LowerAdjointPass : qshape::impl::QShapeLowerAdjointBase<LowerAdjointPass>
       q.map(y, operand);
     }
     Block *scratch = new Block();
-    OpBuilder b = OpBuilder::atBlockBegin(scratch);
+    OpBuilder b(op->getContext());
+    b.setInsertionPointToStart(scratch);
     Reverser reverser(b, gates, loops);
     SmallVector<Value> results;
     if (succeeded(reverser.reverse(body, c, q))) {

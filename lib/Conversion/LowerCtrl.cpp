@@ -12,7 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "RegionLowering.h"
+#include "QuantumRewriting.h"
 
 #include "qshape/Conversion/Passes.h"
 
@@ -45,7 +45,7 @@ public:
       : b(b), values(values.begin(), values.end()), numGates(numGates) {}
 
   LogicalResult distribute(Block &block, IRMapping &map, SmallVector<Value> &ctrls) {
-    for (Operation &op : block.without_terminator())
+    for (Operation &op : withoutTerminator(block))
       if (failed(visit(&op, map, ctrls)))
         return failure();
     return success();
@@ -147,7 +147,7 @@ private:
     OperationState state(op->getLoc(), op->getName());
     state.addOperands(operands);
     state.addTypes(types);
-    state.addAttributes(op->getAttrs());
+    state.addAttributes(allAttributes(op));
     Region *region = state.addRegion();
 
     Block *inner = new Block();
@@ -283,7 +283,8 @@ struct LowerCtrlPass : qshape::impl::QShapeLowerCtrlBase<LowerCtrlPass> {
 
     // Build into a detached block; only a complete copy replaces the region.
     Block *scratch = new Block();
-    OpBuilder b = OpBuilder::atBlockBegin(scratch);
+    OpBuilder b(op->getContext());
+    b.setInsertionPointToStart(scratch);
     IRMapping map;
     for (auto [arg, operand] : llvm::zip(body.getArguments(), args))
       map.map(arg, operand);
