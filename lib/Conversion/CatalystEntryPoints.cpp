@@ -82,9 +82,18 @@ struct CatalystEntryPointsPass
         if (isa<TensorType>(entry.getArgument(k).getType()))
           entry.setArgAttr(k, "bufferization.writable", BoolAttr::get(ctx, false));
 
-    if (!SymbolTable::lookupSymbolIn(module, "setup"))
+    bool addSetup = !SymbolTable::lookupSymbolIn(module, "setup");
+    bool addTeardown = !SymbolTable::lookupSymbolIn(module, "teardown");
+    // quantum.init/finalize are built by name. A module without quantum ops
+    // may not have loaded the dialect its host registered: load it (this
+    // pass runs on the whole module, so nothing runs beside it), or the ops
+    // would be unregistered.
+    if ((addSetup || addTeardown) && !ctx->getLoadedDialect("quantum") &&
+        llvm::is_contained(ctx->getAvailableDialects(), "quantum"))
+      ctx->getOrLoadDialect("quantum");
+    if (addSetup)
       addRuntimeFunction(module, "setup", "quantum.init");
-    if (!SymbolTable::lookupSymbolIn(module, "teardown"))
+    if (addTeardown)
       addRuntimeFunction(module, "teardown", "quantum.finalize");
   }
 };

@@ -132,6 +132,12 @@ struct FlattenModulesPass : qshape::impl::QShapeFlattenModulesBase<FlattenModule
       });
       replacer.replaceElementsIn(op, /*replaceAttrs=*/true, /*replaceLocs=*/false,
                                  /*replaceTypes=*/false);
+      // An unregistered op (catalyst.launch_kernel without the catalyst
+      // dialect) parsed with <{...}> keeps its attributes in a property.
+      if (!op->isRegistered() && op->getPropertiesStorageSize())
+        if (Attribute props = op->getPropertiesAsAttribute())
+          if (Attribute replaced = replacer.replace(props); replaced != props)
+            (void)op->setPropertiesFromAttribute(replaced, nullptr);
     });
 
     // 3. Move everything up, innermost modules first, then rename symbols.
