@@ -46,7 +46,8 @@ bench: build
 docs: build
 	ninja -C $(BUILD) qshape-docs
 	mkdir -p docs/generated
-	cp $(BUILD)/docs/Dialects/QuantumDialect.md $(BUILD)/docs/QShapePasses.md docs/generated/
+	cp $(BUILD)/docs/Dialects/QuantumDialect.md $(BUILD)/docs/QShapePasses.md \
+	   $(BUILD)/docs/QShapeConversionPasses.md docs/generated/
 
 clean:
 	rm -rf $(BUILD)

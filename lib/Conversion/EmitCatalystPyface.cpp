@@ -1,15 +1,24 @@
 //===- EmitCatalystPyface.cpp - qshape-emit-catalyst-pyface ---------------===//
 //
 // Catalyst's Python loader calls `_catalyst_pyface_<name>(void *results,
-// void *args)`. Like Catalyst's emit-catalyst-py-interface, the wrapper
-// passes `results` on as the C interface's result pointer and unpacks
-// `args`, a C struct with one field per argument of the C interface (the
-// descriptor pointer of each memref argument, the value of a scalar). It
-// differs in two details that do not change what a caller passes: it loads
-// exactly the argument fields (Catalyst's loads one pointer more) and it
-// also handles a C interface that returns a scalar by value (Catalyst's
-// frontend never makes one), by storing it to `results`. The calling
-// convention is in docs/native.md.
+// void *args)`. The calling convention (docs/native.md has the details and
+// a C example):
+//
+// - `args` points to a C struct with one field per argument of the entry,
+//   in order: a pointer to the memref descriptor {T *allocated, T *aligned,
+//   int64 offset, int64 sizes[r], int64 strides[r]} of a tensor argument of
+//   any rank (rank 0: the first three fields only), the value of a scalar.
+//   It is not read when the entry has no arguments.
+// - `results` points to where the results are written: the descriptor of a
+//   single tensor result, a C struct of all results in order (descriptors
+//   and scalars by value) for several, the value of a single scalar result.
+//
+// As Catalyst's emit-catalyst-py-interface, the wrapper passes `results`
+// on as the C interface's result pointer and unpacks `args`. It differs in
+// two details that do not change what a caller passes: it loads exactly the
+// argument fields (Catalyst's loads one pointer more) and it handles a C
+// interface that returns a scalar by value (Catalyst's frontend never makes
+// one; its wrapper would treat the first argument as the result pointer).
 //
 //===----------------------------------------------------------------------===//
 
