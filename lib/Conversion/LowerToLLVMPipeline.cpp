@@ -55,6 +55,7 @@ void buildLowerToLLVMPipeline(OpPassManager &pm, const LowerToLLVMPipelineOption
   bufferize.unknownTypeConversion = bufferization::LayoutMapOption::IdentityLayoutMap;
   pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
   pm.addPass(createConvertBufferizationToMemRefPass());
+  pm.addPass(createQShapeFreeLocalBuffers());
 
   // LLVM dialect lowering stage.
   pm.addPass(createSCFToControlFlowPass());
@@ -85,9 +86,10 @@ void registerConversionPasses() {
       "Lower a Catalyst-shaped quantum module (tensor level) to the LLVM dialect, calling "
       "Catalyst's runtime C ABI: qshape-canonicalize and qshape-roll-loops (optional), "
       "qshape-flatten-modules, qshape-catalyst-entry-points, qshape-lower-ctrl, "
-      "qshape-lower-adjoint, qshape-bufferize-quantum, one-shot-bufferize, the upstream "
-      "conversions to LLVM, qshape-convert-quantum-to-llvm, qshape-emit-catalyst-pyface, "
-      "reconcile-unrealized-casts (docs/native.md)",
+      "qshape-lower-adjoint, qshape-bufferize-quantum, one-shot-bufferize, "
+      "qshape-free-local-buffers, the upstream conversions to LLVM, "
+      "qshape-convert-quantum-to-llvm, qshape-emit-catalyst-pyface, reconcile-unrealized-casts "
+      "(docs/native.md)",
       buildLowerToLLVMPipeline);
 }
 

@@ -153,6 +153,42 @@ def QShapeBufferizeQuantum : Pass<"qshape-bufferize-quantum", "mlir::ModuleOp"> 
   ];
 }
 
+def QShapeFreeLocalBuffers : Pass<"qshape-free-local-buffers", "mlir::ModuleOp"> {
+  let summary = "Free the buffers a function allocates and uses only itself.";
+  let description = [{
+    After bufferization nothing frees the buffers a function allocates for
+    its own use (the tables `qshape-roll-loops` gathers with
+    `tensor.from_elements`, temporaries), so every call of the library
+    would leak them. Upstream `ownership-based-buffer-deallocation` rejects
+    every op with unknown memory effects, which each quantum op has. This
+    pass frees what provably stays local: a `memref.alloc` whose aliases
+    (views) are only loaded, stored, copied or passed to quantum ops (the
+    runtime uses a buffer during the call and keeps no pointer to it) gets a
+    `memref.dealloc` after its last use in its block. A buffer that is
+    returned, yielded, passed to a call or to any other op is left alone.
+
+    Before:
+    ```mlir
+    %t = memref.alloc() : memref<3xf64>
+    memref.store %x, %t[%c0] : memref<3xf64>
+    %v = memref.load %t[%i] : memref<3xf64>
+    %q1 = quantum.custom "RX"(%v) %q0 : !quantum.bit
+    ```
+    After:
+    ```mlir
+    %t = memref.alloc() : memref<3xf64>
+    memref.store %x, %t[%c0] : memref<3xf64>
+    %v = memref.load %t[%i] : memref<3xf64>
+    memref.dealloc %t : memref<3xf64>
+    %q1 = quantum.custom "RX"(%v) %q0 : !quantum.bit
+    ```
+  }];
+  let dependentDialects = ["mlir::memref::MemRefDialect"];
+  let statistics = [
+    Statistic<"numFreed", "freed", "Buffers freed after their last use">,
+  ];
+}
+
 def QShapeConvertQuantumToLLVM : Pass<"qshape-convert-quantum-to-llvm", "mlir::ModuleOp"> {
   let summary = "Lower the quantum dialect to calls of Catalyst's runtime C ABI.";
   let description = [{
