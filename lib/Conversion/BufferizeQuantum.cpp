@@ -28,6 +28,7 @@
 #include "mlir/Dialect/Tensor/Transforms/BufferizableOpInterfaceImpl.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "llvm/Support/Debug.h"
 
 #define DEBUG_TYPE "qshape-bufferize-quantum"
 
@@ -88,6 +89,7 @@ struct BufferizeQuantumPass : qshape::impl::QShapeBufferizeQuantumBase<Bufferize
 
   LogicalResult bufferize(Operation *op) {
     const QuantumOpInfo &info = *lookupQuantumOp(op);
+    LLVM_DEBUG(llvm::dbgs() << DEBUG_TYPE ": " << info.name << " at " << op->getLoc() << "\n");
     OpBuilder b(op);
     Location loc = op->getLoc();
 

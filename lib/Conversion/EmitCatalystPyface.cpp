@@ -54,8 +54,7 @@ LLVM::LLVMFuncOp wrappedFunction(LLVM::LLVMFuncOp ciface, ModuleOp module) {
   return fn;
 }
 
-struct EmitCatalystPyfacePass
-    : qshape::impl::QShapeEmitCatalystPyfaceBase<EmitCatalystPyfacePass> {
+struct EmitCatalystPyfacePass : qshape::impl::QShapeEmitCatalystPyfaceBase<EmitCatalystPyfacePass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
     MLIRContext *ctx = &getContext();
@@ -99,8 +98,8 @@ struct EmitCatalystPyfacePass
         LLVM::ReturnOp::create(b, loc, call.getResults());
       }
 
-      auto wrapper = LLVM::LLVMFuncOp::create(
-          b, loc, pyface, LLVM::LLVMFunctionType::get(voidTy, {ptr, ptr}));
+      auto wrapper =
+          LLVM::LLVMFuncOp::create(b, loc, pyface, LLVM::LLVMFunctionType::get(voidTy, {ptr, ptr}));
       Block *body = wrapper.addEntryBlock(b);
       b.setInsertionPointToStart(body);
       Value results = body->getArgument(0), argsPtr = body->getArgument(1);

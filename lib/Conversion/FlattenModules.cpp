@@ -19,6 +19,7 @@
 #include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringSet.h"
+#include "llvm/Support/Debug.h"
 
 #define DEBUG_TYPE "qshape-flatten-modules"
 
@@ -149,6 +150,7 @@ struct FlattenModulesPass : qshape::impl::QShapeFlattenModulesBase<FlattenModule
           SymbolTable::setSymbolName(sym, flat);
       Block *parent = m->getBlock();
       parent->getOperations().splice(Block::iterator(m), m.getBody()->getOperations());
+      LLVM_DEBUG(llvm::dbgs() << DEBUG_TYPE ": inlining module " << m.getSymNameAttr() << "\n");
       m.erase();
       ++numModules;
     }

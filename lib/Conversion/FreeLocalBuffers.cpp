@@ -19,6 +19,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 #include "llvm/ADT/SetVector.h"
+#include "llvm/Support/Debug.h"
 
 #define DEBUG_TYPE "qshape-free-local-buffers"
 
@@ -49,8 +50,7 @@ Value viewOf(OpOperand &use) {
   return use.getOwner()->getResult(0);
 }
 
-struct FreeLocalBuffersPass
-    : qshape::impl::QShapeFreeLocalBuffersBase<FreeLocalBuffersPass> {
+struct FreeLocalBuffersPass : qshape::impl::QShapeFreeLocalBuffersBase<FreeLocalBuffersPass> {
   void runOnOperation() override {
     SmallVector<memref::AllocOp> allocs;
     getOperation().walk([&](memref::AllocOp alloc) { allocs.push_back(alloc); });
@@ -59,6 +59,8 @@ struct FreeLocalBuffersPass
         OpBuilder b(alloc->getContext());
         b.setInsertionPointAfter(last);
         memref::DeallocOp::create(b, alloc.getLoc(), alloc.getResult());
+        LLVM_DEBUG(llvm::dbgs() << DEBUG_TYPE ": freeing the buffer of " << alloc.getLoc()
+                                << " after " << last->getName() << "\n");
         ++numFreed;
       }
   }

@@ -29,6 +29,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/IRMapping.h"
 #include "llvm/ADT/SetVector.h"
+#include "llvm/Support/Debug.h"
 
 #define DEBUG_TYPE "qshape-lower-adjoint"
 
@@ -94,8 +95,8 @@ private:
       Value v = current(q, op->getResult(0), op);
       if (!v)
         return failure();
-      OperationState state(op->getLoc(), info->id == QOp::Alloc ? "quantum.dealloc"
-                                                                : "quantum.dealloc_qb");
+      OperationState state(op->getLoc(),
+                           info->id == QOp::Alloc ? "quantum.dealloc" : "quantum.dealloc_qb");
       state.addOperands(v);
       b.create(state);
       return success();
@@ -198,8 +199,8 @@ private:
     OperandRange args = getOperandGroup(op, OpRole::Args);
     ResultRange ctrlsOut = getResultGroup(op, OpRole::CtrlQubits);
     ResultRange results = getResultGroup(op, OpRole::Args);
-    if (op->getNumRegions() != 1 || op->getRegion(0).empty() ||
-        ctrlsOut.size() != ctrlsIn.size() || results.size() != args.size())
+    if (op->getNumRegions() != 1 || op->getRegion(0).empty() || ctrlsOut.size() != ctrlsIn.size() ||
+        results.size() != args.size())
       return op->emitOpError() << "is malformed";
     SmallVector<Value> operands;
     for (Value v : op->getOperands())
@@ -258,9 +259,8 @@ private:
     }
     Value one = arith::ConstantOp::create(b, loc, type, b.getIntegerAttr(type, 1));
     Value span = arith::SubIOp::create(b, loc, arith::SubIOp::create(b, loc, ub, lb), one);
-    Value steps = forOp.getUnsignedCmp()
-                      ? Value(arith::DivUIOp::create(b, loc, span, step))
-                      : Value(arith::DivSIOp::create(b, loc, span, step));
+    Value steps = forOp.getUnsignedCmp() ? Value(arith::DivUIOp::create(b, loc, span, step))
+                                         : Value(arith::DivSIOp::create(b, loc, span, step));
     Value last = arith::AddIOp::create(b, loc, lb, arith::MulIOp::create(b, loc, steps, step));
     return arith::AddIOp::create(b, loc, lb, last);
   }
@@ -279,8 +279,8 @@ private:
     Value ub = c.lookupOrDefault(forOp.getUpperBound());
     Value step = c.lookupOrDefault(forOp.getStep());
     Value sum = reversalSum(forOp, lb, ub, step);
-    auto loop = scf::ForOp::create(b, forOp.getLoc(), lb, ub, step, inits, nullptr,
-                                   forOp.getUnsignedCmp());
+    auto loop =
+        scf::ForOp::create(b, forOp.getLoc(), lb, ub, step, inits, nullptr, forOp.getUnsignedCmp());
     Block *body = forOp.getBody();
     {
       OpBuilder::InsertionGuard guard(b);
@@ -288,8 +288,8 @@ private:
       IRMapping bodyC = c, bodyQ;
       bodyC.map(forOp.getInductionVar(),
                 arith::SubIOp::create(b, forOp.getLoc(), sum, loop.getInductionVar()));
-      for (auto [y, arg] : llvm::zip(body->getTerminator()->getOperands(),
-                                     loop.getRegionIterArgs()))
+      for (auto [y, arg] :
+           llvm::zip(body->getTerminator()->getOperands(), loop.getRegionIterArgs()))
         bodyQ.map(y, arg);
       if (failed(reverse(*body, bodyC, bodyQ)))
         return failure();
@@ -371,6 +371,7 @@ struct LowerAdjointPass : qshape::impl::QShapeLowerAdjointBase<LowerAdjointPass>
   }
 
   LogicalResult lower(Operation *op, uint64_t &gates, uint64_t &loops) {
+    LLVM_DEBUG(llvm::dbgs() << DEBUG_TYPE ": inverting the region at " << op->getLoc() << "\n");
     if (op->getNumRegions() != 1 || op->getRegion(0).empty() ||
         op->getNumResults() != op->getNumOperands())
       return op->emitOpError() << "is malformed: expected one region and one result per operand";
@@ -407,10 +408,7 @@ struct LowerAdjointPass : qshape::impl::QShapeLowerAdjointBase<LowerAdjointPass>
       discardBlock(scratch);
       return failure();
     }
-    op->getBlock()->getOperations().splice(Block::iterator(op), scratch->getOperations());
-    delete scratch;
-    op->replaceAllUsesWith(results);
-    op->erase();
+    replaceWithBuiltOps(op, scratch, results);
     return success();
   }
 };

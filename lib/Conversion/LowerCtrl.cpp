@@ -19,6 +19,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/IRMapping.h"
+#include "llvm/Support/Debug.h"
 
 #define DEBUG_TYPE "qshape-lower-ctrl"
 
@@ -216,9 +217,9 @@ private:
     SmallVector<Type> types(ifOp.getResultTypes());
     unsigned n = types.size();
     types.append(ctrls.size(), qubitType());
-    auto newIf = scf::IfOp::create(b, ifOp.getLoc(), types,
-                                   map.lookupOrDefault(ifOp.getCondition()),
-                                   /*withElseRegion=*/true);
+    auto newIf =
+        scf::IfOp::create(b, ifOp.getLoc(), types, map.lookupOrDefault(ifOp.getCondition()),
+                          /*withElseRegion=*/true);
     auto branch = [&](Block *from, Block *to) -> LogicalResult {
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPointToStart(to);
@@ -270,11 +271,11 @@ struct LowerCtrlPass : qshape::impl::QShapeLowerCtrlBase<LowerCtrlPass> {
   }
 
   LogicalResult lower(Operation *op, uint64_t &gates) {
+    LLVM_DEBUG(llvm::dbgs() << DEBUG_TYPE ": controlling the region at " << op->getLoc() << "\n");
     OperandRange ctrlsIn = getOperandGroup(op, OpRole::CtrlQubits);
     OperandRange values = getOperandGroup(op, OpRole::CtrlValues);
     OperandRange args = getOperandGroup(op, OpRole::Args);
-    if (op->getNumRegions() != 1 || op->getRegion(0).empty() ||
-        ctrlsIn.size() != values.size() ||
+    if (op->getNumRegions() != 1 || op->getRegion(0).empty() || ctrlsIn.size() != values.size() ||
         ctrlsIn.size() + values.size() + args.size() != op->getNumOperands() ||
         op->getRegion(0).front().getNumArguments() != args.size())
       return op->emitOpError() << "is malformed: expected control qubits, as many control "
@@ -303,10 +304,7 @@ struct LowerCtrlPass : qshape::impl::QShapeLowerCtrlBase<LowerCtrlPass> {
                                << " values for its targets, expected "
                                << op->getNumResults() - ctrls.size();
     }
-    op->getBlock()->getOperations().splice(Block::iterator(op), scratch->getOperations());
-    delete scratch;
-    op->replaceAllUsesWith(results);
-    op->erase();
+    replaceWithBuiltOps(op, scratch, results);
     return success();
   }
 };

@@ -39,8 +39,8 @@ inline llvm::iterator_range<mlir::Block::iterator> withoutTerminator(mlir::Block
     return llvm::make_range(block.begin(), block.end());
   mlir::Operation &last = block.back();
   const QuantumOpInfo *info = lookupQuantumOp(&last);
-  bool terminator = last.hasTrait<mlir::OpTrait::IsTerminator>() ||
-                    (info && info->id == QOp::Yield);
+  bool terminator =
+      last.hasTrait<mlir::OpTrait::IsTerminator>() || (info && info->id == QOp::Yield);
   return llvm::make_range(block.begin(), terminator ? std::prev(block.end()) : block.end());
 }
 
@@ -60,8 +60,7 @@ inline llvm::SmallVector<mlir::NamedAttribute> allAttributes(mlir::Operation *op
 /// sizes are recomputed from `operandGroups`/`resultGroups` (one size per
 /// group of the op's table row) when the op has groups.
 inline mlir::Operation *rebuildQuantumOp(mlir::OpBuilder &b, mlir::Operation *op,
-                                         mlir::ValueRange operands,
-                                         mlir::TypeRange resultTypes,
+                                         mlir::ValueRange operands, mlir::TypeRange resultTypes,
                                          llvm::ArrayRef<int32_t> operandGroups,
                                          llvm::ArrayRef<int32_t> resultGroups) {
   mlir::OperationState state(op->getLoc(), op->getName());
@@ -103,6 +102,15 @@ inline void discardBlock(mlir::Block *block) {
   for (mlir::Operation &op : llvm::make_early_inc_range(llvm::reverse(*block)))
     op.erase();
   delete block;
+}
+
+/// Replaces `op` by the ops of the detached block `built` (moved in front
+/// of it) and its results by `results`; deletes the block.
+inline void replaceWithBuiltOps(mlir::Operation *op, mlir::Block *built, mlir::ValueRange results) {
+  op->getBlock()->getOperations().splice(mlir::Block::iterator(op), built->getOperations());
+  delete built;
+  op->replaceAllUsesWith(results);
+  op->erase();
 }
 
 } // namespace qshape

@@ -16,6 +16,7 @@
 #include "mlir/Conversion/LLVMCommon/ConversionTarget.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Transforms/DialectConversion.h"
+#include "llvm/Support/Debug.h"
 
 #define DEBUG_TYPE "qshape-convert-quantum-to-llvm"
 
@@ -64,6 +65,8 @@ struct ConvertQuantumToLLVMPass
         ++numRuntimeCalls;
     });
     numScratchMerged = finalizeQuantumToLLVM(module);
+    LLVM_DEBUG(llvm::dbgs() << DEBUG_TYPE ": " << numRuntimeCalls << " runtime calls, "
+                            << numScratchMerged << " stack slots merged\n");
   }
 };
 

@@ -148,9 +148,9 @@ LogicalResult checkLowerable(Operation *op) {
                                << gate.getValue() << "); decompose it first";
     if (static_cast<int>(params) != g->numParams ||
         (g->numWires >= 0 && static_cast<int>(wires) != g->numWires))
-      return op->emitOpError() << "applies '" << g->name << "' to " << params
-                               << " parameters and " << wires << " qubits; the runtime's takes "
-                               << g->numParams << " and "
+      return op->emitOpError() << "applies '" << g->name << "' to " << params << " parameters and "
+                               << wires << " qubits; the runtime's takes " << g->numParams
+                               << " and "
                                << (g->numWires < 0 ? std::string("any number of")
                                                    : std::to_string(g->numWires));
     break;
@@ -319,8 +319,8 @@ public:
     {
       OpBuilder::InsertionGuard guard(rewriter);
       rewriter.setInsertionPointToStart(module.getBody());
-      g = LLVM::GlobalOp::create(rewriter, loc, LLVM::LLVMArrayType::get(rewriter.getI8Type(),
-                                                                         data.size()),
+      g = LLVM::GlobalOp::create(rewriter, loc,
+                                 LLVM::LLVMArrayType::get(rewriter.getI8Type(), data.size()),
                                  /*isConstant=*/true, LLVM::Linkage::Internal, name, value);
     }
     return LLVM::AddressOfOp::create(rewriter, loc, g);
@@ -633,8 +633,8 @@ LogicalResult QuantumOpLowering::matchAndRewrite(Operation *op, ArrayRef<Value> 
   case QOp::CompBasis: {
     // No runtime call: the measurement that reads this observable passes
     // these qubits (Catalyst does the same).
-    auto cast = UnrealizedConversionCastOp::create(
-        rewriter, b.loc, TypeRange{i64}, group(op, operands, OpRole::Qubits));
+    auto cast = UnrealizedConversionCastOp::create(rewriter, b.loc, TypeRange{i64},
+                                                   group(op, operands, OpRole::Qubits));
     cast->setAttr(kCompBasisAttr, rewriter.getUnitAttr());
     rewriter.replaceOp(op, cast.getResult(0));
     return success();
@@ -654,8 +654,7 @@ LogicalResult QuantumOpLowering::matchAndRewrite(Operation *op, ArrayRef<Value> 
   case QOp::Hamiltonian: {
     Value coeffs = b.spill(single(op, operands, OpRole::Coeffs));
     return replaceWithCall(
-        i64, {ptr, i64},
-        concat(ValueRange{coeffs}, counted(b, group(op, operands, OpRole::Terms))),
+        i64, {ptr, i64}, concat(ValueRange{coeffs}, counted(b, group(op, operands, OpRole::Terms))),
         /*isVarArg=*/true);
   }
   case QOp::Measure: {
