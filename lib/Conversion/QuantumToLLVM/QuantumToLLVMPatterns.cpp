@@ -273,6 +273,9 @@ public:
   /// block (never in a loop body). Slots are tagged so that the pass can
   /// merge them per function and type once everything is converted: each
   /// call fills its slots right before it, so calls never share one live.
+  /// That needs every call to use at most one slot of each (type, count),
+  /// which the patterns below keep (the Modifiers struct, the control
+  /// arrays and a descriptor all differ in type).
   Value scratch(Type type, int64_t count = 1) {
     Operation *fn = op->getParentWithTrait<OpTrait::IsIsolatedFromAbove>();
     OpBuilder::InsertionGuard guard(rewriter);
