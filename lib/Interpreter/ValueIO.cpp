@@ -7,6 +7,7 @@
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <cmath>
@@ -164,6 +165,33 @@ static llvm::Expected<RtValue> tensorFromJSON(RankedTensorType type, const llvm:
     RtValue::setElement(*t, k, *e);
   }
   return RtValue::getTensor(std::move(t));
+}
+
+std::vector<std::string> rewriteArgsFileOption(int argc, char **argv) {
+  std::vector<std::string> out;
+  for (int i = 0; i < argc; ++i) {
+    StringRef a = argv[i];
+    if ((a == "--args" || a == "-args") && i + 1 < argc && argv[i + 1][0] == '@') {
+      out.push_back("--args-file=" + std::string(argv[++i] + 1));
+      continue;
+    }
+    if (a.starts_with("--args=@") || a.starts_with("-args=@")) {
+      out.push_back("--args-file=" + a.substr(a.find('@') + 1).str());
+      continue;
+    }
+    out.push_back(a.str());
+  }
+  return out;
+}
+
+llvm::Expected<std::string> readArgsText(StringRef text, StringRef file) {
+  if (file.empty())
+    return text.str();
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> buffer = llvm::MemoryBuffer::getFile(file);
+  if (!buffer)
+    return llvm::createStringError("--args: cannot read '" + file.str() +
+                                   "': " + buffer.getError().message());
+  return (*buffer)->getBuffer().str();
 }
 
 llvm::Expected<SmallVector<RtValue>> parseArguments(TypeRange types, StringRef json) {

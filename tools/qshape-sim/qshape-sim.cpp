@@ -50,8 +50,7 @@ static cl::opt<std::string> argsText(
     cl::desc("JSON list with one entry per argument (number, [re, im], list); "
              "@FILE reads it from FILE"),
     cl::value_desc("json|@file"), cl::cat(category));
-// LLVM's option parser expands `@file` arguments as response files, so main()
-// rewrites `--args @file` to this hidden option before parsing.
+// `--args @file` arrives here (qshape::interp::rewriteArgsFileOption).
 static cl::opt<std::string> argsFile("args-file", cl::Hidden, cl::cat(category));
 static cl::opt<uint64_t> seed("seed", cl::desc("Seed of measurements and samples"),
                               cl::init(qshape::interp::InterpreterOptions().seed),
@@ -87,27 +86,9 @@ static int fail(const llvm::Twine &message) {
   return 1;
 }
 
-/// Rewrites `--args @F` / `--args=@F` to `--args-file=F`.
-static std::vector<std::string> rewriteArgsFile(int argc, char **argv) {
-  std::vector<std::string> out;
-  for (int i = 0; i < argc; ++i) {
-    StringRef a = argv[i];
-    if ((a == "--args" || a == "-args") && i + 1 < argc && argv[i + 1][0] == '@') {
-      out.push_back("--args-file=" + std::string(argv[++i] + 1));
-      continue;
-    }
-    if (a.starts_with("--args=@") || a.starts_with("-args=@")) {
-      out.push_back("--args-file=" + a.substr(a.find('@') + 1).str());
-      continue;
-    }
-    out.push_back(a.str());
-  }
-  return out;
-}
-
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
-  std::vector<std::string> rewritten = rewriteArgsFile(argc, argv);
+  std::vector<std::string> rewritten = qshape::interp::rewriteArgsFileOption(argc, argv);
   std::vector<const char *> newArgv;
   for (const std::string &a : rewritten)
     newArgv.push_back(a.c_str());
@@ -147,16 +128,11 @@ int main(int argc, char **argv) {
   if (!entry)
     return fail(llvm::toString(entry.takeError()));
 
-  std::string json = argsText;
-  if (!argsFile.empty()) {
-    std::string path = argsFile;
-    llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> file = llvm::MemoryBuffer::getFile(path);
-    if (!file)
-      return fail("--args: cannot read '" + path + "': " + file.getError().message());
-    json = (*file)->getBuffer().str();
-  }
+  llvm::Expected<std::string> json = qshape::interp::readArgsText(argsText, argsFile);
+  if (!json)
+    return fail(llvm::toString(json.takeError()));
   llvm::Expected<SmallVector<qshape::interp::RtValue>> args =
-      qshape::interp::parseArguments(entry->getArgumentTypes(), json);
+      qshape::interp::parseArguments(entry->getArgumentTypes(), *json);
   if (!args)
     return fail(llvm::toString(args.takeError()));
 

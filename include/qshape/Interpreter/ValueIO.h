@@ -25,8 +25,17 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace qshape::interp {
+
+/// LLVM's option parser expands `@file` arguments as response files, so a
+/// tool with `--args JSON|@FILE` rewrites `--args @F` and `--args=@F` to
+/// `--args-file=F` (a hidden option) before parsing its command line.
+std::vector<std::string> rewriteArgsFileOption(int argc, char **argv);
+
+/// The JSON of `--args`: `text`, or the contents of `file` when not empty.
+llvm::Expected<std::string> readArgsText(llvm::StringRef text, llvm::StringRef file);
 
 /// Parses the JSON text of `--args` against the argument types `types`.
 llvm::Expected<llvm::SmallVector<RtValue>> parseArguments(mlir::TypeRange types,
