@@ -12,7 +12,7 @@ JOBS       ?= $(shell nproc)
 # the network (setuptools 66 builds wheels with the separate wheel package).
 DEB_PACKAGES = llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools \
                clang-22 cmake ninja-build libgtest-dev libgmock-dev libmimalloc-dev \
-               python3 python3-pytest \
+               python3 python3-pytest lld-22 \
                python3-venv python3-setuptools python3-wheel \
                libhiredis-dev redis-server
 

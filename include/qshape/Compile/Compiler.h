@@ -1,0 +1,190 @@
+//===- Compiler.h - qshape-compile's driver: MLIR in, shared library out -*- C++ -*-===//
+//
+// The engine behind `qshape-compile IN.mlir -o OUT.so`, a library so that
+// the artifact cache and a Python binding can drive it too. A Compilation
+// goes through these stages, each timed:
+//
+//   parse        the Catalyst-shaped module (tensor level)
+//   facts        everything the output depends on (CompileFacts), known
+//                before any lowering: the exact fingerprint, the pipeline
+//                text and options, the target and the toolchain; their
+//                BLAKE3 is the compile key
+//   mlir-passes  the registered pipeline `qshape-lower-to-llvm` (rolling on
+//                or off), down to the LLVM dialect
+//   translate    to LLVM IR; the library info document (LibraryInfo.h) is
+//                added as a global in its own section
+//   llvm-opt     LLVM's new pass manager at --opt-level
+//   codegen      an object file, in process, for the host TargetMachine
+//   link         a shared library, by clang + lld (Toolchain.h)
+//
+// Outputs go through OutputFile (temporary + rename). A cache (next issue)
+// computes getFacts(), and on a hit writes its stored library with
+// OutputFile::copyFrom instead of calling compile().
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef QSHAPE_COMPILE_COMPILER_H
+#define QSHAPE_COMPILE_COMPILER_H
+
+#include "qshape/Cache/CacheKey.h"
+#include "qshape/Compile/OutputFile.h"
+#include "qshape/Compile/Toolchain.h"
+#include "qshape/Native/LibraryInfo.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OwningOpRef.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+
+namespace llvm {
+class SourceMgr;
+} // namespace llvm
+
+namespace mlir {
+class DialectRegistry;
+class MLIRContext;
+class PassManager;
+} // namespace mlir
+
+namespace qshape::compile {
+
+/// What qshape-compile writes.
+enum class EmitKind {
+  MLIR,          ///< the module after the MLIR pipeline (LLVM dialect), text
+  LLVMIR,        ///< LLVM IR after optimisation, text
+  Object,        ///< the object file
+  SharedLibrary, ///< the linked library (default)
+};
+/// "mlir", "llvm", "obj", "so": the values of --emit.
+llvm::StringRef getEmitName(EmitKind kind);
+
+/// Catalyst's default. Its driver (mlir/lib/Driver) runs no LLVM IR
+/// optimisation pipeline unless a module needs Enzyme, and generates code
+/// with CodeGenOptLevel::None; --opt-level=0 does the same (the O0 pipeline,
+/// which only runs always-inline, and CodeGenOptLevel::None).
+constexpr unsigned DefaultOptLevel = 0;
+
+struct CompileOptions {
+  /// LLVM optimisation and code generation level, 0..3.
+  unsigned optLevel = DefaultOptLevel;
+  /// qshape-roll-loops (with qshape-canonicalize) in the pipeline.
+  bool roll = true;
+  EmitKind emit = EmitKind::SharedLibrary;
+  /// The linker driver, overriding $QSHAPE_LINKER and the configured one.
+  std::string linker;
+  /// Called on the MLIR pass manager before it runs (qshape-compile applies
+  /// MLIR's --mlir-timing, --mlir-print-ir-* options here).
+  std::function<mlir::LogicalResult(mlir::PassManager &)> configurePassManager;
+};
+
+/// Seconds spent in each stage (0 for stages that did not run).
+struct StageTimes {
+  double parse = 0, facts = 0, mlirPasses = 0, translate = 0, llvmOpt = 0, codegen = 0,
+         link = 0;
+  double total() const {
+    return parse + facts + mlirPasses + translate + llvmOpt + codegen + link;
+  }
+};
+
+/// Sizes seen on the way (for --timing and the benchmarks).
+struct CompileStats {
+  /// Operations of the module after the MLIR pipeline.
+  uint64_t mlirOps = 0;
+  /// Functions and instructions of the LLVM module after optimisation.
+  uint64_t llvmFunctions = 0;
+  uint64_t llvmInstructions = 0;
+  uint64_t objectBytes = 0;
+  uint64_t outputBytes = 0;
+};
+
+/// Everything that decides a compilation's output, in one place, known
+/// before any lowering: what the compile key hashes.
+struct CompileFacts {
+  /// qshape-fingerprint's exact digest of the input module.
+  std::string fingerprint;
+  /// The MLIR pipeline as text, expanded with every pass option.
+  std::string pipeline;
+  unsigned optLevel = DefaultOptLevel;
+  bool roll = true;
+  EmitKind emit = EmitKind::SharedLibrary;
+  TargetInfo target;
+  /// "qshape <version>" and the build id of the binary (cache::getBuildId).
+  std::string producer;
+  std::string buildId;
+  std::string llvmVersion;
+  /// Linker::identity; empty when nothing is linked (emit != so).
+  std::string linkerIdentity;
+  /// QSHAPE_RUNTIME_ABI_VERSION the lowering calls.
+  uint32_t runtimeAbiVersion = 0;
+
+  /// The fields above, named, in a fixed order; key() is their BLAKE3 and
+  /// manifest() names each field's digest (to see why two keys differ).
+  cache::KeyBuilder keyBuilder() const;
+  std::string key() const { return keyBuilder().final(); }
+};
+
+class Compilation {
+public:
+  /// Everything a compilation parses, lowers and translates: qshape's tool
+  /// dialects, the interfaces the pipeline uses, LLVM IR translations.
+  static void registerDialects(mlir::DialectRegistry &registry);
+  /// Registers qshape's passes and pipelines (once per process).
+  static void registerPasses();
+
+  /// Parses the main buffer of `sourceMgr`. Errors go to the context's
+  /// diagnostic handler, located; the returned error only summarises.
+  static llvm::Expected<std::unique_ptr<Compilation>>
+  parse(mlir::MLIRContext &context, llvm::SourceMgr &sourceMgr, CompileOptions options);
+  ~Compilation();
+
+  /// The facts (computed once: fingerprint, pipeline, target, linker).
+  llvm::Expected<const CompileFacts *> getFacts();
+
+  /// Runs every stage after the facts and writes the result into `output`'s
+  /// temporary (the caller commits it), or to stdout when `output` is null
+  /// (text emits only).
+  llvm::Error compile(OutputFile *output);
+
+  const CompileOptions &getOptions() const { return options; }
+  const StageTimes &getTimes() const { return times; }
+  const CompileStats &getStats() const { return stats; }
+  /// The info embedded in the library (valid after the translate stage).
+  const native::LibraryInfo &getLibraryInfo() const { return info; }
+
+private:
+  Compilation(mlir::MLIRContext &context, CompileOptions options, std::string inputName);
+  void describeEntries();
+  llvm::Error runPipeline();
+  llvm::Error translateAndOptimize();
+  llvm::Error emitObject(llvm::SmallVectorImpl<char> &object);
+
+  struct LLVMState;
+  mlir::MLIRContext &context;
+  CompileOptions options;
+  std::string inputName;
+  mlir::OwningOpRef<mlir::ModuleOp> module;
+  /// Source signatures of every function, by name, read before lowering.
+  struct Signature {
+    std::vector<std::string> arguments, results;
+  };
+  llvm::StringMap<Signature> signatures;
+  std::string sourceDefaultEntry;
+  std::optional<CompileFacts> facts;
+  std::unique_ptr<mlir::PassManager> passManager;
+  std::optional<Linker> linker;
+  std::unique_ptr<LLVMState> llvmState;
+  native::LibraryInfo info;
+  StageTimes times;
+  CompileStats stats;
+};
+
+} // namespace qshape::compile
+
+#endif // QSHAPE_COMPILE_COMPILER_H

@@ -1,0 +1,56 @@
+//===- OutputFile.h - outputs that appear complete or not at all -*- C++ -*-===//
+//
+// qshape-compile never leaves a partial OUT: everything is written to a
+// temporary file in OUT's directory (so the final rename stays on one file
+// system and is atomic) and renamed into place only once complete. Creating
+// the temporary first also checks, before any compilation work, that OUT
+// can be written at all.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef QSHAPE_COMPILE_OUTPUTFILE_H
+#define QSHAPE_COMPILE_OUTPUTFILE_H
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <string>
+
+namespace qshape::compile {
+
+class OutputFile {
+public:
+  /// Creates the (empty) temporary next to `path`, `.<name>.tmp-XXXXXX`;
+  /// `executable` gives it (and so the final file) mode 0777 & ~umask
+  /// instead of 0666 & ~umask. The error names `path` and the reason.
+  static llvm::Expected<OutputFile> create(llvm::StringRef path, bool executable);
+
+  OutputFile(OutputFile &&other) noexcept;
+  OutputFile &operator=(OutputFile &&other) = delete;
+  OutputFile(const OutputFile &) = delete;
+  /// Removes the temporary unless committed.
+  ~OutputFile();
+
+  llvm::StringRef getPath() const { return path; }
+  /// Where to write (a linker may also replace this file by its own).
+  llvm::StringRef getTempPath() const { return tempPath; }
+
+  /// Replaces the temporary's contents with `bytes`.
+  llvm::Error write(llvm::StringRef bytes);
+  /// Replaces the temporary's contents with a copy of the file `source`
+  /// (a library from a cache, say).
+  llvm::Error copyFrom(llvm::StringRef source);
+  /// Renames the temporary to the final path.
+  llvm::Error commit();
+
+private:
+  OutputFile(std::string path, std::string tempPath)
+      : path(std::move(path)), tempPath(std::move(tempPath)) {}
+  std::string path;
+  std::string tempPath;
+  bool committed = false;
+};
+
+} // namespace qshape::compile
+
+#endif // QSHAPE_COMPILE_OUTPUTFILE_H

@@ -1,0 +1,452 @@
+//===- Compiler.cpp - qshape-compile's driver: MLIR in, shared library out ===//
+
+#include "qshape/Compile/Compiler.h"
+
+#include "qshape/Fingerprint/Fingerprint.h"
+#include "qshape/InitAll.h"
+#include "qshape/Interpreter/Interpreter.h"
+#include "qshape/Runtime/RuntimeABI.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Export.h"
+#include "llvm/ADT/SmallString.h"
+#include "llvm/Config/llvm-config.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/GlobalVariable.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/LegacyPassManager.h"
+#include "llvm/IR/Module.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FileUtilities.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/ToolOutputFile.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/Target/TargetMachine.h"
+#include "llvm/Target/TargetOptions.h"
+#include "llvm/Transforms/Utils/ModuleUtils.h"
+
+#include <chrono>
+#include <mutex>
+
+
+using namespace mlir;
+
+namespace qshape::compile {
+
+//===----------------------------------------------------------------------===//
+// Small helpers
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// Adds the seconds since construction to `slot` when destroyed.
+class StageTimer {
+public:
+  explicit StageTimer(double &slot) : slot(slot), start(std::chrono::steady_clock::now()) {}
+  ~StageTimer() {
+    slot += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  }
+
+private:
+  double &slot;
+  std::chrono::steady_clock::time_point start;
+};
+} // namespace
+
+static std::string typeText(Type type) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  os << type;
+  return s;
+}
+
+/// Writes through `print` to stdout (no output file) or to the output's
+/// temporary.
+static llvm::Error writeText(OutputFile *output,
+                             llvm::function_ref<void(llvm::raw_ostream &)> print) {
+  if (!output) {
+    print(llvm::outs());
+    llvm::outs().flush();
+    return llvm::Error::success();
+  }
+  std::error_code ec;
+  llvm::raw_fd_ostream os(output->getTempPath(), ec, llvm::sys::fs::OF_None);
+  if (!ec) {
+    print(os);
+    os.close();
+    ec = os.error();
+    os.clear_error();
+  }
+  if (ec)
+    return llvm::createStringError(ec, "cannot write '" + output->getPath().str() +
+                                           "': " + ec.message());
+  return llvm::Error::success();
+}
+
+llvm::StringRef getEmitName(EmitKind kind) {
+  switch (kind) {
+  case EmitKind::MLIR:
+    return "mlir";
+  case EmitKind::LLVMIR:
+    return "llvm";
+  case EmitKind::Object:
+    return "obj";
+  case EmitKind::SharedLibrary:
+    return "so";
+  }
+  return "so";
+}
+
+/// The one place that says which MLIR pipeline a compilation runs.
+/// --no-roll compiles the program as written: neither the canonical form
+/// nor rolling. (The passes of a pass manager anchored on builtin.module.)
+static std::string pipelineSpec(const CompileOptions &options) {
+  const char *on = options.roll ? "true" : "false";
+  return std::string("qshape-lower-to-llvm{canonicalize=") + on + " roll=" + on + "}";
+}
+
+//===----------------------------------------------------------------------===//
+// CompileFacts
+//===----------------------------------------------------------------------===//
+
+cache::KeyBuilder CompileFacts::keyBuilder() const {
+  cache::KeyBuilder b;
+  // The kind of artifact first: never the key of an MLIR-level cache entry.
+  b.add("artifact", "native-library")
+      .add("fingerprint", fingerprint)
+      .add("pipeline", pipeline)
+      .add("opt-level", optLevel)
+      .add("roll", roll ? "on" : "off")
+      .add("emit", getEmitName(emit))
+      .add("target-triple", target.triple)
+      .add("cpu", target.cpu)
+      .add("cpu-features", target.features)
+      .add("producer", producer)
+      .add("build-id", buildId)
+      .add("llvm-version", llvmVersion)
+      .add("linker", linkerIdentity)
+      .add("runtime-abi", runtimeAbiVersion);
+  return b;
+}
+
+//===----------------------------------------------------------------------===//
+// Compilation
+//===----------------------------------------------------------------------===//
+
+struct Compilation::LLVMState {
+  llvm::LLVMContext context;
+  std::unique_ptr<llvm::TargetMachine> machine;
+  std::unique_ptr<llvm::Module> module;
+};
+
+void Compilation::registerDialects(DialectRegistry &registry) {
+  qshape::registerToolDialects(registry);
+  qshape::registerDependentDialects(registry);
+  registerBuiltinDialectTranslation(registry);
+  registerLLVMDialectTranslation(registry);
+}
+
+void Compilation::registerPasses() {
+  static std::once_flag once;
+  std::call_once(once, [] { qshape::registerAllPasses(); });
+}
+
+Compilation::Compilation(MLIRContext &context, CompileOptions options, std::string inputName)
+    : context(context), options(std::move(options)), inputName(std::move(inputName)) {}
+
+Compilation::~Compilation() = default;
+
+llvm::Expected<std::unique_ptr<Compilation>>
+Compilation::parse(MLIRContext &context, llvm::SourceMgr &sourceMgr, CompileOptions options) {
+  if (options.optLevel > 3)
+    return llvm::createStringError("--opt-level must be 0, 1, 2 or 3");
+  std::string name =
+      sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID())->getBufferIdentifier().str();
+  std::unique_ptr<Compilation> c(new Compilation(context, std::move(options), name));
+  {
+    StageTimer timer(c->times.parse);
+    c->module = parseSourceFile<ModuleOp>(sourceMgr, ParserConfig(&context));
+  }
+  if (!c->module)
+    return llvm::createStringError(name + ": cannot parse the module (see above)");
+  c->describeEntries();
+  return c;
+}
+
+void Compilation::describeEntries() {
+  module->walk([&](func::FuncOp func) {
+    Signature sig;
+    for (Type t : func.getArgumentTypes())
+      sig.arguments.push_back(typeText(t));
+    for (Type t : func.getResultTypes())
+      sig.results.push_back(typeText(t));
+    // The outermost definition wins when nested modules reuse a name.
+    signatures.try_emplace(func.getSymName(), std::move(sig));
+  });
+  // What qshape-sim runs without --entry, so that the two agree by default.
+  llvm::Expected<func::FuncOp> entry = interp::findEntryFunction(*module);
+  if (entry)
+    sourceDefaultEntry = entry->getSymName().str();
+  else
+    llvm::consumeError(entry.takeError());
+}
+
+llvm::Expected<const CompileFacts *> Compilation::getFacts() {
+  if (facts)
+    return &*facts;
+  StageTimer timer(times.facts);
+  CompileFacts f;
+  FailureOr<Fingerprint> fp = computeFingerprint(*module);
+  if (failed(fp))
+    return llvm::createStringError(inputName + ": cannot fingerprint the module (see above)");
+  f.fingerprint = fp->exactString();
+
+  // The pipeline as MLIR expands it, every option spelled out: equal text
+  // means equal passes.
+  // The pass manager that will run is built here, so the text is exactly
+  // what runs.
+  passManager = std::make_unique<PassManager>(&context, ModuleOp::getOperationName());
+  std::string errors;
+  llvm::raw_string_ostream errorStream(errors);
+  if (failed(parsePassPipeline(pipelineSpec(options), *passManager, errorStream)))
+    return llvm::createStringError("cannot build the pipeline '" + pipelineSpec(options) +
+                                   "': " + errors);
+  llvm::raw_string_ostream pipelineStream(f.pipeline);
+  passManager->printAsTextualPipeline(pipelineStream);
+
+  f.optLevel = options.optLevel;
+  f.roll = options.roll;
+  f.emit = options.emit;
+  f.target = TargetInfo::host();
+  f.producer = cache::getProducerVersion().str();
+  f.buildId = cache::getBuildId().str();
+  f.llvmVersion = LLVM_VERSION_STRING;
+  f.runtimeAbiVersion = QSHAPE_RUNTIME_ABI_VERSION;
+  if (options.emit == EmitKind::SharedLibrary) {
+    llvm::Expected<Linker> found = findLinker(options.linker);
+    if (!found)
+      return found.takeError();
+    linker = *found;
+    f.linkerIdentity = linker->identity;
+  }
+  facts = std::move(f);
+  return &*facts;
+}
+
+llvm::Error Compilation::runPipeline() {
+  StageTimer timer(times.mlirPasses);
+  if (options.configurePassManager && failed(options.configurePassManager(*passManager)))
+    return llvm::createStringError("bad MLIR pass manager options");
+  if (failed(passManager->run(*module)))
+    return llvm::createStringError(inputName +
+                                   ": the MLIR pipeline failed (see the diagnostics above)");
+  module->walk([&](Operation *) { ++stats.mlirOps; });
+  return llvm::Error::success();
+}
+
+/// Catalyst's Python-interface wrappers: `_catalyst_pyface_<name>`.
+static constexpr llvm::StringLiteral PyfacePrefix = "_catalyst_pyface_";
+static constexpr llvm::StringLiteral CifacePrefix = "_mlir_ciface_";
+static constexpr llvm::StringLiteral JitPrefix = "jit_";
+
+llvm::Error Compilation::translateAndOptimize() {
+  const CompileFacts &f = *facts;
+
+  // The library info: entries are the Python-interface wrappers the
+  // pipeline made; their types come from the source functions.
+  info = native::LibraryInfo();
+  info.producer = f.producer;
+  info.runtimeAbiVersion = f.runtimeAbiVersion;
+  info.key = f.key();
+  info.fingerprint = f.fingerprint;
+  info.targetTriple = f.target.triple;
+  info.cpu = f.target.cpu;
+  info.optLevel = f.optLevel;
+  info.roll = f.roll;
+  for (auto func : module->getOps<LLVM::LLVMFuncOp>()) {
+    StringRef symbol = func.getSymName();
+    if (!symbol.starts_with(PyfacePrefix) || func.isExternal())
+      continue;
+    StringRef name = symbol.drop_front(PyfacePrefix.size());
+    // A `jit_<qnode>` the pipeline made has its QNode's signature
+    // (qshape-catalyst-entry-points); Catalyst's own jit_ functions are in
+    // the source.
+    StringRef source = name;
+    auto sig = signatures.find(source);
+    if (sig == signatures.end() && name.starts_with(JitPrefix)) {
+      source = name.drop_front(JitPrefix.size());
+      sig = signatures.find(source);
+    }
+    if (sig == signatures.end())
+      return llvm::createStringError("the lowered module's entry point '" + symbol.str() +
+                                     "' has no source function '@" + name.str() + "'");
+    native::EntryInfo e;
+    e.name = name.str();
+    e.source = source.str();
+    e.symbol = symbol.str();
+    e.cInterface = (CifacePrefix + name).str();
+    e.arguments = sig->second.arguments;
+    e.results = sig->second.results;
+    info.entries.push_back(std::move(e));
+  }
+  if (info.entries.empty())
+    return llvm::createStringError(
+        inputName + ": nothing to call: the module has no public function with a body "
+                    "(no " + PyfacePrefix.str() + "* entry point after lowering)");
+  for (const native::EntryInfo &e : info.entries)
+    if (e.name == sourceDefaultEntry || (info.defaultEntry.empty() && e.source == sourceDefaultEntry))
+      info.defaultEntry = e.name;
+  if (info.defaultEntry.empty() && info.entries.size() == 1)
+    info.defaultEntry = info.entries.front().name;
+
+  llvmState = std::make_unique<LLVMState>();
+  LLVMState &s = *llvmState;
+  {
+    StageTimer timer(times.translate);
+    static std::once_flag targetsOnce;
+    std::call_once(targetsOnce, [] {
+      llvm::InitializeNativeTarget();
+      llvm::InitializeNativeTargetAsmPrinter();
+    });
+    std::string error;
+    llvm::Triple triple(f.target.triple);
+    const llvm::Target *target = llvm::TargetRegistry::lookupTarget(triple, error);
+    if (!target)
+      return llvm::createStringError("no LLVM target for '" + f.target.triple + "': " + error);
+    static constexpr llvm::CodeGenOptLevel levels[] = {
+        llvm::CodeGenOptLevel::None, llvm::CodeGenOptLevel::Less,
+        llvm::CodeGenOptLevel::Default, llvm::CodeGenOptLevel::Aggressive};
+    s.machine.reset(target->createTargetMachine(triple, f.target.cpu, f.target.features,
+                                                llvm::TargetOptions(), llvm::Reloc::PIC_,
+                                                std::nullopt, levels[f.optLevel]));
+    if (!s.machine)
+      return llvm::createStringError("cannot create an LLVM target machine for '" +
+                                     f.target.triple + "'");
+
+    s.module = translateModuleToLLVMIR(*module, s.context, inputName);
+    if (!s.module)
+      return llvm::createStringError(inputName +
+                                     ": translation to LLVM IR failed (see the diagnostics above)");
+    s.module->setDataLayout(s.machine->createDataLayout());
+    s.module->setTargetTriple(triple);
+
+    // The info document, NUL-terminated, in its own section; llvm.used
+    // keeps it through optimisation although nothing refers to it.
+    llvm::Constant *text =
+        llvm::ConstantDataArray::getString(s.context, info.toJSON(), /*AddNull=*/true);
+    auto *global = new llvm::GlobalVariable(*s.module, text->getType(), /*isConstant=*/true,
+                                            llvm::GlobalValue::PrivateLinkage, text,
+                                            "qshape.library_info");
+    global->setSection(native::LibraryInfoSection);
+    global->setAlignment(llvm::Align(1));
+    llvm::appendToUsed(*s.module, {global});
+  }
+
+  {
+    StageTimer timer(times.llvmOpt);
+    llvm::LoopAnalysisManager lam;
+    llvm::FunctionAnalysisManager fam;
+    llvm::CGSCCAnalysisManager cgam;
+    llvm::ModuleAnalysisManager mam;
+    llvm::PassBuilder pb(s.machine.get());
+    pb.registerModuleAnalyses(mam);
+    pb.registerCGSCCAnalyses(cgam);
+    pb.registerFunctionAnalyses(fam);
+    pb.registerLoopAnalyses(lam);
+    pb.crossRegisterProxies(lam, fam, cgam, mam);
+    static const llvm::OptimizationLevel levels[] = {
+        llvm::OptimizationLevel::O0, llvm::OptimizationLevel::O1, llvm::OptimizationLevel::O2,
+        llvm::OptimizationLevel::O3};
+    llvm::ModulePassManager mpm = f.optLevel == 0
+                                      ? pb.buildO0DefaultPipeline(levels[0])
+                                      : pb.buildPerModuleDefaultPipeline(levels[f.optLevel]);
+    mpm.run(*s.module, mam);
+  }
+  for (const llvm::Function &fn : *s.module)
+    if (!fn.isDeclaration())
+      ++stats.llvmFunctions;
+  stats.llvmInstructions = s.module->getInstructionCount();
+  return llvm::Error::success();
+}
+
+llvm::Error Compilation::emitObject(llvm::SmallVectorImpl<char> &object) {
+  StageTimer timer(times.codegen);
+  LLVMState &s = *llvmState;
+  llvm::raw_svector_ostream os(object);
+  llvm::legacy::PassManager pm;
+  if (s.machine->addPassesToEmitFile(pm, os, nullptr, llvm::CodeGenFileType::ObjectFile))
+    return llvm::createStringError("the LLVM target machine cannot emit object files");
+  pm.run(*s.module);
+  stats.objectBytes = object.size();
+  return llvm::Error::success();
+}
+
+llvm::Error Compilation::compile(OutputFile *output) {
+  if (!output && (options.emit == EmitKind::Object || options.emit == EmitKind::SharedLibrary))
+    return llvm::createStringError("--emit=" + getEmitName(options.emit).str() +
+                                   " needs an output file (-o)");
+  llvm::Expected<const CompileFacts *> f = getFacts();
+  if (!f)
+    return f.takeError();
+  if (llvm::Error err = runPipeline())
+    return err;
+  if (options.emit == EmitKind::MLIR)
+    return writeText(output, [&](llvm::raw_ostream &os) { module->print(os); });
+
+  if (llvm::Error err = translateAndOptimize())
+    return err;
+  if (options.emit == EmitKind::LLVMIR)
+    return writeText(output, [&](llvm::raw_ostream &os) { llvmState->module->print(os, nullptr); });
+
+  llvm::SmallString<0> object;
+  if (llvm::Error err = emitObject(object))
+    return err;
+  if (options.emit == EmitKind::Object) {
+    stats.outputBytes = object.size();
+    return output->write(object);
+  }
+
+  StageTimer timer(times.link);
+  llvm::SmallString<128> objectPath;
+  int fd = -1;
+  if (std::error_code ec =
+          llvm::sys::fs::createTemporaryFile("qshape-compile", "o", fd, objectPath))
+    return llvm::createStringError(ec, "cannot create a temporary object file: " + ec.message());
+  llvm::FileRemover removeObject(objectPath);
+  {
+    llvm::raw_fd_ostream os(fd, /*shouldClose=*/true);
+    os << object;
+    os.close();
+    if (os.has_error()) {
+      std::error_code ec = os.error();
+      os.clear_error();
+      return llvm::createStringError(ec, "cannot write the temporary object file '" +
+                                             objectPath.str().str() + "': " + ec.message());
+    }
+  }
+  if (llvm::Error err = linkSharedLibrary(*linker, objectPath, output->getTempPath()))
+    return err;
+  // What a loader will read: check it made it through the linker intact.
+  llvm::Expected<native::LibraryInfo> back = native::readLibraryInfo(output->getTempPath());
+  if (!back)
+    return llvm::createStringError("the linked library lost its info: " +
+                                   llvm::toString(back.takeError()));
+  if (back->toJSON() != info.toJSON())
+    return llvm::createStringError("the linked library's info differs from the one compiled in");
+  uint64_t size = 0;
+  if (!llvm::sys::fs::file_size(output->getTempPath(), size))
+    stats.outputBytes = size;
+  return llvm::Error::success();
+}
+
+} // namespace qshape::compile

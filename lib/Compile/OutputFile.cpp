@@ -1,0 +1,74 @@
+//===- OutputFile.cpp - outputs that appear complete or not at all --------===//
+
+#include "qshape/Compile/OutputFile.h"
+
+#include "llvm/ADT/SmallString.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Process.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace llvm;
+
+namespace qshape::compile {
+
+static Error cannotWrite(StringRef path, std::error_code ec) {
+  return createStringError(ec, "cannot write '" + path.str() + "': " + ec.message());
+}
+
+Expected<OutputFile> OutputFile::create(StringRef path, bool executable) {
+  if (sys::fs::is_directory(path))
+    return createStringError("cannot write '" + path.str() + "': it is a directory");
+  SmallString<256> model(sys::path::parent_path(path));
+  sys::path::append(model, "." + sys::path::filename(path) + ".tmp-%%%%%%");
+  SmallString<256> temp;
+  int fd = -1;
+  // The mode is filtered by the umask as for any new file.
+  unsigned mode = sys::fs::all_read | sys::fs::all_write | (executable ? sys::fs::all_exe : 0);
+  if (std::error_code ec = sys::fs::createUniqueFile(model, fd, temp, sys::fs::OF_None, mode))
+    return cannotWrite(path, ec);
+  sys::Process::SafelyCloseFileDescriptor(fd);
+  return OutputFile(path.str(), temp.str().str());
+}
+
+OutputFile::OutputFile(OutputFile &&other) noexcept
+    : path(std::move(other.path)), tempPath(std::move(other.tempPath)),
+      committed(other.committed) {
+  other.committed = true;
+}
+
+OutputFile::~OutputFile() {
+  if (!committed)
+    sys::fs::remove(tempPath);
+}
+
+Error OutputFile::write(StringRef bytes) {
+  std::error_code ec;
+  raw_fd_ostream os(tempPath, ec, sys::fs::OF_None);
+  if (ec)
+    return cannotWrite(path, ec);
+  os << bytes;
+  os.close();
+  if (os.has_error()) {
+    std::error_code err = os.error();
+    os.clear_error();
+    return cannotWrite(path, err);
+  }
+  return Error::success();
+}
+
+Error OutputFile::copyFrom(StringRef source) {
+  if (std::error_code ec = sys::fs::copy_file(source, tempPath))
+    return createStringError(ec, "cannot copy '" + source.str() + "' to '" + path + "': " +
+                                     ec.message());
+  return Error::success();
+}
+
+Error OutputFile::commit() {
+  if (std::error_code ec = sys::fs::rename(tempPath, path))
+    return cannotWrite(path, ec);
+  committed = true;
+  return Error::success();
+}
+
+} // namespace qshape::compile
