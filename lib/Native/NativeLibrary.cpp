@@ -231,7 +231,12 @@ Expected<std::unique_ptr<NativeLibrary>> NativeLibrary::load(StringRef path,
 
   std::unique_ptr<NativeLibrary> lib(new NativeLibrary());
   lib->info = std::move(*info);
-  lib->path = path.str();
+  // dlopen searches the library path for a name without '/': load exactly
+  // the file that was checked.
+  SmallString<256> absolute(path);
+  if (std::error_code ec = sys::fs::make_absolute(absolute))
+    return createStringError(ec, "cannot resolve '" + path.str() + "': " + ec.message());
+  lib->path = absolute.str().str();
   lib->handles = std::make_unique<Handles>();
   Handles &h = *lib->handles;
 
