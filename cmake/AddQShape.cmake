@@ -6,7 +6,7 @@
 # second list to keep up to date:
 #
 #   qshape_add_library(<name> [STATIC|SHARED] [OWN_TARGET_ONLY] <sources>... [HOST_LIBS MLIR LLVM])
-#   qshape_tool_link(<target>)          after add_executable(<target> ...)
+#   qshape_tool_link(<target> [SYSTEM_MALLOC])  after add_executable(<target> ...)
 #   qshape_add_plugin(<name> <sources>... LINK <libraries>...)
 #
 # A configure-time check (end of this file) stops with an error naming any
@@ -96,13 +96,16 @@ function(qshape_add_library name)
     LIBRARY DESTINATION ${QSHAPE_INSTALL_LIBDIR})
 endfunction()
 
-# qshape_tool_link(<target>)
+# qshape_tool_link(<target> [SYSTEM_MALLOC])
 #
 # Every qshape command-line tool calls this right after its add_executable:
 # the allocator, the output directory (build/bin), the install rule (bin/)
 # with an rpath that works from the prefix, and the export as QShape::<target>.
+# SYSTEM_MALLOC keeps the system's malloc (qshape-run: mimalloc's operator
+# new aborts where the runtime expects std::bad_alloc).
 function(qshape_tool_link target)
-  if(QSHAPE_TOOL_ALLOCATOR STREQUAL "mimalloc")
+  cmake_parse_arguments(ARG "SYSTEM_MALLOC" "" "" ${ARGN})
+  if(QSHAPE_TOOL_ALLOCATOR STREQUAL "mimalloc" AND NOT ARG_SYSTEM_MALLOC)
     # Kept although nothing names it: it comes before libc in the search
     # order, so its malloc/free serve the whole process, libMLIR.so included.
     target_link_libraries(${target} PRIVATE -Wl,--push-state,--no-as-needed mimalloc

@@ -22,6 +22,7 @@
 
 #include <chrono>
 #include <cstdlib>
+#include <new>
 
 using namespace mlir;
 using namespace qshape;
@@ -94,6 +95,10 @@ static llvm::Expected<SmallVector<Type>> parseTypes(MLIRContext &context,
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
+  // InitLLVM makes a failed operator new abort the process; the runtime
+  // catches std::bad_alloc for the state vector and reports "out of memory"
+  // instead, so let it be thrown.
+  std::set_new_handler(nullptr);
   std::vector<std::string> rewritten = interp::rewriteArgsFileOption(argc, argv);
   std::vector<const char *> newArgv;
   for (const std::string &a : rewritten)
