@@ -14,6 +14,10 @@
 6. Remote cache (--sections remote): on the same W2 module and pipeline, a
    miss vs a local hit vs a remote hit (a fresh directory, the entry on a
    redis-server this script starts on 127.0.0.1), and 8 concurrent clients.
+7. Native compilation (`native`): qshape-compile end to end, unrolled
+   (--no-roll) vs rolled, at -O2, on W2, W1 and W3: process wall time, peak
+   memory, per-stage split, LLVM IR size; a native run vs qshape-sim on W3.
+   Raw numbers in <build>/bench/native.json.
 Ratios are taken within one run (the machine is noisy); timings are the best
 of --repeat runs, or medians where a section says so.
 """
@@ -28,6 +32,8 @@ import sys
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "utils"))
+compare_results = __import__("compare-results")
 
 
 def gen_w3(ops, path):
@@ -248,13 +254,18 @@ def main():
     ap.add_argument("--build", default="build")
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--sizes", default="10000,100000,1000000")
-    ap.add_argument("--sections", default="fingerprint,canonicalize,sim,cache,remote,roll",
+    ap.add_argument("--sections", default="fingerprint,canonicalize,sim,cache,remote,roll,native",
                     help="comma-separated subset of: fingerprint, canonicalize, sim, cache, remote, roll, "
-                         "allocators (not in the default: W3 rolling under each malloc installed)")
+                         "native, allocators (not in the default: W3 rolling under each malloc "
+                         "installed)")
     ap.add_argument("--mlir-opt", default="/usr/lib/llvm-22/bin/mlir-opt",
                     help="upstream mlir-opt, the second host of the roll benchmark")
     ap.add_argument("--cache-rounds", type=int, default=200,
                     help="rounds of cleanup passes in the cache benchmark's nested pipeline")
+    ap.add_argument("--native-trotter", default="10,20,40,80",
+                    help="n_trotter values of the native section's W2 rows")
+    ap.add_argument("--native-limit", type=float, default=1800,
+                    help="seconds after which a native compile is stopped (and reported so)")
     args = ap.parse_args()
     sections = set(args.sections.split(","))
     bindir = os.path.join(args.build, "bin")
@@ -273,6 +284,8 @@ def main():
         remote_cache_bench(bindir, work, args.repeat, args.cache_rounds)
     if "roll" in sections:
         roll_bench(bindir, work, args)
+    if "native" in sections:
+        native_bench(bindir, work, args)
     if "allocators" in sections:
         allocator_bench(work, args)
 
@@ -481,6 +494,243 @@ def sim_bench(bindir):
     print(f"Command: `{bindir}/qshape-sim-bench`\n")
     out = subprocess.run([os.path.join(bindir, "qshape-sim-bench")], capture_output=True, text=True)
     print("```\n" + out.stdout.strip() + "\n```\n")
+
+
+NATIVE_TIMING = re.compile(
+    r"qshape-compile: timing: parse ([0-9.]+) s, facts ([0-9.]+) s, mlir-passes ([0-9.]+) s, "
+    r"translate ([0-9.]+) s, llvm-opt ([0-9.]+) s, codegen ([0-9.]+) s, link ([0-9.]+) s, "
+    r"total ([0-9.]+) s")
+NATIVE_SIZES = re.compile(r"qshape-compile: sizes: (\d+) MLIR ops after lowering, (\d+) LLVM "
+                          r"functions, (\d+) LLVM instructions, object (\d+) bytes, output (\d+) bytes")
+STAGES = ["parse", "facts", "mlir-passes", "translate", "llvm-opt", "codegen", "link", "total"]
+# The issue's figures, measured outside the project: Catalyst's own default
+# lowering stages (built from its sources against LLVM 22), then LLVM 22
+# `opt -O2` and `llc -O2`, on W2 decomposed at n_trotter=40.
+CATALYST_W2_40 = {"unrolled": {"lowering": 17.9, "opt": 8.5, "llc": 76.0, "peak_mb": 922},
+                  "rolled": {"lowering": 0.55, "opt": 0.17, "llc": 0.40, "peak_mb": 120, "roll": 12.9}}
+
+
+def timed_with_limit(cmd, limit):
+    """(wall s, peak MB, CPU s (user + sys), stderr) of one run through
+    /usr/bin/time, or None when it ran longer than `limit` seconds (then the
+    whole process group is killed)."""
+    p = subprocess.Popen(["/usr/bin/time", "-f", "@@%e %M %U %S"] + cmd, stdout=subprocess.DEVNULL,
+                         stderr=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        _, err = p.communicate(timeout=limit)
+    except subprocess.TimeoutExpired:
+        os.killpg(p.pid, 9)
+        p.communicate()
+        return None
+    if p.returncode != 0:
+        raise SystemExit(f"bench: {' '.join(cmd)} failed:\n{err}")
+    wall, kb, user, sys_ = [l for l in err.splitlines() if l.startswith("@@")][-1][2:].split()
+    return float(wall), int(kb) / 1024, float(user) + float(sys_), err
+
+
+def native_compile(tool, src, out, flags, limit):
+    """One qshape-compile process at -O2: wall, peak MB, CPU, stage times,
+    sizes, the roll and canonicalize pass times (--mlir-timing); None when it
+    took longer than `limit` seconds."""
+    run = timed_with_limit([tool, src, "-o", out, "--opt-level=2", "--timing", "--mlir-timing"]
+                           + flags, limit)
+    if run is None:
+        return None
+    wall, mb, cpu, err = run
+    t = NATIVE_TIMING.search(err)
+    z = NATIVE_SIZES.search(err)
+    r = {"wall": wall, "peak_mb": mb, "cpu": cpu, "stages": dict(zip(STAGES, map(float, t.groups()))),
+         "mlir_ops": int(z.group(1)), "llvm_functions": int(z.group(2)),
+         "llvm_instructions": int(z.group(3)), "object_bytes": int(z.group(4)),
+         "library_bytes": int(z.group(5))}
+    for name, pass_ in (("roll", "QShapeRollLoops"), ("canonicalize", "QShapeCanonicalize")):
+        m = re.search(r"([0-9.]+) \([ 0-9.]+%\)\s+" + pass_, err)
+        r[name] = float(m.group(1)) if m else 0.0
+    # The LLVM IR's size as text, after optimisation (a second process that
+    # stops before code generation; not part of the timings above).
+    ll = out + ".ll"
+    subprocess.run([tool, src, "--emit=llvm", "-o", ll, "--opt-level=2"] + flags, check=True,
+                   capture_output=True)
+    r["llvm_ir_bytes"] = os.path.getsize(ll)
+    os.remove(ll)
+    return r
+
+
+def brief(x):
+    return "stopped" if x is None else f"{x['wall']:.2f} s {x['cpu']:.2f} s CPU {x['peak_mb']:.0f} MB"
+
+
+def native_bench(bindir, work, args):
+    tool = os.path.join(bindir, "qshape-compile")
+    gen = [sys.executable, os.path.join(HERE, "workloads.py")]
+    cmd = f"python3 bench/run.py --build {args.build} --sections native"
+    if args.native_trotter != "10,20,40,80":
+        cmd += f" --native-trotter {args.native_trotter}"
+    if args.native_limit != 1800:
+        cmd += f" --native-limit {args.native_limit}"
+    print("## Native compilation (qshape-compile)\n")
+    print(f"Command: `{cmd}`\n")
+    print("Each row is two `qshape-compile IN -o OUT.so --opt-level=2 --timing --mlir-timing` "
+          "processes, unrolled (`--no-roll`) and rolled (the default); wall time and peak memory "
+          "from `/usr/bin/time`, the stages from `--timing`, the roll pass from `--mlir-timing`, "
+          "LLVM IR after `-O2` from `--timing` (instructions) and from a separate `--emit=llvm` "
+          "run (bytes of text); CPU is user + system time. One run per row; a compile that takes "
+          f"longer than {args.native_limit:.0f} s is stopped.\n")
+    rows = []
+    for old in os.listdir(work):  # libraries of an earlier run
+        if old.startswith("native-") and old.endswith(".so"):
+            os.remove(os.path.join(work, old))
+    w2 = [int(x) for x in args.native_trotter.split(",")]
+    plan = []
+    for variant in ("decomposed", "native"):
+        for n in w2:
+            plan.append((f"W2 {variant} n_trotter={n}", f"w2-{variant}-n{n}.mlir",
+                         ["w2", "--variant", variant, "--n-trotter", str(n)]))
+    for layers in (1, 2, 3, 4):
+        plan.append((f"W1 unrolled L={layers}", f"w1-unrolled-L{layers}.mlir",
+                     ["w1", "--layers", str(layers), "--form", "unrolled"]))
+    for n in (10**4, 10**5):
+        plan.append((f"W3 {n} ops", f"w3-{n}.mlir", None))
+    for label, name, genargs in plan:
+        src = os.path.join(work, name)
+        if genargs is None:
+            gen_w3(int(name.split("-")[1].split(".")[0]), src)
+        elif not os.path.exists(src):
+            subprocess.run(gen + genargs + ["-o", src], check=True)
+        base = os.path.join(work, "native-" + os.path.splitext(name)[0])
+        u = native_compile(tool, src, base + ".unrolled.so", ["--no-roll"], args.native_limit)
+        r = native_compile(tool, src, base + ".rolled.so", [], args.native_limit)
+        rows.append({"workload": label, "input": name, "unrolled": u, "rolled": r,
+                     "limit": args.native_limit})
+        print(f"<!-- {label}: unrolled {brief(u)}, rolled {brief(r)} -->", flush=True)
+
+    print("| workload | form | wall (s) | CPU (s) | peak (MB) | parse | facts | MLIR passes (roll) "
+          "| translate | LLVM -O2 | codegen | link | LLVM instrs | LLVM IR (MB) | rolled/unrolled "
+          "wall | CPU | memory |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for row in rows:
+        for form in ("unrolled", "rolled"):
+            x = row[form]
+            label = row["workload"] if form == "unrolled" else ""
+            if x is None:
+                print(f"| {label} | {form} | > {row['limit']:.0f} (stopped) |" + " |" * 15)
+                continue
+            s = x["stages"]
+            u = row["unrolled"]
+            if form == "rolled" and u is not None:
+                ratio = (f"| {x['wall'] / u['wall']:.3f} | {x['cpu'] / u['cpu']:.3f} | "
+                         f"{x['peak_mb'] / u['peak_mb']:.2f} ")
+            elif form == "rolled":
+                ratio = f"| < {x['wall'] / row['limit']:.3f} | | "
+            else:
+                ratio = "| | | "
+            print(f"| {label} | {form} | {x['wall']:.2f} | {x['cpu']:.2f} | "
+                  f"{x['peak_mb']:.0f} | {s['parse']:.3f} | {s['facts']:.3f} | {s['mlir-passes']:.3f} "
+                  f"({x['roll']:.3f}) | {s['translate']:.3f} | {s['llvm-opt']:.3f} | {s['codegen']:.3f} | "
+                  f"{s['link']:.3f} | {x['llvm_instructions']} | {x['llvm_ir_bytes'] / 1e6:.2f} {ratio}|")
+
+    def row_of(label):
+        return next((r for r in rows if r["workload"] == label), None)
+
+    print("\nTargets (W2 decomposed, rolled / unrolled; process wall time, CPU time in brackets, "
+          "and peak memory):\n")
+    for n, target in ((10, 0.2), (40, 0.1)):
+        r = row_of(f"W2 decomposed n_trotter={n}")
+        if r and r["unrolled"] and r["rolled"]:
+            t = r["rolled"]["wall"] / r["unrolled"]["wall"]
+            c = r["rolled"]["cpu"] / r["unrolled"]["cpu"]
+            m = r["rolled"]["peak_mb"] / r["unrolled"]["peak_mb"]
+            print(f"- n_trotter={n}: time {t:.3f}x ({c:.3f}x) (target <= {target}x: "
+                  f"{'met' if t <= target else 'NOT met'}), memory {m:.2f}x (target <= 0.3x: "
+                  f"{'met' if m <= 0.3 else 'NOT met'})")
+        elif r and r["rolled"]:
+            print(f"- n_trotter={n}: the unrolled compile was stopped after {r['limit']:.0f} s; "
+                  f"time < {r['rolled']['wall'] / r['limit']:.3f}x (target <= {target}x)")
+    dec = [(n, row_of(f"W2 decomposed n_trotter={n}")) for n in w2]
+    dec = [(n, r) for n, r in dec if r and r["rolled"]]
+    if len(dec) > 1:
+        (n0, r0), (n1, r1) = dec[0], dec[-1]
+        print(f"- rolled compile time from n_trotter={n0} to {n1} (x{n1 // n0} ops): "
+              f"{r0['rolled']['wall']:.2f} s -> {r1['rolled']['wall']:.2f} s "
+              f"(x{r1['rolled']['wall'] / r0['rolled']['wall']:.2f}), of which qshape-roll-loops "
+              f"{r0['rolled']['roll']:.2f} s -> {r1['rolled']['roll']:.2f} s; all but the roll "
+              f"{r0['rolled']['wall'] - r0['rolled']['roll']:.2f} s -> "
+              f"{r1['rolled']['wall'] - r1['rolled']['roll']:.2f} s")
+    r40 = row_of("W2 decomposed n_trotter=40")
+    c = CATALYST_W2_40
+    print("\nBeside the issue's outside figures (W2 decomposed, n_trotter=40; Catalyst's default "
+          "lowering stages, then LLVM 22 `opt -O2` and `llc -O2`; measured outside the project):\n")
+    print("| | MLIR lowering (s) | LLVM opt (s) | codegen (s) | peak (MB) | roll (s) |")
+    print("|---|---:|---:|---:|---:|---:|")
+    print(f"| Catalyst, unrolled | {c['unrolled']['lowering']} | {c['unrolled']['opt']} | "
+          f"{c['unrolled']['llc']} | {c['unrolled']['peak_mb']} | |")
+    print(f"| Catalyst after qshape's roll | {c['rolled']['lowering']} | {c['rolled']['opt']} | "
+          f"{c['rolled']['llc']} | {c['rolled']['peak_mb']} | {c['rolled']['roll']} |")
+    if r40:
+        for form in ("unrolled", "rolled"):
+            x = r40[form]
+            if x is None:
+                print(f"| qshape-compile --opt-level=2, {form} | stopped after {r40['limit']:.0f} s "
+                      "| | | | |")
+                continue
+            s = x["stages"]
+            lowering = s["mlir-passes"] - x["roll"] - x["canonicalize"]
+            print(f"| qshape-compile --opt-level=2, {form} | {lowering:.2f} | {s['llvm-opt']:.2f} | "
+                  f"{s['codegen']:.2f} | {x['peak_mb']:.0f} | "
+                  f"{x['roll'] + x['canonicalize']:.2f} |")
+        print("\n(qshape's lowering column is its MLIR passes without qshape-canonicalize and "
+              "qshape-roll-loops, which are the roll column.)")
+
+    execution = native_execution(bindir, work)
+    with open(os.path.join(work, "native.json"), "w") as f:
+        json.dump({"command": cmd, "compile": rows, "catalyst_w2_decomposed_n40": CATALYST_W2_40,
+                   "execution": execution}, f, indent=1)
+    print(f"\nRaw numbers: `{os.path.join(work, 'native.json')}`.\n", flush=True)
+
+
+def fastest_run(cmd, stats):
+    """The fastest of 3 runs of `cmd`: (wall s, the match of regex `stats` in its stderr)."""
+    runs = []
+    for _ in range(3):
+        wall, _, err = timed(cmd)
+        runs.append((wall, re.search(stats, err)))
+    return min(runs, key=lambda r: r[0])
+
+
+def native_execution(bindir, work):
+    """W3 at 10^5 ops: the compiled library (rolled and unrolled, -O2) vs
+    qshape-sim, same module, same arguments."""
+    src = os.path.join(work, "w3-100000.mlir")
+    gen_w3(10**5, src)
+    print("\n### Execution: W3, 10^5 gate ops on 8 wires\n")
+    print("Process wall time (`/usr/bin/time`, best of 3) and the time of the entry itself "
+          "(`qshape-run --run-stats`, `qshape-sim --sim-stats`). The results agree to 1e-9.\n")
+    print("| runner | process wall (s) | entry (ms) | gates |")
+    print("|---|---:|---:|---:|")
+    out = {}
+    sim = [os.path.join(bindir, "qshape-sim"), src, "--sim-stats"]
+    best = fastest_run(sim, r"(\d+) ops \((\d+) gates\).* in ([0-9.]+) ms")
+    ref = subprocess.run(sim[:2], capture_output=True, text=True, check=True).stdout
+    out["qshape-sim"] = {"wall": best[0], "entry_ms": float(best[1].group(3)),
+                         "gates": int(best[1].group(2))}
+    print(f"| qshape-sim (interpreter) | {best[0]:.3f} | {float(best[1].group(3)):.1f} | "
+          f"{best[1].group(2)} |")
+    for form, flags in (("unrolled", ["--no-roll"]), ("rolled", [])):
+        # The libraries of the compile table (-O2).
+        lib = os.path.join(work, f"native-w3-100000.{form}.so")
+        if not os.path.exists(lib):
+            print(f"| qshape-run, library compiled {form} at -O2 | (not compiled: stopped) | | |")
+            continue
+        run = [os.path.join(bindir, "qshape-run"), lib, "--run-stats"]
+        best = fastest_run(run, r"(\d+) gates on up to \d+ wires in ([0-9.]+) ms")
+        got = subprocess.run(run[:2], capture_output=True, text=True, check=True).stdout
+        agree = compare_results.compare(json.loads(ref)["results"], json.loads(got)["results"],
+                                        1e-9, False, "results") is None
+        out[f"native-{form}"] = {"wall": best[0], "entry_ms": float(best[1].group(2)),
+                                 "gates": int(best[1].group(1)), "agrees": agree}
+        print(f"| qshape-run, library compiled {form} at -O2 | {best[0]:.3f} | "
+              f"{float(best[1].group(2)):.1f} | {best[1].group(1)} |" + ("" if agree else " DIFFERS"))
+    return out
 
 
 if __name__ == "__main__":
