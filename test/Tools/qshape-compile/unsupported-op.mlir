@@ -8,6 +8,7 @@
 // RUN: not qshape-compile %t/sample.mlir -o %t/out.so 2>&1 | FileCheck %s --check-prefix=SAMPLE
 // RUN: not qshape-compile %t/unknown.mlir --allow-unregistered-dialect -o %t/out.so 2>&1 | FileCheck %s --check-prefix=UNKNOWN
 // RUN: not qshape-compile %t/unknown.mlir --allow-unregistered-dialect --emit=llvm -o %t/out.ll 2>&1 | FileCheck %s --check-prefix=UNKNOWN
+// RUN: ls -A %t | count 2
 // RUN: ls -A %t | FileCheck %s --check-prefix=FILES
 
 // SAMPLE: sample.mlir:8:8: error: 'quantum.sample' op of an observable other than quantum.compbasis has no function in Catalyst's runtime
