@@ -167,20 +167,21 @@ static llvm::Expected<RtValue> tensorFromJSON(RankedTensorType type, const llvm:
   return RtValue::getTensor(std::move(t));
 }
 
-std::vector<std::string> rewriteArgsFileOption(int argc, char **argv) {
-  std::vector<std::string> out;
+std::vector<const char *> rewriteArgsFileOption(int argc, char **argv,
+                                                std::vector<std::string> &storage) {
+  storage.clear();
   for (int i = 0; i < argc; ++i) {
     StringRef a = argv[i];
-    if ((a == "--args" || a == "-args") && i + 1 < argc && argv[i + 1][0] == '@') {
-      out.push_back("--args-file=" + std::string(argv[++i] + 1));
-      continue;
-    }
-    if (a.starts_with("--args=@") || a.starts_with("-args=@")) {
-      out.push_back("--args-file=" + a.substr(a.find('@') + 1).str());
-      continue;
-    }
-    out.push_back(a.str());
+    if ((a == "--args" || a == "-args") && i + 1 < argc && argv[i + 1][0] == '@')
+      storage.push_back("--args-file=" + std::string(argv[++i] + 1));
+    else if (a.starts_with("--args=@") || a.starts_with("-args=@"))
+      storage.push_back("--args-file=" + a.substr(a.find('@') + 1).str());
+    else
+      storage.push_back(a.str());
   }
+  std::vector<const char *> out;
+  for (const std::string &a : storage)
+    out.push_back(a.c_str());
   return out;
 }
 

@@ -99,10 +99,8 @@ int main(int argc, char **argv) {
   // catches std::bad_alloc for the state vector and reports "out of memory"
   // instead, so let it be thrown.
   std::set_new_handler(nullptr);
-  std::vector<std::string> rewritten = interp::rewriteArgsFileOption(argc, argv);
-  std::vector<const char *> newArgv;
-  for (const std::string &a : rewritten)
-    newArgv.push_back(a.c_str());
+  std::vector<std::string> storage;
+  std::vector<const char *> newArgv = interp::rewriteArgsFileOption(argc, argv, storage);
   cl::HideUnrelatedOptions(category);
   cl::ParseCommandLineOptions(
       static_cast<int>(newArgv.size()), newArgv.data(),

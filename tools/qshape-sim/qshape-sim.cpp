@@ -88,10 +88,8 @@ static int fail(const llvm::Twine &message) {
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
-  std::vector<std::string> rewritten = qshape::interp::rewriteArgsFileOption(argc, argv);
-  std::vector<const char *> newArgv;
-  for (const std::string &a : rewritten)
-    newArgv.push_back(a.c_str());
+  std::vector<std::string> storage;
+  std::vector<const char *> newArgv = qshape::interp::rewriteArgsFileOption(argc, argv, storage);
   cl::HideUnrelatedOptions(category);
   cl::ParseCommandLineOptions(
       static_cast<int>(newArgv.size()), newArgv.data(),

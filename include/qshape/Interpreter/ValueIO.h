@@ -31,8 +31,11 @@ namespace qshape::interp {
 
 /// LLVM's option parser expands `@file` arguments as response files, so a
 /// tool with `--args JSON|@FILE` rewrites `--args @F` and `--args=@F` to
-/// `--args-file=F` (a hidden option) before parsing its command line.
-std::vector<std::string> rewriteArgsFileOption(int argc, char **argv);
+/// `--args-file=F` (a hidden option) before parsing its command line. Returns
+/// the new argv (for cl::ParseCommandLineOptions); its strings live in
+/// `storage`.
+std::vector<const char *> rewriteArgsFileOption(int argc, char **argv,
+                                                std::vector<std::string> &storage);
 
 /// The JSON of `--args`: `text`, or the contents of `file` when not empty.
 llvm::Expected<std::string> readArgsText(llvm::StringRef text, llvm::StringRef file);
