@@ -95,3 +95,30 @@ else
 fi
 echo "  qshape-cache stats --dir <cache>:"
 "$BIN/qshape-cache" stats --dir "$CACHE_DIR" | grep -E '^(Entries|Cache size|Hits|Misses|Hit rate|Compile time saved)' | sed 's/^/    /'
+if [ -x "$BIN/qshape-compile" ] && [ -x "$BIN/qshape-run" ]; then
+  echo
+  echo "== Native compilation (qshape-compile, qshape-run): W2 as written and rolled =="
+  echo "demo-qpe10-decomposed.mlir (QPE of H2, 10 Trotter steps, decomposed) compiled to a shared"
+  echo "library at -O2, as written (--no-roll) and rolled (the default); qshape-run runs both on"
+  echo "qshape's runtime (Catalyst's runtime C ABI on qshape's simulator):"
+  for form in unrolled rolled; do
+    flags=""
+    [ "$form" = unrolled ] && flags="--no-roll"
+    lib="$BUILD/demo-qpe10-$form.so"
+    t0=$(date +%s%N)
+    "$BIN/qshape-compile" "$BUILD/demo-qpe10-decomposed.mlir" -o "$lib" --opt-level=2 $flags
+    t1=$(date +%s%N)
+    ms=$(( (t1 - t0) / 1000000 ))
+    printf '  %-9s qshape-compile %3d.%03d s, %5d KiB library\n' "$form" $((ms / 1000)) $((ms % 1000)) \
+      $(( $(stat -c %s "$lib") / 1024 ))
+    "$BIN/qshape-run" "$lib" --args @"$BUILD/demo-qpe10.args.json" > "$BUILD/demo-native-$form.json"
+  done
+  "$BIN/qshape-sim" "$BUILD/demo-qpe10-decomposed.mlir" --args @"$BUILD/demo-qpe10.args.json" > "$BUILD/demo-native-sim.json"
+  for form in unrolled rolled; do
+    if "$PY" utils/compare-results.py "$BUILD/demo-native-sim.json" "$BUILD/demo-native-$form.json" --tol 1e-9; then
+      printf '  qshape-run %-9s == qshape-sim to 1e-9: %s...\n' "$form" "$(cut -c1-60 "$BUILD/demo-native-$form.json")"
+    else
+      echo "  ERROR: the $form library's results differ from qshape-sim's"; exit 1
+    fi
+  done
+fi
