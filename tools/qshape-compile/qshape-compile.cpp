@@ -1,7 +1,7 @@
 //===- qshape-compile.cpp - a quantum MLIR module to a native library -----===//
 //
 //   qshape-compile IN.mlir -o OUT.so [--opt-level=N] [--no-roll] [--emit=K]
-//                  [--timing] [-v] [--linker=PATH]
+//                  [--timing] [-v] [--linker=PROGRAM]
 //
 // A thin main over qshape::compile::Compilation (include/qshape/Compile):
 // options in, one summary line (-v) and per-stage times (--timing) out.
@@ -64,8 +64,9 @@ static cl::opt<bool> verbose("v", cl::desc("Print one summary line on stderr"),
                              cl::cat(category));
 static cl::opt<std::string> linkerPath(
     "linker",
-    cl::desc("clang driver that links the library (a path, or a name looked up in PATH); "
-             "default: $QSHAPE_LINKER, else the one found when qshape was configured"),
+    cl::desc("ld.lld (or another GNU-compatible linker) that links the library: a path, or a "
+             "name looked up in PATH; default: $QSHAPE_LINKER, else the ld.lld found when qshape "
+             "was configured"),
     cl::value_desc("program"), cl::cat(category));
 static cl::opt<bool> allowUnregistered(
     "allow-unregistered-dialect",
@@ -93,8 +94,12 @@ int main(int argc, char **argv) {
       "Stages: parse; the MLIR pipeline qshape-lower-to-llvm (qshape-canonicalize and\n"
       "qshape-roll-loops unless --no-roll, then lowering to the LLVM dialect); translation\n"
       "to LLVM IR; LLVM's optimisation pipeline at --opt-level; code generation for this\n"
-      "machine; linking with clang-22 and lld-22. The library calls Catalyst's runtime C\n"
-      "ABI; `qshape-run OUT.so` runs it on qshape's runtime (docs/native.md).\n\n"
+      "machine; linking with ld.lld (lld-22). The library calls Catalyst's runtime C ABI;\n"
+      "`qshape-run OUT.so` runs it on qshape's runtime (docs/native.md).\n\n"
+      "-v prints `qshape-compile: off <key> <seconds> s`: the key hashes everything the\n"
+      "library depends on (input fingerprint, pipeline, options, target, toolchain).\n"
+      "Errors exit with code 1 and leave OUT as it was (it is written under a temporary\n"
+      "name and renamed when complete).\n\n"
       "MLIR's pass manager options work too (--mlir-timing, --mlir-print-ir-after-all,\n"
       "...: --help-hidden lists them).\n");
 

@@ -108,7 +108,8 @@ int main(int argc, char **argv) {
       "Calls setup(), the entry and teardown() of the library, with libqshape-runtime.so\n"
       "(Catalyst's runtime C ABI on qshape's simulator) as the device, and prints\n"
       "{\"results\": [...]} as qshape-sim does. A run-time error of the program (a wire\n"
-      "out of range, more qubits than memory allows, ...) is an error, exit code 1.\n");
+      "out of range, more qubits than memory allows, ...) is an error, exit code 1. A\n"
+      "file qshape-compile did not write is refused before it is loaded.\n");
 
   if (shots.getNumOccurrences() && shots < 0)
     return fail("--shots must be 0 (analytic) or positive");
