@@ -152,9 +152,9 @@ def run_target(name, build, seconds, fuzzdir):
             m = STATUS.match(line)
             if m:
                 res["cov"], res["ft"], res["corpus"] = int(m[2]), int(m[3]), int(m[4])
-        m = re.search(r"stat::number_of_executed_units: (\d+)", text)
+        m = re.search(r"stat::number_of_executed_units:\s+(\d+)", text)
         res["execs"] += int(m[1]) if m else 0
-        m = re.search(r"stat::peak_rss_mb: (\d+)", text)
+        m = re.search(r"stat::peak_rss_mb:\s+(\d+)", text)
         res["rss"] = max(res["rss"], int(m[1]) if m else 0)
         found = [f for f in FINDING.findall(text) if "/slow-unit-" not in f]
         if p.returncode != 0:
