@@ -11,17 +11,20 @@
 //                    survives a generic-form print/parse, and the pass's own
 //                    annotations do not change it;
 //   roll-loops       runs with verify-roundtrip: unrolling the loops it made
-//                    gives back the input, or the input is kept as a crash.
+//                    gives back the input, or the input is kept as a crash
+//                    (unless it aliases a wire, see aliasesAWire).
 //
 //===----------------------------------------------------------------------===//
 
 #include "FuzzCommon.h"
 
 #include "qshape/Fingerprint/Fingerprint.h"
+#include "qshape/GateView/GateView.h"
 
 #include "mlir/IR/Verifier.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstdlib>
@@ -51,8 +54,26 @@ bool same(FailureOr<qshape::Fingerprint> a, FailureOr<qshape::Fingerprint> b) {
   return succeeded(a) && succeeded(b) && a->exact == b->exact && a->shape == b->shape;
 }
 
+/// Two static extracts of one wire from one register value: a program that
+/// aliases a qubit (Catalyst never emits one; qshape-check-linearity does not
+/// flag it either). Its meaning is undefined, and qshape-roll-loops'
+/// verify-roundtrip rejects some such programs (with an error, never with
+/// wrong output): the canonical order of the two identical extracts is a tie
+/// that the input's order breaks. Found by this target; docs/robustness.md.
+bool aliasesAWire(ModuleOp module) {
+  llvm::DenseSet<std::pair<Value, int64_t>> seen;
+  bool aliases = false;
+  module.walk([&](Operation *op) {
+    if (std::optional<qshape::RegisterAccess> ra = qshape::RegisterAccess::get(op))
+      if (!ra->isInsert && ra->staticIdx && !seen.insert({ra->reg, *ra->staticIdx}).second)
+        aliases = true;
+  });
+  return aliases;
+}
+
 /// Runs `pipeline` on `module`; checks the properties every pass has.
 LogicalResult runPipeline(ModuleOp module, llvm::StringRef pipeline) {
+  bool aliasing = aliasesAWire(module);
   MLIRContext *ctx = module.getContext();
   PassManager pm(ctx);
   pm.enableVerifier(false); // verified below: a pass breaking IR is a bug, not a diagnostic
@@ -62,7 +83,7 @@ LogicalResult runPipeline(ModuleOp module, llvm::StringRef pipeline) {
   if (failed(pm.run(module))) {
     if (diags.numErrors() == 0)
       fail(pipeline + " failed without an error diagnostic", module);
-    if (diags.contains("verify-roundtrip"))
+    if (diags.contains("verify-roundtrip") && !aliasing)
       fail(pipeline + ": " + diags.text(), module);
     return failure();
   }
