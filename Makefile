@@ -14,9 +14,11 @@ DEB_PACKAGES = llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools \
                clang-22 cmake ninja-build libgtest-dev libgmock-dev libmimalloc-dev \
                python3 python3-pytest lld-22 \
                python3-venv python3-setuptools python3-wheel \
-               libhiredis-dev redis-server
+               libhiredis-dev redis-server \
+               libclang-rt-22-dev ccache
 
-.PHONY: all deps configure build check demo bench docs clean
+.PHONY: all deps configure build check demo bench docs clean \
+        build-sanitize check-sanitize fuzz fuzz-differential
 
 all: build
 
@@ -51,3 +53,33 @@ docs: build
 
 clean:
 	rm -rf $(BUILD)
+
+# Robustness (docs/robustness.md): one ASan+UBSan build, compiled with
+# libFuzzer's coverage instrumentation, serves `make check-sanitize` (the lit
+# and unit suites) and `make fuzz` (the libFuzzer targets in fuzz/ and the
+# differential harness). It builds at low priority: the machine is shared.
+SAN_BUILD     ?= build-sanitize
+FUZZ_SECONDS  ?= 20
+DIFF_SECONDS  ?= $(FUZZ_SECONDS)
+NICE          ?= nice -n 10
+
+$(SAN_BUILD)/build.ninja:
+	@$(MAKE) --no-print-directory deps
+	cmake -G Ninja -S . -B $(SAN_BUILD) -DCMAKE_BUILD_TYPE=Release \
+	  -DCMAKE_C_FLAGS_RELEASE="-O1 -DNDEBUG" -DCMAKE_CXX_FLAGS_RELEASE="-O1 -DNDEBUG" \
+	  -DLLVM_USE_SANITIZER="Address;Undefined" -DQSHAPE_ENABLE_FUZZERS=ON \
+	  -DMLIR_DIR=$(LLVM_DIR_)/lib/cmake/mlir -DPython3_EXECUTABLE=$(PYTHON) \
+	  -DCMAKE_C_COMPILER=$(LLVM_DIR_)/bin/clang -DCMAKE_CXX_COMPILER=$(LLVM_DIR_)/bin/clang++
+
+build-sanitize: deps $(SAN_BUILD)/build.ninja
+	$(NICE) ninja -C $(SAN_BUILD) -j $(JOBS)
+
+check-sanitize: build-sanitize
+	@$(PYTHON) utils/run-tests.py --build $(SAN_BUILD) --python $(PYTHON) --suites lit --label sanitize
+
+fuzz: build-sanitize
+	@$(PYTHON) fuzz/run-fuzzers.py --build $(SAN_BUILD) --seconds $(FUZZ_SECONDS) \
+	  --differential-seconds $(DIFF_SECONDS)
+
+fuzz-differential: build-sanitize
+	@$(PYTHON) fuzz/differential.py --build $(SAN_BUILD) --seconds $(DIFF_SECONDS)

@@ -71,22 +71,26 @@ def main():
     ap.add_argument("--build", default="build")
     ap.add_argument("--python", default=sys.executable)
     ap.add_argument("--lit", default="/usr/lib/llvm-22/bin/lit")
+    ap.add_argument("--suites", default="lit,pytest,installed-python",
+                    help="comma-separated suites to run (make check-sanitize: lit)")
+    ap.add_argument("--label", default="", help="prefix of the per-suite lines (e.g. sanitize)")
     args = ap.parse_args()
     src = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     results = os.path.join(args.build, "test-results")
     os.makedirs(results, exist_ok=True)
 
-    suites = {
-        "lit": run_lit(args.build, args.lit, os.path.join(results, "lit.json")),
-        "pytest": run_pytest(args.python, src, args.build, os.path.join(results, "pytest.xml")),
-        "installed-python": run_installed_python(args.python, src, args.build,
-                                                 os.path.join(results, "installed-python.xml")),
+    runners = {
+        "lit": lambda: run_lit(args.build, args.lit, os.path.join(results, "lit.json")),
+        "pytest": lambda: run_pytest(args.python, src, args.build, os.path.join(results, "pytest.xml")),
+        "installed-python": lambda: run_installed_python(args.python, src, args.build,
+                                                         os.path.join(results, "installed-python.xml")),
     }
+    suites = {name: runners[name]() for name in args.suites.split(",")}
     passed = sum(r[0] for r in suites.values())
     failed = sum(r[1] for r in suites.values())
     skipped = sum(r[2] for r in suites.values())
     for name, (p, f, s) in suites.items():
-        print(f"{name}: {p} passed, {f} failed, {s} skipped")
+        print(f"{args.label + ' ' if args.label else ''}{name}: {p} passed, {f} failed, {s} skipped")
     if passed + failed == 0:
         failed = 1
         print("run-tests: no test ran", file=sys.stderr)

@@ -64,9 +64,11 @@ static llvm::Expected<RtValue> scalarFromJSON(const ElemInfo &info, const llvm::
     if (!i)
       return bad("an integer");
     if (info.width < 64) {
+      // Signed and unsigned spellings: [-2^(w-1), 2^w - 1]. The upper bound is
+      // unsigned: for i63 it is INT64_MAX, and 2^63 overflows int64_t.
       int64_t lo = -(int64_t{1} << (info.width - 1));
-      int64_t hi = (int64_t{1} << info.width) - 1;
-      if (*i < lo || *i > hi)
+      uint64_t hi = (uint64_t{1} << info.width) - 1;
+      if (*i < lo || (*i > 0 && static_cast<uint64_t>(*i) > hi))
         return llvm::createStringError(where + ": " + std::to_string(*i) + " does not fit i" +
                                        std::to_string(info.width));
     }
