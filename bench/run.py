@@ -36,6 +36,12 @@ sys.path.insert(0, os.path.join(HERE, "..", "utils"))
 compare_results = __import__("compare-results")
 
 
+def save_json(work, section, data):
+    """<build>/bench/<section>.json: the raw numbers bench/plots.py draws."""
+    with open(os.path.join(work, f"{section}.json"), "w") as f:
+        json.dump(data, f, indent=1)
+
+
 def gen_w3(ops, path):
     if not os.path.exists(path):
         subprocess.run([sys.executable, os.path.join(HERE, "workloads.py"), "w3", "--ops", str(ops),
@@ -240,6 +246,9 @@ def remote_cache_bench(bindir, work, repeat, rounds):
         med = statistics.median(walls)
         print(f"| 8 {name} | {med:.3f} | {8 / med:.1f} |")
     print(flush=True)
+    save_json(work, "remote", {"command": f"python3 bench/run.py --sections remote --repeat {repeat}",
+                               "wall": {name: [r["wall"] for r in rs] for name, rs in runs.items()},
+                               "concurrent": conc})
 
 
 def redis_version():
@@ -306,6 +315,8 @@ def fingerprint_bench(bindir, work, args):
     if len(rows) > 1:
         (n0, _, f0), (n1, _, f1) = rows[0], rows[-1]
         print(f"\nGrowth: fingerprint time x{f1 / f0:.1f} for x{n1 // n0} ops.\n")
+    save_json(work, "fingerprint", {"command": f"python3 bench/run.py --sections fingerprint",
+                                    "rows": [{"ops": n, "parse": p, "fingerprint": f} for n, p, f in rows]})
 
 
 def op_count(opt, path, passes=()):
