@@ -77,12 +77,12 @@ def compile_plot(work, out):
         return missing("compile-vs-ntrotter.png", "native")
     fig, ax = plt.subplots(figsize=(6.4, 4.6))
     limit = None
-    for variant in ("decomposed", "native"):
+    for variant, color in (("decomposed", "tab:blue"), ("native", "tab:orange")):
         rows = [r for r in native["compile"] if r["workload"].startswith(f"W2 {variant} n_trotter=")]
-        for form, style in (("unrolled", "o-"), ("rolled", "s-")):
+        for form, style in (("unrolled", "o-"), ("rolled", "s--")):
             pts = [(int(r["workload"].split("=")[1]), r[form]["wall"]) for r in rows if r[form]]
             if pts:
-                ax.plot(*zip(*pts), style, label=f"W2 {variant}, {form}")
+                ax.plot(*zip(*pts), style, color=color, label=f"W2 {variant}, {form}")
             stopped = [int(r["workload"].split("=")[1]) for r in rows if not r[form]]
             if stopped:
                 limit = rows[0]["limit"]

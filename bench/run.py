@@ -273,7 +273,7 @@ def main():
                     help="rounds of cleanup passes in the cache benchmark's nested pipeline")
     ap.add_argument("--native-trotter", default="10,20,40,80",
                     help="n_trotter values of the native section's W2 rows")
-    ap.add_argument("--native-limit", type=float, default=1800,
+    ap.add_argument("--native-limit", type=float, default=300,
                     help="seconds after which a native compile is stopped (and reported so)")
     args = ap.parse_args()
     sections = set(args.sections.split(","))
@@ -577,7 +577,7 @@ def native_bench(bindir, work, args):
     cmd = f"python3 bench/run.py --build {args.build} --sections native"
     if args.native_trotter != "10,20,40,80":
         cmd += f" --native-trotter {args.native_trotter}"
-    if args.native_limit != 1800:
+    if args.native_limit != 300:
         cmd += f" --native-limit {args.native_limit}"
     print("## Native compilation (qshape-compile)\n")
     print(f"Command: `{cmd}`\n")
