@@ -119,11 +119,11 @@ module @module_circuit {
     %e1jk, %k26bq9.k = quantum.custom "CRX"(%71705) %dz44y, %qq10 : !quantum.bit, !quantum.bit loc("circuit.py":241:43)
     %dmf = "quantum.custom"(%e1jk) <{adjoint, operandSegmentSizes = array<i32: 0, 1, 0, 0>, gate_name = "PauliZ", resultSegmentSizes = array<i32: 1, 0>}> : (!quantum.bit) -> !quantum.bit loc("circuit.py":1722:83)
     %kf = "quantum.insert"(%em$, %h0, %dmf) : (!quantum.reg, i64, !quantum.bit) -> !quantum.reg loc("circuit.py":887:120)
+    %45156 = "quantum.compbasis"(%k26bq9.k, %nmvd) <{operandSegmentSizes = array<i32: 2, 0>}> : (!quantum.bit, !quantum.bit) -> !quantum.obs loc(#loc20)
+    %g9h31q.m = "quantum.probs"(%45156) <{operandSegmentSizes = array<i32: 1, 0, 0>}> : (!quantum.obs) -> tensor<4xf64> loc("adjoint"("/home/u/qpe.py":1226:23))
     %71080 = quantum.insert %kf[ 1], %nmvd : !quantum.reg, !quantum.bit loc("x.py":4546:39)
     %95602 = arith.constant 2 : i64
     %qtpjre = "quantum.insert"(%71080, %95602, %12852#1) : (!quantum.reg, i64, !quantum.bit) -> !quantum.reg loc(#loc21)
-    %45156 = "quantum.compbasis"(%k26bq9.k, %nmvd) <{operandSegmentSizes = array<i32: 2, 0>}> : (!quantum.bit, !quantum.bit) -> !quantum.obs loc(#loc20)
-    %g9h31q.m = "quantum.probs"(%45156) <{operandSegmentSizes = array<i32: 1, 0, 0>}> : (!quantum.obs) -> tensor<4xf64> loc("adjoint"("/home/u/qpe.py":1226:23))
     %68934 = "quantum.insert"(%qtpjre, %k26bq9.k) <{idx_attr = 3 : i64}> : (!quantum.reg, !quantum.bit) -> !quantum.reg loc(#loc22)
     "quantum.dealloc"(%68934) : (!quantum.reg) -> () loc("/home/u/qpe.py":345:62)
     "quantum.device_release"() : () -> () loc(unknown)
