@@ -5,6 +5,8 @@
 #include "qshape/Runtime/RuntimeCAPI.h"
 
 #include "mlir/IR/BuiltinTypes.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/FileSystem.h"
@@ -295,13 +297,44 @@ namespace {
 /// Buffers that live for one call.
 struct CallMemory {
   std::vector<std::unique_ptr<char[]>> blocks;
+  std::vector<size_t> sizes;
   char *allocate(size_t bytes) {
     // Zeroed, and aligned for any element (new[] of char gives at least
     // alignof(max_align_t), 16 here).
     blocks.push_back(std::make_unique<char[]>(std::max<size_t>(bytes, 1)));
+    sizes.push_back(std::max<size_t>(bytes, 1));
     return blocks.back().get();
   }
+  bool owns(const void *p) const {
+    for (auto [block, size] : llvm::zip(blocks, sizes))
+      if (p >= block.get() && p < block.get() + size)
+        return true;
+    return false;
+  }
 };
+
+/// MLIR's memref lowering marks the allocated pointer of a buffer that is a
+/// global (memref.get_global) with this value: it must not be freed.
+constexpr uintptr_t kGlobalBufferMarker = 0xdeadbeef;
+
+/// Frees the buffers the entry allocated for its tensor results (with
+/// malloc, as the memref lowering does): they are the caller's, as in
+/// Catalyst. A buffer two results share is freed once; globals and the
+/// caller's own argument buffers, which a result may alias, are not freed.
+void freeResultBuffers(ArrayRef<Slot> slots, ArrayRef<size_t> offsets, const char *results,
+                       const CallMemory &memory) {
+  llvm::SmallPtrSet<void *, 8> freed;
+  for (auto [slot, offset] : llvm::zip(slots, offsets)) {
+    if (!slot.isTensor)
+      continue;
+    void *allocated;
+    std::memcpy(&allocated, results + offset, sizeof(void *));
+    if (!allocated || reinterpret_cast<uintptr_t>(allocated) == kGlobalBufferMarker ||
+        memory.owns(allocated) || !freed.insert(allocated).second)
+      continue;
+    std::free(allocated);
+  }
+}
 
 /// Writes a memref descriptor for tensor value `v` at `at`.
 Error packTensor(const Slot &slot, const RtValue &v, char *at, CallMemory &memory,
@@ -439,6 +472,7 @@ Expected<SmallVector<RtValue>> NativeLibrary::run(const EntryInfo &entry,
   for (auto [k, slot] : llvm::enumerate(resultSlots))
     results.push_back(slot.isTensor ? unpackTensor(slot, resultStruct + resultOffsets[k])
                                     : loadScalar(slot.scalar, resultStruct + resultOffsets[k]));
+  freeResultBuffers(resultSlots, resultOffsets, resultStruct, memory);
   return results;
 }
 
