@@ -23,6 +23,7 @@ import random
 import re
 import resource
 import select
+import shlex
 import shutil
 import signal
 import socket
@@ -735,6 +736,7 @@ def case_identical(work, big, big_ref):
 
 SERVERS = []
 PLUGINS = []  # pass plugin, dialect plugin (--plugins)
+MLIR_OPT = []  # the upstream mlir-opt command, with its env prefix if any
 
 
 def free_port():
@@ -931,7 +933,7 @@ def case_two_machines(work, big, big_ref, big_args):
     if PLUGINS:
         runs = []
         for name in ("c", "d"):
-            cmd = [TOOLS["mlir-opt"], f"--load-dialect-plugin={PLUGINS[1]}", f"--load-pass-plugin={PLUGINS[0]}",
+            cmd = MLIR_OPT + [f"--load-dialect-plugin={PLUGINS[1]}", f"--load-pass-plugin={PLUGINS[0]}",
                    "--pass-pipeline=builtin.module(qshape-cache{dir=%s pipeline=\"%s\" emit-remarks})"
                    % (fresh(os.path.join(work, "r1-" + name)), PIPE), big, "-o", "-"]
             runs.append(Compile(subprocess.run(cmd, capture_output=True, text=True, env=env)))
@@ -1375,6 +1377,9 @@ def main():
                     help="local: the directory's cases (1-9); remote: a shared Redis (R1-R6)")
     ap.add_argument("--plugins", nargs=2, metavar=("PASS_PLUGIN", "DIALECT_PLUGIN"),
                     help="remote: also run the pass plugin in upstream mlir-opt")
+    ap.add_argument("--mlir-opt", default="mlir-opt",
+                    help="the upstream mlir-opt command (lit's %%upstream_mlir_opt: under ASan it "
+                         "preloads the sanitizer runtime)")
     ap.add_argument("--no-mount", action="store_true",
                     help="exercise the fallbacks (setpriv/chmod, RLIMIT_FSIZE)")
     args = ap.parse_args()
@@ -1385,7 +1390,8 @@ def main():
         tools += [("sim", "qshape-sim"), ("redis", "redis-server")]
         if args.plugins:
             PLUGINS.extend(os.path.abspath(p) for p in args.plugins)
-            tools.append(("mlir-opt", "mlir-opt"))
+            MLIR_OPT.extend(shlex.split(args.mlir_opt))
+            tools.append(("mlir-opt", MLIR_OPT[-1]))
     for name, exe in tools:
         TOOLS[name] = shutil.which(exe) or (shutil.which(exe, path="/usr/sbin:/usr/bin") if exe == "redis-server" else None)
         if not TOOLS[name]:
