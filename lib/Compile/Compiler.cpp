@@ -110,7 +110,7 @@ llvm::StringRef getEmitName(EmitKind kind) {
 /// The one place that says which MLIR pipeline a compilation runs.
 /// --no-roll compiles the program as written: neither the canonical form
 /// nor rolling. (The passes of a pass manager anchored on builtin.module.)
-static std::string pipelineSpec(const CompileOptions &options) {
+std::string getPipelineSpec(const CompileOptions &options) {
   const char *on = options.roll ? "true" : "false";
   return std::string("qshape-lower-to-llvm{canonicalize=") + on + " roll=" + on + "}";
 }
@@ -218,8 +218,8 @@ llvm::Expected<const CompileFacts *> Compilation::getFacts() {
   passManager = std::make_unique<PassManager>(&context, ModuleOp::getOperationName());
   std::string errors;
   llvm::raw_string_ostream errorStream(errors);
-  if (failed(parsePassPipeline(pipelineSpec(options), *passManager, errorStream)))
-    return llvm::createStringError("cannot build the pipeline '" + pipelineSpec(options) +
+  if (failed(parsePassPipeline(getPipelineSpec(options), *passManager, errorStream)))
+    return llvm::createStringError("cannot build the pipeline '" + getPipelineSpec(options) +
                                    "': " + errors);
   llvm::raw_string_ostream pipelineStream(f.pipeline);
   passManager->printAsTextualPipeline(pipelineStream);

@@ -2,14 +2,20 @@
 //
 //   qshape-compile IN.mlir -o OUT.so [--opt-level=N] [--no-roll] [--emit=K]
 //                  [--timing] [-v] [--linker=PROGRAM]
+//                  [--cache=off|read|write|readwrite] [--cache-dir=DIR]
+//                  [--cache-remote=URL] [--cache-lock-wait=DURATION]
 //
-// A thin main over qshape::compile::Compilation (include/qshape/Compile):
-// options in, one summary line (-v) and per-stage times (--timing) out.
+// A thin main over qshape::compile::Compilation and ArtifactCache
+// (include/qshape/Compile): options in, one summary line (-v) and per-stage
+// times (--timing) out. With --emit=so the artifact cache is consulted
+// before any lowering (ArtifactCache.h): first by the input's bytes, then by
+// the compile key after parsing; a hit writes the stored library to OUT.
 // Errors are located diagnostics where there is a location, then one
 // "qshape-compile: error: ..." line and exit code 1; OUT is then untouched.
 //
 //===----------------------------------------------------------------------===//
 
+#include "qshape/Compile/ArtifactCache.h"
 #include "qshape/Compile/Compiler.h"
 
 #include "mlir/IR/AsmState.h"
@@ -21,6 +27,7 @@
 #include "mlir/Support/Timing.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Format.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
@@ -74,14 +81,106 @@ static cl::opt<bool> allowUnregistered(
              "Catalyst's catalyst.launch_kernel"),
     cl::cat(category));
 
+static cl::opt<std::string> cacheModeText(
+    "cache",
+    cl::desc("The artifact cache (--emit=so): off, read (hits only, never stores), write "
+             "(compiles and stores, never hits), readwrite (default). Directory: "
+             "--cache-dir, else $QSHAPE_CACHE_DIR, else $XDG_CACHE_HOME/qshape or "
+             "~/.cache/qshape (docs/cache.md)"),
+    cl::value_desc("mode"), cl::init("readwrite"), cl::cat(category));
+static cl::opt<std::string> cacheDir("cache-dir",
+                                     cl::desc("The cache directory (default: $QSHAPE_CACHE_DIR, "
+                                              "...; see --cache)"),
+                                     cl::value_desc("dir"), cl::cat(category));
+static cl::opt<std::string> cacheRemote(
+    "cache-remote",
+    cl::desc("A shared cache behind the directory, redis://host:port/db?attrs (default: "
+             "$QSHAPE_CACHE_REMOTE); 'off': none"),
+    cl::value_desc("url"), cl::cat(category));
+static cl::opt<std::string> cacheLockWait(
+    "cache-lock-wait",
+    cl::desc("How long to wait while another process compiles the same input (single "
+             "flight), e.g. 30s, 5m (default 5m); then compile without waiting longer"),
+    cl::value_desc("duration"), cl::init("5m"), cl::cat(category));
+
 static int fail(const llvm::Twine &message) {
   llvm::errs() << "qshape-compile: error: " << message << "\n";
   return 1;
 }
 
+using Clock = std::chrono::steady_clock;
+static double since(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+namespace {
+/// The artifact cache's part of one run (ArtifactCache.h): kept apart from
+/// the compilation so that a pre-key stage (the module that is keyed is
+/// whatever the driver holds after it) can be added between parse and
+/// facts without touching it.
+struct CacheRun {
+  std::unique_ptr<ArtifactCache> cache;
+  std::optional<qshape::cache::CacheKey> sourceKey;
+  std::unique_ptr<qshape::cache::KeyLock> lock;
+  CacheOutcome outcome = CacheOutcome::Off;
+  std::string key; ///< the compile key of a hit found by the source index
+  double seconds = 0; ///< lookups, the lock's wait and stores
+
+  /// Before parsing: the source index, then single flight on the source
+  /// key (a waiter looks up again once the holder is done). True on a hit.
+  bool tryBeforeParse(llvm::StringRef input, const CompileOptions &options,
+                      const Linker &linker, OutputFile &output) {
+    auto start = Clock::now();
+    sourceKey = sourceKeyBuilder(input, options, linker).key();
+    bool hit = lookupBySource(output);
+    if (!hit && cache->writes()) {
+      bool waited = false;
+      lock = cache->lock(*sourceKey, waited);
+      if (waited)
+        hit = lookupBySource(output);
+    }
+    seconds += since(start);
+    return hit;
+  }
+
+  /// After the facts: the library of the compile key (another input with
+  /// the same exact fingerprint compiled it). True on a hit.
+  bool tryAfterFacts(const CompileFacts &facts, OutputFile &output) {
+    auto start = Clock::now();
+    qshape::cache::CacheKey k = *qshape::cache::CacheKey::parse(facts.key());
+    bool hit = cache->lookupLibrary(k, output);
+    if (hit) {
+      outcome = CacheOutcome::Hit;
+      cache->storeSource(*sourceKey, k);
+    }
+    seconds += since(start);
+    return hit;
+  }
+
+  void storeAfterCompile(const CompileFacts &facts, OutputFile &output, double compileSeconds) {
+    auto start = Clock::now();
+    qshape::cache::CacheKey k = *qshape::cache::CacheKey::parse(facts.key());
+    outcome = CacheOutcome::Miss;
+    cache->storeLibrary(k, output.getTempPath(), uint64_t(compileSeconds * 1000));
+    cache->storeSource(*sourceKey, k);
+    seconds += since(start);
+  }
+
+private:
+  bool lookupBySource(OutputFile &output) {
+    std::optional<qshape::cache::CacheKey> k = cache->lookupSource(*sourceKey);
+    if (!k || !cache->lookupLibrary(*k, output))
+      return false;
+    outcome = CacheOutcome::Hit;
+    key = k->str();
+    return true;
+  }
+};
+} // namespace
+
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
-  auto start = std::chrono::steady_clock::now();
+  auto start = Clock::now();
   registerPassManagerCLOptions();
   registerDefaultTimingManagerCLOptions();
   registerAsmPrinterCLOptions();
@@ -96,10 +195,15 @@ int main(int argc, char **argv) {
       "to LLVM IR; LLVM's optimisation pipeline at --opt-level; code generation for this\n"
       "machine; linking with ld.lld (lld-22). The library calls Catalyst's runtime C ABI;\n"
       "`qshape-run OUT.so` runs it on qshape's runtime (docs/native.md).\n\n"
-      "-v prints `qshape-compile: off <key> <seconds> s`: the key hashes everything the\n"
-      "library depends on (input fingerprint, pipeline, options, target, toolchain).\n"
-      "Errors exit with code 1 and leave OUT as it was (it is written under a temporary\n"
-      "name and renamed when complete).\n\n"
+      "Compile once: with --emit=so the artifact cache is consulted before any lowering,\n"
+      "first by the input's bytes, then by the compile key after parsing. A hit writes\n"
+      "the stored library (checksum, producer, LLVM, runtime ABI and key checked) to OUT;\n"
+      "no MLIR pass, LLVM or linker runs. A miss compiles and stores. Processes that\n"
+      "compile the same input at once compile it once (the others wait, then hit).\n\n"
+      "-v prints `qshape-compile: hit|miss|off <key> <seconds> s`: the key hashes\n"
+      "everything the library depends on (exact input fingerprint, pipeline, options,\n"
+      "target, toolchain: docs/cache.md). Errors exit with code 1 and leave OUT as it was\n"
+      "(it is written under a temporary name and renamed when complete).\n\n"
       "MLIR's pass manager options work too (--mlir-timing, --mlir-print-ir-after-all,\n"
       "...: --help-hidden lists them).\n");
 
@@ -121,6 +225,13 @@ int main(int argc, char **argv) {
     return fail("--emit=" + getEmitName(emit) + " needs an output file: -o OUT");
   if (outputFile == "-" && binary)
     return fail("--emit=" + getEmitName(emit) + " cannot be written to stdout");
+  std::optional<CacheMode> cacheMode = parseCacheMode(cacheModeText);
+  if (!cacheMode)
+    return fail("--cache='" + cacheModeText + "': use off, read, write or readwrite");
+  std::optional<uint64_t> lockWaitMs = qshape::cache::parseDurationMs(cacheLockWait, 1000);
+  if (!lockWaitMs)
+    return fail("--cache-lock-wait='" + cacheLockWait +
+                "' is not a duration like 500ms, 30s or 5m");
 
   // The output's temporary first: an unwritable OUT fails before any work.
   std::optional<OutputFile> output;
@@ -132,6 +243,53 @@ int main(int argc, char **argv) {
     output.emplace(std::move(*created));
   }
 
+  std::string err;
+  auto readStart = Clock::now();
+  std::unique_ptr<llvm::MemoryBuffer> buffer = openInputFile(inputFile, &err);
+  if (!buffer)
+    return fail(inputFile + ": " + err);
+  double readSeconds = since(readStart);
+
+  auto finish = [&](CacheOutcome outcome, llvm::StringRef key) {
+    if (llvm::Error error = output->commit())
+      return fail(llvm::toString(std::move(error)));
+    if (verbose)
+      llvm::errs() << llvm::format("qshape-compile: %s %s %.3f s\n",
+                                   getCacheOutcomeName(outcome).str().c_str(), key.str().c_str(),
+                                   since(start));
+    return 0;
+  };
+  auto printHitTiming = [&](double parse, double facts, double cacheSeconds) {
+    if (!timing)
+      return;
+    uint64_t size = 0;
+    (void)llvm::sys::fs::file_size(output->getTempPath(), size);
+    llvm::errs() << llvm::format("qshape-compile: timing: hit: read %.4f s, parse %.4f s, facts "
+                                 "%.4f s, cache %.4f s, total %.4f s; no MLIR pass, LLVM or "
+                                 "linker ran\n",
+                                 readSeconds, parse, facts, cacheSeconds, since(start));
+    llvm::errs() << "qshape-compile: sizes: output " << size << " bytes (from the cache)\n";
+  };
+
+  // The artifact cache, before anything is parsed.
+  CacheRun run;
+  if (emit == EmitKind::SharedLibrary && *cacheMode != CacheMode::Off) {
+    llvm::Expected<Linker> linker = findLinker(options.linker);
+    if (!linker)
+      return fail(llvm::toString(linker.takeError()));
+    ArtifactCacheOptions cacheOptions;
+    cacheOptions.mode = *cacheMode;
+    cacheOptions.directory = cacheDir;
+    cacheOptions.remote = cacheRemote;
+    cacheOptions.lockWait = std::chrono::milliseconds(*lockWaitMs);
+    run.cache = ArtifactCache::open(cacheOptions);
+    if (run.cache->reads() || run.cache->writes())
+      if (run.tryBeforeParse(buffer->getBuffer(), options, *linker, *output)) {
+        printHitTiming(0, 0, run.seconds);
+        return finish(CacheOutcome::Hit, run.key);
+      }
+  }
+
   DialectRegistry registry;
   Compilation::registerDialects(registry);
   Compilation::registerPasses();
@@ -139,10 +297,6 @@ int main(int argc, char **argv) {
   context.allowUnregisteredDialects(allowUnregistered);
   context.printOpOnDiagnostic(false);
 
-  std::string err;
-  std::unique_ptr<llvm::MemoryBuffer> buffer = openInputFile(inputFile, &err);
-  if (!buffer)
-    return fail(inputFile + ": " + err);
   llvm::SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(std::move(buffer), llvm::SMLoc());
   SourceMgrDiagnosticHandler handler(sourceMgr, &context);
@@ -152,17 +306,20 @@ int main(int argc, char **argv) {
   if (!compilation)
     return fail(llvm::toString(compilation.takeError()));
   Compilation &c = **compilation;
+  // (A pre-key stage goes here: the key and the cache see the module as it
+  // leaves it.)
   llvm::Expected<const CompileFacts *> facts = c.getFacts();
   if (!facts)
     return fail(llvm::toString(facts.takeError()));
+  if (run.cache && run.tryAfterFacts(**facts, *output)) {
+    printHitTiming(c.getTimes().parse, c.getTimes().facts, run.seconds);
+    return finish(CacheOutcome::Hit, (*facts)->key());
+  }
   if (llvm::Error error = c.compile(output ? &*output : nullptr))
     return fail(llvm::toString(std::move(error)));
-  if (output)
-    if (llvm::Error error = output->commit())
-      return fail(llvm::toString(std::move(error)));
+  if (run.cache)
+    run.storeAfterCompile(**facts, *output, since(start));
 
-  double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (timing) {
     const StageTimes &t = c.getTimes();
     const CompileStats &s = c.getStats();
@@ -174,10 +331,16 @@ int main(int argc, char **argv) {
                  << s.llvmFunctions << " LLVM functions, " << s.llvmInstructions
                  << " LLVM instructions, object " << s.objectBytes << " bytes, output "
                  << s.outputBytes << " bytes\n";
+    if (run.cache)
+      llvm::errs() << llvm::format("qshape-compile: timing: cache %.4f s (%s: lookups, "
+                                   "single-flight wait, stores)\n",
+                                   run.seconds, run.cache->describe().c_str());
   }
-  // `off`: no artifact cache yet; the cache makes this word hit or miss.
-  if (verbose)
-    llvm::errs() << llvm::format("qshape-compile: off %s %.3f s\n", (*facts)->key().c_str(),
-                                 seconds);
-  return 0;
+  if (!output) {
+    if (verbose)
+      llvm::errs() << llvm::format("qshape-compile: off %s %.3f s\n", (*facts)->key().c_str(),
+                                   since(start));
+    return 0;
+  }
+  return finish(run.outcome, (*facts)->key());
 }

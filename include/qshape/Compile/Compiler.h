@@ -17,9 +17,9 @@
 //   codegen      an object file, in process, for the host TargetMachine
 //   link         a shared library, by clang + lld (Toolchain.h)
 //
-// Outputs go through OutputFile (temporary + rename). A cache (next issue)
-// computes getFacts(), and on a hit writes its stored library with
-// OutputFile::copyFrom instead of calling compile().
+// Outputs go through OutputFile (temporary + rename). The artifact cache
+// (ArtifactCache.h) computes getFacts(), and on a hit writes its stored
+// library into the output instead of calling compile().
 //
 //===----------------------------------------------------------------------===//
 
@@ -83,6 +83,10 @@ struct CompileOptions {
   /// MLIR's --mlir-timing, --mlir-print-ir-* options here).
   std::function<mlir::LogicalResult(mlir::PassManager &)> configurePassManager;
 };
+
+/// The MLIR pipeline a compilation with `options` runs, as written (the
+/// one place that says so); CompileFacts::pipeline is its expansion.
+std::string getPipelineSpec(const CompileOptions &options);
 
 /// Seconds spent in each stage (0 for stages that did not run).
 struct StageTimes {

@@ -1,0 +1,124 @@
+//===- ArtifactCache.h - qshape-compile's cache of linked libraries -*- C++ -*-===//
+//
+// Compile once: qshape-compile looks its output up before any lowering and,
+// on a hit, writes the stored shared library to OUT; no MLIR pass, no LLVM
+// and no linker runs. It is a client of the one cache layer
+// (qshape/Cache/CacheBackend.h): the same directory, entry format, checks,
+// single-flight locks, statistics and `qshape-cache` maintenance as the MLIR
+// cache passes. Two kinds of entry:
+//
+//   library  key: the compile key (CompileFacts::key(): exact fingerprint,
+//            pipeline, options, target, toolchain); payload kind
+//            SharedLibrary, the linked library byte for byte.
+//   source   key: BLAKE3 of the input's bytes and of every other fact that
+//            needs no parse (sourceKeyBuilder()); payload kind Blob, the
+//            compile key of the library (ccache's "direct mode": an input
+//            seen before is not even parsed).
+//
+// Trust: a library is code. A hit is used only if the entry passed the
+// layer's checks (header checksum, key, size, payload BLAKE3, team tag for a
+// remote), its header names this producer, LLVM and runtime ABI
+// (entryProducer()), and the info document inside the library names the
+// same compile key and runtime ABI. Anything else is a miss that compiles
+// and replaces the entry. Entries are 0600 files in 0700 directories; the
+// directory level refuses a directory writable by others.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef QSHAPE_COMPILE_ARTIFACTCACHE_H
+#define QSHAPE_COMPILE_ARTIFACTCACHE_H
+
+#include "qshape/Cache/CacheBackend.h"
+#include "qshape/Compile/Compiler.h"
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <chrono>
+#include <memory>
+#include <optional>
+#include <string>
+
+namespace qshape::compile {
+
+/// --cache: which way the artifact cache is used.
+enum class CacheMode { Off, Read, Write, ReadWrite };
+/// "off", "read", "write", "readwrite".
+std::optional<CacheMode> parseCacheMode(llvm::StringRef text);
+llvm::StringRef getCacheModeName(CacheMode mode);
+
+/// What a compilation did with the cache, as -v prints it.
+enum class CacheOutcome { Off, Hit, Miss };
+llvm::StringRef getCacheOutcomeName(CacheOutcome outcome);
+
+struct ArtifactCacheOptions {
+  CacheMode mode = CacheMode::ReadWrite;
+  /// The cache directory; empty: $QSHAPE_CACHE_DIR, else the default.
+  std::string directory;
+  /// A remote URL (redis://...), "off", or empty: $QSHAPE_CACHE_REMOTE.
+  std::string remote;
+  /// How long to wait for another process compiling the same input.
+  std::chrono::milliseconds lockWait = std::chrono::minutes(5);
+};
+
+/// The producer written into artifact entry headers: "qshape <version>
+/// llvm <version> runtime-abi <N>". A header naming anything else (another
+/// LLVM, another ABI, an entry put there by another tool) is a miss.
+std::string entryProducer();
+
+/// The key of the source index entry: the input's bytes and the facts that
+/// do not need the parsed module. Equal only for the same bytes compiled
+/// the same way by the same binary (the build id covers the pipeline
+/// text, so its unexpanded spec is enough here).
+cache::KeyBuilder sourceKeyBuilder(llvm::StringRef inputBytes, const CompileOptions &options,
+                                   const Linker &linker);
+
+class ArtifactCache {
+public:
+  /// Null when `options.mode` is Off.
+  static std::unique_ptr<ArtifactCache> open(const ArtifactCacheOptions &options);
+
+  bool reads() const {
+    return options.mode == CacheMode::Read || options.mode == CacheMode::ReadWrite;
+  }
+  bool writes() const {
+    return options.mode == CacheMode::Write || options.mode == CacheMode::ReadWrite;
+  }
+  std::string describe() const { return backend->describe(); }
+
+  /// The compile key recorded for `source`, if the index has one.
+  std::optional<cache::CacheKey> lookupSource(const cache::CacheKey &source);
+
+  /// Looks the library of `key` up and, if every check passes, writes it
+  /// into `output`'s temporary (a copy: OUT never shares the entry's file,
+  /// which holds the header before the library). False on a miss; a bad
+  /// entry costs one warning and is a miss.
+  bool lookupLibrary(const cache::CacheKey &key, OutputFile &output);
+
+  /// Single flight on `key` (CacheBackend::lockKey). Returns the lock (null
+  /// when the backend has none, or the wait ran out: the caller compiles
+  /// without it); `waited` says whether another process held it, so the
+  /// caller looks up again first.
+  std::unique_ptr<cache::KeyLock> lock(const cache::CacheKey &key, bool &waited);
+
+  /// Stores the library at `path` (the output's temporary) under `key`, and
+  /// `key` as the compile key of `source` (if given). Failures are the
+  /// layer's warnings, never errors.
+  void storeLibrary(const cache::CacheKey &key, llvm::StringRef path, uint64_t compileMs);
+  void storeSource(const cache::CacheKey &source, const cache::CacheKey &key);
+
+private:
+  explicit ArtifactCache(ArtifactCacheOptions options, std::shared_ptr<cache::CacheBackend> b)
+      : options(std::move(options)), backend(std::move(b)) {}
+  std::optional<cache::CacheEntry> lookupChecked(const cache::CacheKey &key,
+                                                 cache::PayloadKind kind);
+  void storeChecked(const cache::CacheKey &key, cache::PayloadKind kind,
+                    llvm::StringRef payload, uint64_t compileMs);
+
+  ArtifactCacheOptions options;
+  std::shared_ptr<cache::CacheBackend> backend;
+};
+
+} // namespace qshape::compile
+
+#endif // QSHAPE_COMPILE_ARTIFACTCACHE_H

@@ -1,0 +1,214 @@
+//===- ArtifactCache.cpp - qshape-compile's cache of linked libraries -----===//
+
+#include "qshape/Compile/ArtifactCache.h"
+
+#include "qshape/Cache/Diagnostics.h"
+#include "qshape/Runtime/RuntimeABI.h"
+
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/Config/llvm-config.h"
+#include "llvm/Support/MemoryBuffer.h"
+
+using namespace qshape::cache;
+
+namespace qshape::compile {
+
+std::optional<CacheMode> parseCacheMode(llvm::StringRef text) {
+  return llvm::StringSwitch<std::optional<CacheMode>>(text)
+      .Case("off", CacheMode::Off)
+      .Case("read", CacheMode::Read)
+      .Case("write", CacheMode::Write)
+      .Case("readwrite", CacheMode::ReadWrite)
+      .Default(std::nullopt);
+}
+
+llvm::StringRef getCacheModeName(CacheMode mode) {
+  switch (mode) {
+  case CacheMode::Off:
+    return "off";
+  case CacheMode::Read:
+    return "read";
+  case CacheMode::Write:
+    return "write";
+  case CacheMode::ReadWrite:
+    return "readwrite";
+  }
+  return "off";
+}
+
+llvm::StringRef getCacheOutcomeName(CacheOutcome outcome) {
+  switch (outcome) {
+  case CacheOutcome::Off:
+    return "off";
+  case CacheOutcome::Hit:
+    return "hit";
+  case CacheOutcome::Miss:
+    return "miss";
+  }
+  return "off";
+}
+
+std::string entryProducer() {
+  return (getProducerVersion() + " llvm " LLVM_VERSION_STRING " runtime-abi " +
+          llvm::Twine(QSHAPE_RUNTIME_ABI_VERSION))
+      .str();
+}
+
+KeyBuilder sourceKeyBuilder(llvm::StringRef inputBytes, const CompileOptions &options,
+                            const Linker &linker) {
+  llvm::BLAKE3 input;
+  input.update(inputBytes);
+  llvm::BLAKE3Result<> digest = input.final();
+  const TargetInfo &target = TargetInfo::host();
+  KeyBuilder b;
+  // Its own kind of key: never the key of a library or of an MLIR entry.
+  b.add("artifact", "native-library-source-index")
+      .add("input-bytes", toHex(digest))
+      .add("pipeline-spec", getPipelineSpec(options))
+      .add("opt-level", options.optLevel)
+      .add("roll", options.roll ? "on" : "off")
+      .add("emit", getEmitName(options.emit))
+      .add("target-triple", target.triple)
+      .add("cpu", target.cpu)
+      .add("cpu-features", target.features)
+      .add("producer", getProducerVersion())
+      .add("build-id", getBuildId())
+      .add("llvm-version", LLVM_VERSION_STRING)
+      .add("linker", linker.identity)
+      .add("runtime-abi", QSHAPE_RUNTIME_ABI_VERSION);
+  return b;
+}
+
+std::unique_ptr<ArtifactCache> ArtifactCache::open(const ArtifactCacheOptions &options) {
+  if (options.mode == CacheMode::Off)
+    return nullptr;
+  CacheConfig config;
+  config.Local.Directory = options.directory;
+  config.Remote = options.remote;
+  return std::unique_ptr<ArtifactCache>(new ArtifactCache(options, openCache(config)));
+}
+
+/// The index payload: one line, the compile key.
+static constexpr llvm::StringLiteral SourceIndexPrefix = "qshape-compile-key ";
+
+std::optional<CacheEntry> ArtifactCache::lookupChecked(const CacheKey &key, PayloadKind kind) {
+  LookupResult r = backend->lookup(key);
+  if (!r.hit())
+    return std::nullopt;
+  // The layer checked the bytes; these checks are about what they are.
+  const EntryHeader &h = r.Entry->Header;
+  if (h.Kind != uint32_t(kind)) {
+    reportProblem("cache entry " + key.str() + " holds a " + payloadKindName(h.Kind) +
+                  ", not a " + payloadKindName(uint32_t(kind)) + "; compiling instead");
+    return std::nullopt;
+  }
+  if (h.Producer != entryProducer()) {
+    reportProblem("cache entry " + key.str() + " was written by '" + h.Producer +
+                  "', not by '" + entryProducer() + "'; compiling instead");
+    return std::nullopt;
+  }
+  return std::move(r.Entry);
+}
+
+std::optional<CacheKey> ArtifactCache::lookupSource(const CacheKey &source) {
+  if (!reads())
+    return std::nullopt;
+  std::optional<CacheEntry> e = lookupChecked(source, PayloadKind::Blob);
+  if (!e)
+    return std::nullopt;
+  llvm::StringRef text = e->Payload->getBuffer();
+  std::optional<CacheKey> key;
+  if (text.consume_front(SourceIndexPrefix) && text.consume_back("\n"))
+    key = CacheKey::parse(text);
+  if (!key)
+    reportProblem("cache entry " + source.str() + " is not a source index entry; "
+                  "compiling instead");
+  return key;
+}
+
+bool ArtifactCache::lookupLibrary(const CacheKey &key, OutputFile &output) {
+  if (!reads())
+    return false;
+  std::optional<CacheEntry> e = lookupChecked(key, PayloadKind::SharedLibrary);
+  if (!e)
+    return false;
+  if (llvm::Error err = output.write(e->Payload->getBuffer())) {
+    // The compile that follows writes OUT again and reports why it cannot.
+    llvm::consumeError(std::move(err));
+    return false;
+  }
+  // What the loader will trust: the library's own info names this key.
+  llvm::Expected<native::LibraryInfo> info = native::readLibraryInfo(output.getTempPath());
+  std::string problem;
+  if (!info)
+    problem = llvm::toString(info.takeError());
+  else if (info->key != key.str())
+    problem = "its library info names the key " + info->key;
+  else if (info->runtimeAbiVersion != QSHAPE_RUNTIME_ABI_VERSION)
+    problem = "it calls runtime ABI version " + std::to_string(info->runtimeAbiVersion);
+  if (problem.empty())
+    return true;
+  reportProblem("cache entry " + key.str() + " is not the library of its key (" + problem +
+                "); compiling instead");
+  return false;
+}
+
+std::unique_ptr<KeyLock> ArtifactCache::lock(const CacheKey &key, bool &waited) {
+  waited = false;
+  KeyLockResult r = backend->lockKey(key, options.lockWait);
+  switch (r.Result) {
+  case KeyLockResult::State::Acquired:
+    break;
+  case KeyLockResult::State::AcquiredAfterWait:
+    waited = true;
+    break;
+  case KeyLockResult::State::TimedOut:
+    // A holder alive but stuck (stopped, hung): compile without it. A dead
+    // holder never gets here: the kernel dropped its lock.
+    reportProblem("waited " + llvm::Twine(options.lockWait.count()) +
+                  " ms for another process compiling " + key.str() +
+                  "; compiling without waiting longer (--cache-lock-wait sets the wait)");
+    waited = true;
+    break;
+  case KeyLockResult::State::Unsupported:
+    break;
+  case KeyLockResult::State::Failed:
+    reportProblem("no single flight for " + key.str() + ": " + r.Detail);
+    break;
+  }
+  return std::move(r.Lock);
+}
+
+void ArtifactCache::storeChecked(const CacheKey &key, PayloadKind kind, llvm::StringRef payload,
+                                 uint64_t compileMs) {
+  if (!writes())
+    return;
+  // The header is made here rather than by store(), which writes the plain
+  // producer: artifact entries name LLVM and the ABI too (entryProducer).
+  // A remote's team tag covers the producer, so it is signed after.
+  EntryHeader h = makeEntryHeader(key, kind, payload, compileMs);
+  h.Producer = entryProducer();
+  if (const EntryTagKey *tag = backend->tagKey())
+    tag->sign(h);
+  // Failures were reported by the layer (one warning) and counted.
+  (void)backend->storeEntry(h, payload);
+}
+
+void ArtifactCache::storeLibrary(const CacheKey &key, llvm::StringRef path, uint64_t compileMs) {
+  if (!writes())
+    return;
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> bytes =
+      llvm::MemoryBuffer::getFile(path, /*IsText=*/false, /*RequiresNullTerminator=*/false);
+  if (!bytes) {
+    reportProblem("cannot read the compiled library '" + path + "' to cache it: " +
+                  bytes.getError().message());
+    return;
+  }
+  storeChecked(key, PayloadKind::SharedLibrary, (*bytes)->getBuffer(), compileMs);
+}
+
+void ArtifactCache::storeSource(const CacheKey &source, const CacheKey &key) {
+  storeChecked(source, PayloadKind::Blob, (SourceIndexPrefix + key.str() + "\n").str(), 0);
+}
+
+} // namespace qshape::compile
