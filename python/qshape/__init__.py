@@ -9,6 +9,11 @@ Catalyst's pipeline and names the plugin)::
     @qml.qnode(dev)
     def circuit(x): ...
 
+Compile once (``qshape.native``: the artifact cache of qshape-compile)::
+
+    art = qshape.compile("circuit.mlir")   # a hit in a new session: milliseconds
+    art.run([0.5], shots=1000, seed=7)
+
 qshape's files are found through ``$QSHAPE_PREFIX``, the prefix recorded at
 ``pip install`` time, the ``qshape-opt`` on ``PATH``, or the build directory
 (``$QSHAPE_BUILD``, or ``build/`` of the source tree this package is in), in
@@ -19,9 +24,11 @@ import os
 import subprocess
 
 from ._locate import Location, QShapeNotFound, locate
+from .native import Artifact, CompileError, RunError, compile
 
 __all__ = ["Location", "QShapeNotFound", "locate", "prefix", "tool", "pass_plugin",
-           "dialect_plugin", "fingerprint", "stats"]
+           "dialect_plugin", "fingerprint", "stats", "compile", "Artifact", "CompileError",
+           "RunError"]
 
 
 def prefix():
