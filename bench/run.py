@@ -18,6 +18,10 @@
    (--no-roll) vs rolled, at -O2, on W2, W1 and W3: process wall time, peak
    memory, per-stage split, LLVM IR size; a native run vs qshape-sim on W3.
    Raw numbers in <build>/bench/native.json.
+8. Artifact cache (`artifact`): qshape-compile's miss vs hit in a new
+   process on W2 at n_trotter 10 and 40 (target: hit <= 1% of the miss),
+   a hit by compile key, a Python session's hit, and 8 simultaneous compiles
+   (target: total CPU <= 1.3x one compile). <build>/bench/artifact.json.
 Ratios are taken within one run (the machine is noisy); timings are the best
 of --repeat runs, or medians where a section says so.
 """
@@ -263,9 +267,9 @@ def main():
     ap.add_argument("--build", default="build")
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--sizes", default="10000,100000,1000000")
-    ap.add_argument("--sections", default="fingerprint,canonicalize,sim,cache,remote,roll,native",
+    ap.add_argument("--sections", default="fingerprint,canonicalize,sim,cache,remote,roll,native,artifact",
                     help="comma-separated subset of: fingerprint, canonicalize, sim, cache, remote, roll, "
-                         "native, allocators (not in the default: W3 rolling under each malloc "
+                         "native, artifact, allocators (not in the default: W3 rolling under each malloc "
                          "installed)")
     ap.add_argument("--mlir-opt", default="/usr/lib/llvm-22/bin/mlir-opt",
                     help="upstream mlir-opt, the second host of the roll benchmark")
@@ -275,6 +279,8 @@ def main():
                     help="n_trotter values of the native section's W2 rows")
     ap.add_argument("--native-limit", type=float, default=300,
                     help="seconds after which a native compile is stopped (and reported so)")
+    ap.add_argument("--artifact-trotter", default="10,40",
+                    help="n_trotter values of the artifact section's W2 rows")
     args = ap.parse_args()
     sections = set(args.sections.split(","))
     bindir = os.path.join(args.build, "bin")
@@ -295,6 +301,8 @@ def main():
         roll_bench(bindir, work, args)
     if "native" in sections:
         native_bench(bindir, work, args)
+    if "artifact" in sections:
+        artifact_bench(bindir, work, args)
     if "allocators" in sections:
         allocator_bench(work, args)
 
@@ -543,8 +551,9 @@ def native_compile(tool, src, out, flags, limit):
     """One qshape-compile process at -O2: wall, peak MB, CPU, stage times,
     sizes, the roll and canonicalize pass times (--mlir-timing); None when it
     took longer than `limit` seconds."""
-    run = timed_with_limit([tool, src, "-o", out, "--opt-level=2", "--timing", "--mlir-timing"]
-                           + flags, limit)
+    # --cache=off: every row is a compile (the artifact section measures hits).
+    run = timed_with_limit([tool, src, "-o", out, "--opt-level=2", "--timing", "--mlir-timing",
+                            "--cache=off"] + flags, limit)
     if run is None:
         return None
     wall, mb, cpu, err = run
@@ -742,6 +751,123 @@ def native_execution(bindir, work):
         print(f"| qshape-run, library compiled {form} at -O2 | {best[0]:.3f} | "
               f"{float(best[1].group(2)):.1f} | {best[1].group(1)} |" + ("" if agree else " DIFFERS"))
     return out
+
+
+
+# ---------------------------------------------------------------------------
+# 8. Artifact cache (issue 13): qshape-compile's hit vs miss, new processes
+# ---------------------------------------------------------------------------
+
+# Seed 001's figures (the user's own measurements, not ours).
+SEED_SESSION_COMPILE_S = 220
+SEED_IR_HIT_S = (29, 61)
+
+
+def wall_of(cmd, env=None, stdin=None):
+    """(process wall seconds, stderr) of one run, timed around the process."""
+    start = time.perf_counter()
+    p = subprocess.run(cmd, capture_output=True, text=True, env=env, input=stdin)
+    wall = time.perf_counter() - start
+    if p.returncode != 0:
+        raise SystemExit(f"bench: {' '.join(cmd)} failed:\n{p.stderr}")
+    return wall, p.stderr
+
+
+ARTIFACT_V = re.compile(r"qshape-compile: (hit|miss|off) blake3:[0-9a-f]+ ")
+
+
+def artifact_bench(bindir, work, args):
+    tool = os.path.join(bindir, "qshape-compile")
+    gen = [sys.executable, os.path.join(HERE, "workloads.py")]
+    trotter = [int(x) for x in args.artifact_trotter.split(",")]
+    cmd = f"python3 bench/run.py --build {args.build} --sections artifact --repeat {args.repeat}"
+    if args.artifact_trotter != "10,40":
+        cmd += f" --artifact-trotter {args.artifact_trotter}"
+    print("## Artifact cache (qshape-compile: compile once)\n")
+    print(f"Command: `{cmd}`\n")
+    print("W2 decomposed (`bench/workloads.py w2 --variant decomposed --prep standard`) compiled "
+          "by `qshape-compile IN -o OUT.so -v --cache-dir=D` at the default --opt-level (0, as "
+          "Catalyst), each a new process; process wall time measured around it. Miss: a fresh "
+          "cache directory (best of --repeat). Hit: a new process on the filled directory "
+          "(median of 5). Hit by key: the same module in another spelling (a comment added: "
+          "the source index misses, the module is parsed and fingerprinted, the library hits by "
+          "its compile key). Python session: a new `python3 -c 'import qshape; "
+          "qshape.compile(...)'` process that hits. Seed 001's user paid "
+          f"{SEED_SESSION_COMPILE_S} s per session, and {SEED_IR_HIT_S[0]}-{SEED_IR_HIT_S[1]} s "
+          "on a hit of their hand-made IR-level cache.\n")
+    print("| workload | miss (s) | hit (s) | hit / miss | hit by key (s) | Python session hit (s) "
+          "| 8 at once: misses, CPU / one compile |")
+    print("|---|---:|---:|---:|---:|---:|---:|")
+    rows = []
+    py = (f"import sys; sys.path.insert(0, {os.path.join(HERE, '..', 'python')!r}); "
+          "import qshape; a = qshape.compile(sys.argv[1], sys.argv[2], cache_dir=sys.argv[3]); "
+          "assert a.hit, a")
+    env = dict(os.environ, QSHAPE_BUILD=os.path.abspath(args.build))
+    for n in trotter:
+        src = os.path.join(work, f"artifact-w2-n{n}.mlir")
+        subprocess.run(gen + ["w2", "--variant", "decomposed", "--prep", "standard",
+                              "--n-trotter", str(n), "-o", src], check=True)
+        respelled = os.path.join(work, f"artifact-w2-n{n}-respelled.mlir")
+        with open(src) as f, open(respelled, "w") as g:
+            g.write("// the same module, another spelling\n" + f.read())
+        out = os.path.join(work, f"artifact-w2-n{n}.so")
+        d = os.path.join(work, f"artifact-cache-n{n}")
+        misses = []
+        for _ in range(args.repeat):
+            shutil.rmtree(d, ignore_errors=True)
+            wall, err = wall_of([tool, src, "-o", out, "-v", f"--cache-dir={d}"])
+            assert ARTIFACT_V.search(err).group(1) == "miss", err
+            misses.append(wall)
+        hits = []
+        for _ in range(5):
+            wall, err = wall_of([tool, src, "-o", out, "-v", f"--cache-dir={d}"])
+            assert ARTIFACT_V.search(err).group(1) == "hit", err
+            hits.append(wall)
+        by_key = []
+        for _ in range(3):
+            # --cache=read stores no index entry for it: every run parses.
+            wall, err = wall_of([tool, respelled, "-o", out, "-v", f"--cache-dir={d}",
+                                 "--cache=read"])
+            assert ARTIFACT_V.search(err).group(1) == "hit", err
+            by_key.append(wall)
+        pys = []
+        for _ in range(3):
+            wall, _ = wall_of([sys.executable, "-c", py, src, out, d], env=env)
+            pys.append(wall)
+        # Single flight: 8 processes at once on a fresh directory; their total
+        # CPU (user + sys, /usr/bin/time) against one cold compile's.
+        shutil.rmtree(d, ignore_errors=True)
+        one = timed_with_limit([tool, src, "-o", out, f"--cache-dir={d}"], args.native_limit)
+        shutil.rmtree(d, ignore_errors=True)
+        procs = [subprocess.Popen(["/usr/bin/time", "-f", "@@%U %S", tool, src, "-o",
+                                   f"{out}.{i}", "-v", f"--cache-dir={d}"],
+                                  stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+                 for i in range(8)]
+        cpu8, outcomes = 0.0, []
+        for p in procs:
+            _, err = p.communicate()
+            u, s = [l for l in err.splitlines() if l.startswith("@@")][-1][2:].split()
+            cpu8 += float(u) + float(s)
+            outcomes.append(ARTIFACT_V.search(err).group(1))
+        for i in range(8):
+            os.remove(f"{out}.{i}")
+        miss, hit = min(misses), statistics.median(hits)
+        row = {"workload": f"W2 decomposed n_trotter={n}", "input_bytes": os.path.getsize(src),
+               "miss_s": misses, "hit_s": hits, "hit_by_key_s": by_key, "python_hit_s": pys,
+               "hit_over_miss": hit / miss, "concurrent_8": {"outcomes": outcomes,
+                                                             "cpu_s": cpu8,
+                                                             "one_compile_cpu_s": one[2]}}
+        rows.append(row)
+        print(f"| W2 n_trotter={n} | {miss:.3f} | {hit:.4f} | {100 * hit / miss:.2f} % | "
+              f"{statistics.median(by_key):.3f} | {statistics.median(pys):.3f} | "
+              f"{outcomes.count('miss')} miss, {cpu8 / one[2]:.2f}x |", flush=True)
+    print(f"\nSeed 001 for comparison: {SEED_SESSION_COMPILE_S} s of compilation per session; "
+          f"{SEED_IR_HIT_S[0]}-{SEED_IR_HIT_S[1]} s for their IR-level cache's hit.")
+    with open(os.path.join(work, "artifact.json"), "w") as f:
+        json.dump({"command": cmd, "rows": rows,
+                   "seed": {"session_compile_s": SEED_SESSION_COMPILE_S,
+                            "ir_level_hit_s": list(SEED_IR_HIT_S)}}, f, indent=1)
+    print(f"\nRaw numbers: `{os.path.join(work, 'artifact.json')}`.\n", flush=True)
 
 
 if __name__ == "__main__":

@@ -106,7 +106,7 @@ if [ -x "$BIN/qshape-compile" ] && [ -x "$BIN/qshape-run" ]; then
     [ "$form" = unrolled ] && flags="--no-roll"
     lib="$BUILD/demo-qpe10-$form.so"
     t0=$(date +%s%N)
-    "$BIN/qshape-compile" "$BUILD/demo-qpe10-decomposed.mlir" -o "$lib" --opt-level=2 $flags
+    "$BIN/qshape-compile" "$BUILD/demo-qpe10-decomposed.mlir" -o "$lib" --opt-level=2 --cache=off $flags
     t1=$(date +%s%N)
     ms=$(( (t1 - t0) / 1000000 ))
     printf '  %-9s qshape-compile %3d.%03d s, %5d KiB library\n' "$form" $((ms / 1000)) $((ms % 1000)) \
