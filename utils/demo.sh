@@ -122,3 +122,35 @@ if [ -x "$BIN/qshape-compile" ] && [ -x "$BIN/qshape-run" ]; then
     fi
   done
 fi
+if [ -x "$BIN/qshape-compile" ] && [ -x "$BIN/qshape-run" ]; then
+  echo
+  echo "== Compile once (the artifact cache of qshape-compile): two Python sessions =="
+  echo "Each session is a new Python process that calls qshape.compile on demo-qpe10-decomposed.mlir"
+  echo "and runs the library (cache directory: a fresh temporary one). Session 1 compiles;"
+  echo "session 2 finds the library before any lowering and copies it: no MLIR pass, LLVM or linker."
+  ART_CACHE=$(mktemp -d "${TMPDIR:-/tmp}/qshape-demo-artifacts.XXXXXX")
+  trap 'rm -rf "$CACHE_DIR" "$ART_CACHE"' EXIT
+  for session in 1 2; do
+    t0=$(date +%s%N)
+    PYTHONPATH=python QSHAPE_BUILD="$BUILD" "$PY" -c '
+import json, sys, qshape
+art = qshape.compile(sys.argv[1], sys.argv[2], cache_dir=sys.argv[3])
+results = art.run(json.load(open(sys.argv[4])))
+json.dump({"results": results}, open(sys.argv[5], "w"))
+print("%s %s qshape-compile %.3f s" % (art.status, art.key, art.seconds))
+' "$BUILD/demo-qpe10-decomposed.mlir" "$BUILD/demo-session-$session.so" "$ART_CACHE" \
+      "$BUILD/demo-qpe10.args.json" "$BUILD/demo-session-$session.json" > "$BUILD/demo-session.txt"
+    t1=$(date +%s%N)
+    ms=$(( (t1 - t0) / 1000000 ))
+    printf '  session %d: %s; whole session (Python start, compile, run) %d.%03d s\n' "$session" \
+      "$(cat "$BUILD/demo-session.txt")" $((ms / 1000)) $((ms % 1000))
+  done
+  if "$PY" utils/compare-results.py "$BUILD/demo-native-sim.json" "$BUILD/demo-session-2.json" --tol 1e-9 &&
+     cmp -s "$BUILD/demo-session-1.so" "$BUILD/demo-session-2.so"; then
+    echo "  session 2's library is session 1's, byte for byte; its results == qshape-sim's to 1e-9"
+  else
+    echo "  ERROR: session 2's library or results differ"; exit 1
+  fi
+  echo "  qshape-cache list --dir <cache> (the library, and the index of the input's bytes):"
+  "$BIN/qshape-cache" list --dir "$ART_CACHE" | sed 's/^/    /'
+fi
