@@ -22,9 +22,12 @@
 #              one after --cache-lock-wait
 #   keys       another opt level, rolling, linker or binary (build id): a
 #              miss; --cache=off/read/write do what they say
+#   remote     --cache-remote: another machine (a fresh directory) hits
+#              through a redis-server started here; with a team key, a
+#              machine with another key refuses the entry (a miss)
 #
 # RUN: %python %s --tools %qshape_tools --src %qshape_src --work %t | FileCheck %s
-# CHECK: artifact-cache faults: 9 cases, {{[0-9]+}} checks passed, 0 failed
+# CHECK: artifact-cache faults: 10 cases, {{[0-9]+}} checks passed, 0 failed
 import argparse
 import fcntl
 import importlib.util
@@ -436,6 +439,34 @@ def case_modes(work, inp, ref):
           "a bad --cache is an error that lists the modes")
 
 
+def case_remote(work, inp, ref):
+    S.case = "10 remote"
+    if not fi.TOOLS.get("redis"):
+        S.notes.append("remote: no redis-server, case skipped")
+        return
+    server = fi.RedisServer(work, "artifact")
+    try:
+        url = server.url()
+        team = dict(os.environ, QSHAPE_CACHE_REMOTE_KEY="team secret number one, 32 bytes")
+        other = dict(os.environ, QSHAPE_CACHE_REMOTE_KEY="another team's secret, 32 bytes!")
+        a = compile_(inp, fi.fresh(os.path.join(work, "c10-a")), os.path.join(work, "c10-a.so"),
+                     f"--cache-remote={url}", env=team)
+        good(a, ref, "machine A")
+        check(a.outcome == "miss", "machine A: a miss, stored locally and on the server")
+        b_dir = fi.fresh(os.path.join(work, "c10-b"))
+        b = compile_(inp, b_dir, os.path.join(work, "c10-b.so"), f"--cache-remote={url}", env=team)
+        good(b, ref, "machine B")
+        check(b.outcome == "hit" and b.key == a.key, f"machine B hits the remote ({b.outcome})")
+        check(by_kind(b_dir).get("shared-lib") is not None, "the remote hit filled B's directory")
+        verified(b_dir, "machine B")
+        c = compile_(inp, fi.fresh(os.path.join(work, "c10-c")), os.path.join(work, "c10-c.so"),
+                     f"--cache-remote={url}", env=other)
+        good(c, ref, "machine C, another team key")
+        check(c.outcome == "miss", f"another team key refuses the entry ({c.outcome})")
+    finally:
+        server.stop()
+
+
 OTHER_ARGS = "[1.25]"
 BIG_ARGS = None
 
@@ -450,6 +481,7 @@ def main():
     for name in ("compile", "run", "sim", "cache"):
         TOOLS[name] = os.path.join(args.tools, f"qshape-{name}")
     fi.TOOLS["cache"] = TOOLS["cache"]
+    fi.TOOLS["redis"] = shutil.which("redis-server")
     TOOLS["lld"] = shutil.which("ld.lld-22") or shutil.which("ld.lld") or "/usr/bin/ld.lld-22"
     work = args.work
     fi.umount_under(work)
@@ -483,7 +515,8 @@ def main():
              lambda: case_full(work, inp, ref),
              lambda: case_single_flight(work, big, big_ref),
              lambda: case_keys(work, inp, ref),
-             lambda: case_modes(work, inp, ref)]
+             lambda: case_modes(work, inp, ref),
+             lambda: case_remote(work, inp, ref)]
     try:
         for run in cases:
             try:
@@ -491,6 +524,7 @@ def main():
             except Exception as e:  # a crash of the suite is a failure
                 check(False, f"exception {type(e).__name__}: {e}")
     finally:
+        fi.stop_servers()
         fi.umount_under(work)
     print(f"artifact-cache faults: {len(cases)} cases, {S.passed} checks passed, "
           f"{len(S.failures)} failed in {time.monotonic() - start:.1f} s ({'; '.join(S.notes)})")
