@@ -55,7 +55,7 @@ std::string entryProducer() {
 }
 
 KeyBuilder sourceKeyBuilder(llvm::StringRef inputBytes, const CompileOptions &options,
-                            const Linker &linker) {
+                            const Linker &linker, llvm::StringRef parseOptions) {
   llvm::BLAKE3 input;
   input.update(inputBytes);
   llvm::BLAKE3Result<> digest = input.final();
@@ -64,6 +64,7 @@ KeyBuilder sourceKeyBuilder(llvm::StringRef inputBytes, const CompileOptions &op
   // Its own kind of key: never the key of a library or of an MLIR entry.
   b.add("artifact", "native-library-source-index")
       .add("input-bytes", toHex(digest))
+      .add("parse-options", parseOptions)
       .add("pipeline-spec", getPipelineSpec(options))
       .add("opt-level", options.optLevel)
       .add("roll", options.roll ? "on" : "off")

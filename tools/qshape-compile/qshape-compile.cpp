@@ -131,7 +131,9 @@ struct CacheRun {
   bool tryBeforeParse(llvm::StringRef input, const CompileOptions &options,
                       const Linker &linker, OutputFile &output) {
     auto start = Clock::now();
-    sourceKey = sourceKeyBuilder(input, options, linker).key();
+    sourceKey = sourceKeyBuilder(input, options, linker,
+                                 allowUnregistered ? "allow-unregistered-dialect" : "")
+                    .key();
     bool hit = lookupBySource(output);
     if (!hit && cache->writes()) {
       bool waited = false;

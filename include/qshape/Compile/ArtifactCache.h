@@ -69,9 +69,12 @@ std::string entryProducer();
 /// The key of the source index entry: the input's bytes and the facts that
 /// do not need the parsed module. Equal only for the same bytes compiled
 /// the same way by the same binary (the build id covers the pipeline
-/// text, so its unexpanded spec is enough here).
+/// text, so its unexpanded spec is enough here). `parseOptions` names the
+/// options that decide whether the bytes parse at all
+/// (--allow-unregistered-dialect): a hit must not accept an input that
+/// this run would refuse.
 cache::KeyBuilder sourceKeyBuilder(llvm::StringRef inputBytes, const CompileOptions &options,
-                                   const Linker &linker);
+                                   const Linker &linker, llvm::StringRef parseOptions);
 
 class ArtifactCache {
 public:
