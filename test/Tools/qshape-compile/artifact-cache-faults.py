@@ -21,7 +21,9 @@
 #   flight     a dead lock holder (SIGKILL) is passed at once, a live stuck
 #              one after --cache-lock-wait
 #   keys       another opt level, rolling, linker or binary (build id): a
-#              miss; --cache=off/read/write do what they say
+#              miss; an input cached with --allow-unregistered-dialect is
+#              still refused without it; --cache=off/read/write do what
+#              they say
 #   remote     --cache-remote: another machine (a fresh directory) hits
 #              through a redis-server started here; with a team key, a
 #              machine with another key refuses the entry (a miss)
@@ -66,6 +68,7 @@ def same_results(a, b):
 VERBOSE = re.compile(r"^qshape-compile: (hit|miss|off) (blake3:[0-9a-f]{64}) [0-9.]+ s$", re.M)
 TOOLS = {}
 ARGS = "[0.5]"
+SRC = None
 
 
 class Run:
@@ -415,6 +418,14 @@ def case_keys(work, inp, ref):
     good(r, ref, "another build")
     check(r.outcome == "miss" and r.key not in seen, "another build id: a miss")
     check(compile_(inp, d, out).outcome == "hit", "the first build still hits its own entry")
+    # An input that parses only with --allow-unregistered-dialect: cached
+    # with it, a run without it still refuses the input.
+    lk = os.path.join(SRC, "test", "Tools", "qshape-sim", "launch-kernel.mlir")
+    r = compile_(lk, d, out, "--allow-unregistered-dialect")
+    check(r.rc == 0 and r.outcome == "miss", "launch-kernel.mlir compiles with the flag")
+    r = compile_(lk, d, out)
+    check(r.rc == 1 and "unregistered dialect" in r.err,
+          f"without the flag the cached input is still refused (rc {r.rc}, {r.outcome})")
 
 
 def case_modes(work, inp, ref):
@@ -472,12 +483,13 @@ BIG_ARGS = None
 
 
 def main():
-    global BIG_ARGS, ARGS
+    global BIG_ARGS, ARGS, SRC
     ap = argparse.ArgumentParser()
     ap.add_argument("--tools", required=True)
     ap.add_argument("--src", required=True)
     ap.add_argument("--work", required=True)
     args = ap.parse_args()
+    SRC = args.src
     for name in ("compile", "run", "sim", "cache"):
         TOOLS[name] = os.path.join(args.tools, f"qshape-{name}")
     fi.TOOLS["cache"] = TOOLS["cache"]
