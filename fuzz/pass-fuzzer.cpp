@@ -1,7 +1,7 @@
 //===- pass-fuzzer.cpp - qshape's passes on modules that parse ------------===//
 //
 // Input: MLIR text; `-pass=NAME` picks the pass (canonicalize, fingerprint,
-// roll-loops, stats, check-linearity; default canonicalize).
+// roll-loops, stats, check-linearity, lower-to-llvm; default canonicalize).
 //
 // Properties, for every pass: it succeeds and leaves a module that verifies
 // and prints to text that parses, or it fails with an error diagnostic.
@@ -12,7 +12,9 @@
 //                    annotations do not change it;
 //   roll-loops       runs with verify-roundtrip: unrolling the loops it made
 //                    gives back the input, or the input is kept as a crash
-//                    (unless it aliases a wire, see aliasesAWire).
+//                    (unless it aliases a wire, see aliasesAWire);
+//   lower-to-llvm    qshape-compile's pipeline (no roll): the quantum-to-LLVM
+//                    conversion lowers the module or names the op it cannot.
 //
 //===----------------------------------------------------------------------===//
 
@@ -43,6 +45,7 @@ const PassTarget Targets[] = {
     {"roll-loops", "qshape-roll-loops{verify-roundtrip}"},
     {"stats", "qshape-stats{emit-remark}"},
     {"check-linearity", "qshape-check-linearity"},
+    {"lower-to-llvm", "qshape-lower-to-llvm{roll=false}"},
 };
 const PassTarget *target = &Targets[0];
 

@@ -40,6 +40,7 @@ TARGETS = {
     "roll-loops": ("qshape-pass-fuzzer", ["-pass=roll-loops"], "mlir"),
     "stats": ("qshape-pass-fuzzer", ["-pass=stats"], "mlir"),
     "check-linearity": ("qshape-pass-fuzzer", ["-pass=check-linearity"], "mlir"),
+    "lower-to-llvm": ("qshape-pass-fuzzer", ["-pass=lower-to-llvm"], "mlir"),
     "cache-entry": ("qshape-cache-entry-fuzzer", [], "cache"),
     "args": ("qshape-args-fuzzer", [], "args"),
 }
