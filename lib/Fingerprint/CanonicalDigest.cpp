@@ -1,4 +1,4 @@
-//===- Fingerprint.cpp - process-stable structural fingerprints -----------===//
+//===- CanonicalDigest.cpp - digests of the canonical form ----------------===//
 
 #include "qshape/Fingerprint/Fingerprint.h"
 #include "CanonicalView.h"
