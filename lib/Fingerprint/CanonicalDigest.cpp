@@ -2,12 +2,10 @@
 
 #include "qshape/Fingerprint/Fingerprint.h"
 #include "CanonicalView.h"
-#include "qshape/Fingerprint/CanonicalForm.h"
 #include "qshape/Fingerprint/Encoding.h"
 
-#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Operation.h"
-#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/Support/BLAKE3.h"
 
@@ -28,168 +26,22 @@ std::string formatDigest(const Digest &d) {
 
 namespace {
 
-/// The reference implementation (FingerprintOptions::reference): encodes a
-/// canonicalized clone. Streams the encoding of an op tree into two BLAKE3
-/// states at once: exact (float bits included) and shape (float values
-/// abstracted). Values are numbered by first definition; float constants are
-/// encoded inline at each use, so neither their position nor their sharing
-/// matters. ViewDigester below writes the same bytes from a CanonicalView.
-class DigestWriter {
-public:
-  DigestWriter() : exactEnc(false), shapeEnc(true) {
-    for (ByteSink *s : {&exactSink, &shapeSink}) {
-      s->bytes("qshape-fingerprint");
-      s->u64(kFingerprintSchemaVersion);
-    }
-    exactSink.u8('x');
-    shapeSink.u8('s');
-  }
-
-  void encodeOp(Operation *op) {
-    if (isFloatConstant(op))
-      return; // encoded at its uses
-    exactEnc.encodeOpHeader(op, exactSink);
-    shapeEnc.encodeOpHeader(op, shapeSink);
-    both([&](ByteSink &s) { s.u64(op->getNumOperands()); });
-    for (Value v : op->getOperands())
-      encodeOperand(v);
-    both([&](ByteSink &s) { s.u64(op->getNumRegions()); });
-    for (Region &region : op->getRegions()) {
-      DenseMap<Block *, uint64_t> blockIds;
-      for (Block &b : region)
-        blockIds[&b] = blockIds.size();
-      both([&](ByteSink &s) { s.u64(blockIds.size()); });
-      for (Block &block : region) {
-        both([&](ByteSink &s) { s.u64(block.getNumArguments()); });
-        for (BlockArgument arg : block.getArguments()) {
-          exactEnc.encodeType(arg.getType(), exactSink);
-          shapeEnc.encodeType(arg.getType(), shapeSink);
-          valueIds[arg] = nextId++;
-        }
-        both([&](ByteSink &s) { s.u64(block.getOperations().size()); });
-        for (Operation &inner : block) {
-          encodeOp(&inner);
-          both([&](ByteSink &s) {
-            s.u64(inner.getNumSuccessors());
-            for (Block *succ : inner.getSuccessors())
-              s.u64(blockIds.lookup(succ));
-          });
-        }
-      }
-      flush();
-    }
-    for (Value r : op->getResults())
-      valueIds[r] = nextId++;
-    if (exactSink.size() > (1 << 16))
-      flush();
-  }
-
-  Fingerprint finish() {
-    flush();
-    Fingerprint fp;
-    fp.exact = exactHash.final();
-    fp.shape = shapeHash.final();
-    return fp;
-  }
-
-private:
-  template <typename Fn> void both(Fn fn) {
-    fn(exactSink);
-    fn(shapeSink);
-  }
-
-  void encodeOperand(Value v) {
-    Operation *def = v.getDefiningOp();
-    if (def && isFloatConstant(def)) {
-      Attribute value = def->getAttr("value");
-      exactSink.u8('C');
-      exactEnc.encodeAttr(value, exactSink);
-      shapeSink.u8('C');
-      shapeEnc.encodeAttr(value, shapeSink);
-      return;
-    }
-    auto it = valueIds.find(v);
-    // A value from outside the fingerprinted op: only its type is known.
-    uint64_t id = it == valueIds.end() ? ~uint64_t(0) : it->second;
-    both([&](ByteSink &s) { s.u64(id); });
-    if (it == valueIds.end()) {
-      exactEnc.encodeType(v.getType(), exactSink);
-      shapeEnc.encodeType(v.getType(), shapeSink);
-    }
-  }
-
-  void flush() {
-    exactHash.update(llvm::ArrayRef<uint8_t>(
-        reinterpret_cast<const uint8_t *>(exactSink.str().data()), exactSink.size()));
-    shapeHash.update(llvm::ArrayRef<uint8_t>(
-        reinterpret_cast<const uint8_t *>(shapeSink.str().data()), shapeSink.size()));
-    exactSink.clear();
-    shapeSink.clear();
-  }
-
-  StructuralEncoder exactEnc, shapeEnc;
-  ByteSink exactSink, shapeSink;
-  llvm::BLAKE3 exactHash, shapeHash;
-  DenseMap<Value, uint64_t> valueIds;
-  uint64_t nextId = 0;
-};
-
-Fingerprint digestOf(Operation *op) {
-  DigestWriter w;
-  w.encodeOp(op);
-  return w.finish();
-}
-
-bool isFunctionLike(Operation *op) {
-  return isa<FunctionOpInterface>(op) || op->getName().getStringRef() == "func.func";
-}
-
 std::string symbolName(Operation *op) {
   if (auto s = dyn_cast_or_null<StringAttr>(op->getAttr("sym_name")))
     return s.getValue().str();
   return "";
 }
 
-/// Runs `fn` on a canonical version of `op`: a canonicalized clone, or `op`
-/// itself when the caller vouches that it is canonical.
-template <typename Fn>
-LogicalResult withCanonical(Operation *op, const FingerprintOptions &options, Fn fn) {
-  if (!options.canonicalize) {
-    fn(op);
-    return success();
-  }
-  Operation *clone = op->clone();
-  CanonicalizeOptions copts;
-  copts.reference = true; // the rule-by-rule implementation, not the view
-  LogicalResult result = canonicalize(clone, copts);
-  if (succeeded(result))
-    fn(clone);
-  clone->erase();
-  return result;
-}
-
-FailureOr<ModuleFingerprints> referenceModuleFingerprints(Operation *module,
-                                                          const FingerprintOptions &options) {
-  ModuleFingerprints result;
-  LogicalResult ok = withCanonical(module, options, [&](Operation *c) {
-    result.module = digestOf(c);
-    c->walk([&](Operation *op) {
-      if (isFunctionLike(op))
-        result.functions.push_back({symbolName(op), digestOf(op)});
-    });
-  });
-  if (failed(ok))
-    return failure();
-  return result;
-}
-
 //===----------------------------------------------------------------------===//
-// Digests of a canonical view: the bytes DigestWriter writes for the
-// canonical clone, with the digests of the module and of every function
-// computed in one walk. Each function gets its own pair of streams while its
-// op is encoded; its values are numbered from where the function starts, and
-// values defined before it count as defined outside it, as in a standalone
-// DigestWriter run on the function.
+// The encoding of a canonical view, streamed into two BLAKE3 states at once:
+// exact (float bits included) and shape (float values abstracted). Values
+// are numbered by first definition; a value defined outside the encoded op
+// is encoded by its type; float constants are encoded inline at each use, so
+// neither their position nor their sharing matters. The digests of the
+// module and of every function are computed in one walk: each function gets
+// its own pair of streams while its op is encoded, its values are numbered
+// from where the function starts, and values defined before it count as
+// defined outside it, as if the function were encoded alone.
 //===----------------------------------------------------------------------===//
 
 class ViewDigester {
@@ -360,37 +212,32 @@ private:
   DenseMap<Type, std::string> typeCache;
 };
 
-/// The canonical view of `op`, or null when the reference path must be used.
-std::unique_ptr<fpview::CanonicalView> viewOf(Operation *op, const FingerprintOptions &options) {
-  if (options.reference)
-    return nullptr;
+/// The digests of `op`'s canonical form (with `functions`, of every
+/// function-like op in it too).
+FailureOr<ModuleFingerprints> digestsOf(Operation *op, bool functions) {
   std::unique_ptr<fpview::CanonicalView> view = fpview::CanonicalView::build(op);
-  if (view && options.canonicalize)
-    view->canonicalize();
-  return view;
+  if (!view)
+    return op->emitError("qshape fingerprint: the module exceeds the canonical view's limits "
+                         "(2^31 ops, values or blocks, 2^16 op names); split it");
+  view->canonicalize();
+  ModuleFingerprints result;
+  ViewDigester digester(*view, functions);
+  result.module = digester.run();
+  result.functions = std::move(digester.functions);
+  return result;
 }
 
 } // namespace
 
-FailureOr<Fingerprint> computeFingerprint(Operation *op, const FingerprintOptions &options) {
-  if (std::unique_ptr<fpview::CanonicalView> view = viewOf(op, options))
-    return ViewDigester(*view, /*collectFunctions=*/false).run();
-  Fingerprint fp;
-  if (failed(withCanonical(op, options, [&](Operation *c) { fp = digestOf(c); })))
+FailureOr<Fingerprint> computeFingerprint(Operation *op) {
+  FailureOr<ModuleFingerprints> fps = digestsOf(op, /*functions=*/false);
+  if (failed(fps))
     return failure();
-  return fp;
+  return fps->module;
 }
 
-FailureOr<ModuleFingerprints> computeModuleFingerprints(Operation *module,
-                                                        const FingerprintOptions &options) {
-  std::unique_ptr<fpview::CanonicalView> view = viewOf(module, options);
-  if (!view)
-    return referenceModuleFingerprints(module, options);
-  ModuleFingerprints result;
-  ViewDigester digester(*view, /*collectFunctions=*/true);
-  result.module = digester.run();
-  result.functions = std::move(digester.functions);
-  return result;
+FailureOr<ModuleFingerprints> computeModuleFingerprints(Operation *module) {
+  return digestsOf(module, /*functions=*/true);
 }
 
 } // namespace qshape

@@ -1,7 +1,7 @@
-//===- CanonicalView.cpp - the canonical form without a clone -------------===//
+//===- CanonicalView.cpp - the canonical form's engine: the view ----------===//
 //
-// Each rule below mirrors the function of the same name in CanonicalForm.cpp;
-// comments say where the view differs in means (never in effect).
+// Building the view, its edits and traversals, and writing it back to the IR.
+// The rules are in CanonicalRules.cpp.
 //
 //===----------------------------------------------------------------------===//
 
@@ -27,16 +27,6 @@ using namespace mlir;
 
 namespace qshape {
 namespace fpview {
-
-using canonical::mix64;
-
-namespace {
-/// DenseMap keys that may be pointers: DenseMapInfo<uint64_t> keeps their
-/// zero low bits and would cluster them.
-struct MixedKeyInfo : llvm::DenseMapInfo<uint64_t> {
-  static unsigned getHashValue(uint64_t k) { return unsigned(mix64(k)); }
-};
-} // namespace
 
 static constexpr size_t kLargeBytes = 64 * 1024;
 
@@ -230,6 +220,8 @@ Value CanonicalView::value(Idx v) const {
   Idx d = valueDef[v];
   if (!(d & kArgBit))
     return ops[d].op->getResult(v - ops[d].firstResult);
+  if (d & kExternalBit)
+    return externalValues[d & ~(kArgBit | kExternalBit)];
   const BlockRec &b = blocks[d & ~kArgBit];
   return b.block->getArgument(v - b.firstArg);
 }
@@ -317,7 +309,7 @@ bool CanonicalView::addOp(Operation *op, Idx parentBlock) {
     }
   }
   computeHeader(o);
-  // isOrdered() is needed for nearly every non-constant op (rules 5 and 6):
+  // isOrdered() is needed for nearly every non-constant op (eraseDeadOps, the schedule):
   // computed while the op is in cache. (A memory-effect-free op without
   // regions is never ordered.)
   if (state[o].flags & kMergeable)
@@ -338,7 +330,7 @@ bool CanonicalView::addOp(Operation *op, Idx parentBlock) {
     // block listed after it.
     for (Block &b : region) {
       Idx bi = blocks.size();
-      if (bi >= kArgBit)
+      if (bi >= kExternalBit)
         return false;
       blocks.emplace_back();
       blocks.back().block = &b;
@@ -376,7 +368,8 @@ std::unique_ptr<CanonicalView> CanonicalView::build(Operation *root) {
   if (!v->addOp(root, kNone))
     return nullptr;
   if (!v->pendingOperands.empty()) {
-    // The ops that define the remaining operands, by one pass over the ops.
+    // The ops that define the remaining operands, by one pass over the ops;
+    // the values defined outside the root become external values.
     llvm::DenseMap<Operation *, Idx> wanted;
     for (auto &[pos, value] : v->pendingOperands)
       if (auto r = dyn_cast<OpResult>(value))
@@ -384,6 +377,7 @@ std::unique_ptr<CanonicalView> CanonicalView::build(Operation *root) {
     for (Idx o = 0, e = v->ops.size(); o < e; ++o)
       if (auto it = wanted.find(v->ops[o].op); it != wanted.end())
         it->second = o;
+    llvm::DenseMap<Value, Idx> externals;
     for (auto &[pos, value] : v->pendingOperands) {
       Idx s = kNone;
       if (auto r = dyn_cast<OpResult>(value)) {
@@ -393,8 +387,16 @@ std::unique_ptr<CanonicalView> CanonicalView::build(Operation *root) {
       } else {
         s = v->lookupValue(value);
       }
-      if (s == kNone)
-        return nullptr; // a value from outside the root
+      if (s == kNone) {
+        auto [it, inserted] = externals.try_emplace(value, Idx(v->valueDef.size()));
+        if (inserted) {
+          if (v->valueDef.size() >= kArgBit || v->externalValues.size() >= kExternalBit)
+            return nullptr;
+          v->valueDef.push_back(kArgBit | kExternalBit | Idx(v->externalValues.size()));
+          v->externalValues.push_back(value);
+        }
+        s = it->second;
+      }
       v->operandValues[pos] = s;
     }
     v->pendingOperands.clear();
@@ -561,17 +563,6 @@ const CanonicalView::GateInfo &CanonicalView::gateInfo(Idx o) {
 // Traversals.
 //===----------------------------------------------------------------------===//
 
-/// The live ops of block `b`, in order (constants hoisted out of `b` are
-/// still listed there until compaction and are skipped).
-template <typename Fn> void CanonicalView::forEachOpIn(Idx b, Fn fn) {
-  // Index loop: `fn` may erase ops but never edits the list.
-  for (size_t i = 0; i < blocks[b].ops.size(); ++i) {
-    Idx o = blocks[b].ops[i];
-    if (state[o].alive && state[o].block == b)
-      fn(o);
-  }
-}
-
 void CanonicalView::forEachEditableBlock(Idx rootOp, function_ref<void(Idx)> fn) {
   for (unsigned ri = 0; ri < ops[rootOp].numRegions; ++ri) {
     RegionRec reg = regions[ops[rootOp].firstRegion + ri];
@@ -608,741 +599,13 @@ void CanonicalView::compactBlocksUnder(Idx o) {
 }
 
 //===----------------------------------------------------------------------===//
-// The rules (CanonicalForm.cpp, Canonicalizer).
-//===----------------------------------------------------------------------===//
-
-void CanonicalView::canonicalize() {
-  // canonicalize(): the function-like ops, in Operation::walk order (no rule
-  // creates, erases or moves one out of its block).
-  SmallVector<Idx> funcs;
-  if (has(0, kFuncLike))
-    funcs.push_back(0);
-  else
-    funcs.append(postFuncs.begin(), postFuncs.end());
-  if (!funcs.empty()) {
-    valueScratch.resize(numValues());
-    keyStamp.assign(numValues(), 0);
-    opKeys.resize(ops.size());
-    opSlot.assign(ops.size(), kNone);
-    // Op names by rank (rule 6 compares ranks, not strings).
-    SmallVector<uint16_t> byName(names.size());
-    std::iota(byName.begin(), byName.end(), 0);
-    llvm::sort(byName, [&](uint16_t x, uint16_t y) { return names[x].name < names[y].name; });
-    nameRank.resize(names.size());
-    for (size_t i = 0; i < byName.size(); ++i)
-      nameRank[byName[i]] = i;
-  }
-  // runOn compacts the blocks under each function, and the rules edit
-  // nothing outside one: no second pass over the lists (on a 10^6-op
-  // function it would stream the op records once more).
-  for (Idx f : funcs)
-    runOn(f);
-}
-
-bool CanonicalView::runRule(unsigned i, bool (CanonicalView::*rule)()) {
-  if (quietAt[i] == edits)
-    return false;
-  bool changed = (this->*rule)();
-  quietAt[i] = changed ? ~uint64_t(0) : edits;
-  return changed;
-}
-
-void CanonicalView::runOn(Idx f) {
-  func = f;
-  std::fill(std::begin(quietAt), std::end(quietAt), ~uint64_t(0));
-  // Rules 1 and 4 walk every op under the function (Operation::walk): the
-  // register ops never move, so their walk order is the one recorded.
-  auto [begin, end] = accessRange.lookup(f);
-  accessOps = llvm::ArrayRef<Idx>(postAccess).slice(begin, end - begin);
-  // As Canonicalizer::run: rules 1 and 2 once (with the dead ops erased
-  // before the constants are sorted), then rules 3-5 to a fixpoint. Rules 3,
-  // 4 and 5 depend on the view only through the edits counted in `edits`
-  // (not on the order of constants, which rule 2 moves), so one that
-  // changed nothing is skipped until the next edit.
-  staticIndices();
-  runRule(2, &CanonicalView::eraseDeadOps);
-  hoistConstants();
-  for (int round = 0; round < 16; ++round) {
-    bool changed = false;
-    changed |= runRule(0, &CanonicalView::mergeEqualOps);
-    changed |= runRule(1, &CanonicalView::forwardAccesses);
-    changed |= runRule(2, &CanonicalView::eraseDeadOps);
-    if (!changed)
-      break;
-  }
-  compactBlocksUnder(f);
-  ++currentKeyStamp;
-  for (unsigned ri = 0; ri < ops[f].numRegions; ++ri) {
-    RegionRec reg = regions[ops[f].firstRegion + ri];
-    for (Idx b = reg.firstBlock; b < reg.firstBlock + reg.numBlocks; ++b)
-      computeKeys(b);
-  }
-  forEachEditableBlock(f, [&](Idx b) { scheduleBlock(b); });
-}
-
-//===--- Rule 1 ------------------------------------------------------------===//
-
-bool CanonicalView::staticIndices() {
-  bool changed = false;
-  for (Idx o : accessOps) {
-    if (!state[o].alive)
-      continue;
-    QOpKind kind = state[o].kind;
-    if (kind == QOpKind::Extract || kind == QOpKind::Insert) {
-      std::optional<VAccess> a = access(o);
-      APInt v;
-      if (a && a->dynamicIdx != kNone &&
-          matchPattern(value(a->dynamicIdx), m_ConstantInt(&v)) && !v.isNegative()) {
-        // setStaticIndex
-        if (std::optional<VAccess> b = access(o)) {
-          if (b->dynamicIdx != kNone)
-            eraseOperand(o, 1);
-          int64_t idx = v.getSExtValue();
-          overrideAttr(o, "idx_attr", idx);
-          ops[o].hasStaticIdx = true;
-          staticIdxs[ops[o].aux] = idx;
-        }
-        changed = true;
-        ++counts.staticIndices;
-      }
-    } else if (kind == QOpKind::Alloc && ops[o].numOperands == 1) {
-      APInt v;
-      if (matchPattern(value(operand(o, 0)), m_ConstantInt(&v)) && !v.isNegative()) {
-        eraseOperand(o, 0);
-        overrideAttr(o, "nqubits_attr", v.getSExtValue());
-        changed = true;
-        ++counts.staticIndices;
-      }
-    }
-  }
-  return changed;
-}
-
-//===--- Rule 2 ------------------------------------------------------------===//
-
-void CanonicalView::hoistConstants() {
-  const OpRec &f = ops[func];
-  if (f.numRegions == 0 || regions[f.firstRegion].numBlocks == 0)
-    return;
-  Idx entry = regions[f.firstRegion].firstBlock;
-  LargeVector<Idx> plain, floats;
-  floats.reserve(blocks[entry].ops.size());
-  forEachEditableBlock(func, [&](Idx b) {
-    forEachOpIn(b, [&](Idx o) {
-      if (has(o, kConst))
-        (has(o, kFloatConst) ? floats : plain).push_back(o);
-    });
-  });
-  if (plain.empty() && floats.empty())
-    return;
-
-  // Sorted by exact header bytes, float constants last. The order of the
-  // float constants among themselves is not computed: nothing depends on it
-  // (the encoder skips them and counts them, rule 6 leaves constants alone,
-  // and their keys do not depend on their position), so they stay in
-  // collection order. (Whether the rule changed anything is not computed
-  // either: Canonicalizer::run applies it once and ignores that.)
-  llvm::stable_sort(plain, [&](Idx a, Idx b) {
-    return headers[ops[a].header].exact < headers[ops[b].header].exact;
-  });
-  auto merge = [&](Idx op, Idx keep) {
-    replaceAllUses(ops[op].firstResult, ops[keep].firstResult);
-    erase(op);
-    ++counts.constantsMerged;
-  };
-  size_t numPlain = 0;
-  for (size_t i = 0; i < plain.size(); ++i) {
-    if (numPlain && constKey(plain[i]) == constKey(plain[numPlain - 1])) {
-      merge(plain[i], plain[numPlain - 1]);
-      continue;
-    }
-    plain[numPlain++] = plain[i];
-  }
-  plain.resize(numPlain);
-  // Equal keys among the floats: the first in collection order stays
-  // (stable_sort keeps equal keys in that order). Found by sorting (key,
-  // position) pairs: on large modules a hash set of the keys is a cache miss
-  // per constant, the sort streams. (The order of the merges does not
-  // matter: each only forwards one value and erases one op.)
-  LargeVector<std::pair<uint64_t, Idx>> byKey(floats.size());
-  for (size_t i = 0; i < floats.size(); ++i)
-    byKey[i] = {constKey(floats[i]), Idx(i)};
-  llvm::sort(byKey);
-  LargeVector<char> merged(floats.size(), 0);
-  for (size_t i = 1, first = 0; i < byKey.size(); ++i) {
-    if (byKey[i].first != byKey[first].first) {
-      first = i;
-      continue;
-    }
-    merge(floats[byKey[i].second], floats[byKey[first].second]);
-    merged[byKey[i].second] = 1;
-  }
-  size_t numFloats = 0;
-  for (size_t i = 0; i < floats.size(); ++i)
-    if (!merged[i])
-      floats[numFloats++] = floats[i];
-  floats.resize(numFloats);
-  // The new entry block: the constants, then the other ops in order.
-  hoistEntries.push_back(entry);
-  for (LargeVector<Idx> *group : {&plain, &floats})
-    for (Idx o : *group) {
-      if (state[o].block != entry)
-        hoistedFrom.try_emplace(o, state[o].block);
-      state[o].block = entry;
-    }
-  LargeVector<Idx> &order = floats;
-  order.insert(order.begin(), plain.begin(), plain.end());
-  forEachOpIn(entry, [&](Idx o) {
-    if (!has(o, kConst))
-      order.push_back(o);
-  });
-  blocks[entry].ops = std::move(order);
-}
-
-//===--- Rule 3 ------------------------------------------------------------===//
-
-bool CanonicalView::mergeEqualOps() {
-  // Constants are left out: after rule 2 they are unique by exact header,
-  // and OperationEquivalence never equates a constant with a non-constant
-  // (same name, no operands) or two constants with different headers.
-  bool changed = false;
-  using Scope = llvm::DenseMap<uint64_t, SmallVector<Idx, 1>, MixedKeyInfo>;
-  SmallVector<Scope> scopes;
-  SmallVector<std::pair<Value, Idx>, 8> local;
-  auto localValue = [&](Value v) -> Idx {
-    for (auto &[val, s] : local)
-      if (val == v)
-        return s;
-    return kNone;
-  };
-  auto hashOf = [&](Idx o) {
-    // Any hash that equal ops share: identity and the multiset of operands.
-    uint64_t sum = 0;
-    for (unsigned i = 0; i < ops[o].numOperands; ++i)
-      sum += mix64(uint64_t(operand(o, i)) + 1);
-    return mix64(sum ^ (uint64_t(ops[o].identity) << 32));
-  };
-  auto equivalent = [&](Idx a, Idx b) {
-    // OperationEquivalence::isEquivalentTo(IgnoreLocations) on the real ops,
-    // comparing operands after the view's replacements.
-    local.clear();
-    for (Idx o : {a, b})
-      for (unsigned i = 0; i < ops[o].numOperands; ++i)
-        local.push_back({ops[o].op->getOperand(i), operand(o, i)});
-    return OperationEquivalence::isEquivalentTo(
-        ops[a].op, ops[b].op,
-        [&](Value l, Value r) { return success(localValue(l) == localValue(r)); },
-        /*markEquivalent=*/nullptr, OperationEquivalence::IgnoreLocations,
-        [&](ValueRange l, ValueRange r) {
-          if (l.size() != r.size())
-            return failure();
-          SmallVector<Idx, 4> ls, rs;
-          for (Value v : l)
-            ls.push_back(localValue(v));
-          for (Value v : r)
-            rs.push_back(localValue(v));
-          llvm::sort(ls);
-          llvm::sort(rs);
-          return success(ls == rs);
-        });
-  };
-  std::function<void(Idx)> visitRegion = [&](Idx ri) {
-    RegionRec reg = regions[ri];
-    if (reg.numBlocks != 1)
-      return;
-    scopes.emplace_back();
-    forEachOpIn(reg.firstBlock, [&](Idx o) {
-      if (has(o, kMergeable)) {
-        uint64_t h = hashOf(o);
-        Idx found = kNone;
-        // Same block only (mirrors CanonicalForm.cpp's mergeEqualOps).
-        {
-          Scope &scope = scopes.back();
-          auto it = scope.find(h);
-          if (it != scope.end())
-            for (Idx c : it->second)
-              if (equivalent(o, c)) {
-                found = c;
-                break;
-              }
-        }
-        if (found != kNone) {
-          for (unsigned i = 0; i < ops[o].numResults; ++i)
-            replaceAllUses(ops[o].firstResult + i, ops[found].firstResult + i);
-          erase(o);
-          changed = true;
-          ++counts.opsMerged;
-          return;
-        }
-        scopes.back()[h].push_back(o);
-      }
-      if (ops[o].numRegions && has(o, kEditable) && !has(o, kIsolated))
-        for (unsigned i = 0; i < ops[o].numRegions; ++i)
-          visitRegion(ops[o].firstRegion + i);
-    });
-    scopes.pop_back();
-  };
-  for (unsigned i = 0; i < ops[func].numRegions; ++i)
-    visitRegion(ops[func].firstRegion + i);
-  return changed;
-}
-
-//===--- Rule 4 ------------------------------------------------------------===//
-
-static bool sameIndex(const CanonicalView::VAccess &a, const CanonicalView::VAccess &b) {
-  if (a.hasStatic && b.hasStatic)
-    return a.staticIdx == b.staticIdx;
-  return a.dynamicIdx != kNone && a.dynamicIdx == b.dynamicIdx;
-}
-
-static bool differentIndex(const CanonicalView::VAccess &a, const CanonicalView::VAccess &b) {
-  return a.hasStatic && b.hasStatic && a.staticIdx != b.staticIdx;
-}
-
-bool CanonicalView::forwardAccesses() {
-  bool changed = false;
-  SmallVector<Idx> accesses;
-  for (Idx o : accessOps)
-    if (state[o].alive && (state[o].kind == QOpKind::Extract || state[o].kind == QOpKind::Insert))
-      accesses.push_back(o);
-  for (Idx op : accesses) {
-    if (!state[op].alive)
-      continue;
-    std::optional<VAccess> a = access(op);
-    if (!a)
-      continue;
-    if (!a->isInsert) {
-      // Walk back through inserts at other static indices.
-      while (true) {
-        std::optional<VAccess> ins = accessOfDef(a->reg);
-        if (!ins || !ins->isInsert)
-          break;
-        if (sameIndex(*a, *ins)) {
-          replaceAllUses(ops[op].firstResult, ins->qubit);
-          erase(op);
-          changed = true;
-          ++counts.accessesForwarded;
-          break;
-        }
-        if (!differentIndex(*a, *ins))
-          break;
-        setOperand(op, 0, ins->reg);
-        a->reg = ins->reg;
-        changed = true;
-        ++counts.accessesForwarded;
-      }
-      continue;
-    }
-    // insert(r, i, q) is r when r already holds q at i.
-    {
-      Idx r = a->reg;
-      bool noop = false;
-      while (true) {
-        std::optional<VAccess> ins = accessOfDef(r);
-        if (!ins || !ins->isInsert)
-          break;
-        if (sameIndex(*a, *ins)) {
-          noop = ins->qubit == a->qubit;
-          break;
-        }
-        if (!differentIndex(*a, *ins))
-          break;
-        r = ins->reg;
-      }
-      if (noop) {
-        replaceAllUses(ops[op].firstResult, a->reg);
-        erase(op);
-        changed = true;
-        ++counts.accessesForwarded;
-        continue;
-      }
-    }
-    // insert(insert(r, i, a), i, b) is insert(r, i, b), past single-use
-    // inserts at other static indices.
-    {
-      Idx user = op;
-      Idx r = a->reg;
-      while (true) {
-        std::optional<VAccess> prev = accessOfDef(r);
-        if (!prev || !prev->isInsert)
-          break;
-        if (sameIndex(*a, *prev)) {
-          if (user == op || uses[resolve(r)] == 1) {
-            setOperand(user, 0, prev->reg);
-            if (user == op)
-              a->reg = prev->reg;
-            changed = true;
-            ++counts.accessesForwarded;
-          }
-          break;
-        }
-        if (!differentIndex(*a, *prev) || uses[resolve(r)] != 1)
-          break;
-        user = prev->op;
-        r = prev->reg;
-      }
-    }
-    // insert(r, i, extract(r', i)) is r when r holds at i what r' held.
-    if (std::optional<VAccess> ext = accessOfDef(a->qubit);
-        ext && !ext->isInsert && sameIndex(*a, *ext)) {
-      Idx r = a->reg;
-      while (r != ext->reg) {
-        std::optional<VAccess> ins = accessOfDef(r);
-        if (!ins || !ins->isInsert || !differentIndex(*a, *ins))
-          break;
-        r = ins->reg;
-      }
-      if (r == ext->reg) {
-        replaceAllUses(ops[op].firstResult, a->reg);
-        erase(op);
-        changed = true;
-        ++counts.accessesForwarded;
-      }
-    }
-  }
-  return changed;
-}
-
-//===--- Rule 5 ------------------------------------------------------------===//
-
-bool CanonicalView::eraseDeadOps() {
-  bool changed = false;
-  LargeVector<Idx> order;
-  order.reserve(ops.size());
-  forEachEditableBlock(func, [&](Idx b) { forEachOpIn(b, [&](Idx o) { order.push_back(o); }); });
-  for (Idx o : llvm::reverse(order)) {
-    if (!state[o].alive) // erased here, or nested in an op erased here
-      continue;
-    if (!useEmpty(o) || has(o, kTerminator) || isOrdered(o))
-      continue;
-    erase(o);
-    changed = true;
-    ++counts.deadOpsErased;
-  }
-  return changed;
-}
-
-//===--- Rule 6 ------------------------------------------------------------===//
-
-void CanonicalView::argKey(Idx v, unsigned argNumber) {
-  ByteSink a;
-  a.u8('a');
-  a.u64(argNumber);
-  shapeEncoder.encodeType(value(v).getType(), a);
-  valueScratch[v] = llvm::xxh3_64bits(a.str());
-  keyStamp[v] = currentKeyStamp;
-}
-
-uint64_t CanonicalView::opKey(Idx o) {
-  ByteSink sink;
-  sink.raw(headers[ops[o].header].shape);
-  for (unsigned i = 0; i < ops[o].numOperands; ++i) {
-    Idx v = operand(o, i);
-    sink.u64(keyStamp[v] == currentKeyStamp ? valueScratch[v] : 0);
-  }
-  for (unsigned ri = 0; ri < ops[o].numRegions; ++ri) {
-    RegionRec reg = regions[ops[o].firstRegion + ri];
-    sink.u8('{');
-    for (Idx b = reg.firstBlock; b < reg.firstBlock + reg.numBlocks; ++b) {
-      for (unsigned k = 0; k < blocks[b].numArgs; ++k)
-        argKey(blocks[b].firstArg + k, k);
-      SmallVector<uint64_t> nested;
-      for (size_t i = 0; i < blocks[b].ops.size(); ++i)
-        nested.push_back(opKey(blocks[b].ops[i]));
-      llvm::sort(nested);
-      for (uint64_t k : nested)
-        sink.u64(k);
-    }
-    sink.u8('}');
-  }
-  uint64_t key = llvm::xxh3_64bits(sink.str());
-  opKeys[o] = key;
-  for (unsigned i = 0; i < ops[o].numResults; ++i) {
-    Idx v = ops[o].firstResult + i;
-    valueScratch[v] = mix64(key + 0x9E3779B97F4A7C15ull * (uint64_t(i) + 1));
-    keyStamp[v] = currentKeyStamp;
-  }
-  return key;
-}
-
-void CanonicalView::computeKeys(Idx b) {
-  for (unsigned k = 0; k < blocks[b].numArgs; ++k)
-    argKey(blocks[b].firstArg + k, k);
-  for (size_t i = 0; i < blocks[b].ops.size(); ++i)
-    opKey(blocks[b].ops[i]);
-}
-
-void CanonicalView::scheduleBlock(Idx b) {
-  constexpr uint32_t kFloatingBit = 0x80000000u;
-  // Blocks are compacted: the list holds exactly the live ops of `b`.
-  LargeVector<Idx> &list = blocks[b].ops;
-  Idx terminator = !list.empty() && has(list.back(), kTerminator) ? list.back() : kNone;
-  LargeVector<Idx> mainOps, floatingOps;
-  for (Idx o : list) {
-    if (o == terminator || has(o, kConst))
-      continue;
-    if (has(o, kMergeable)) {
-      opSlot[o] = kFloatingBit | uint32_t(floatingOps.size());
-      floatingOps.push_back(o);
-      continue;
-    }
-    opSlot[o] = mainOps.size();
-    mainOps.push_back(o);
-  }
-  llvm::scope_exit resetSlots([&] {
-    for (Idx o : mainOps)
-      opSlot[o] = kNone;
-    for (Idx o : floatingOps)
-      opSlot[o] = kNone;
-  });
-  size_t n = mainOps.size();
-  auto isFloating = [&](Idx o) { return opSlot[o] != kNone && (opSlot[o] & kFloatingBit); };
-  auto isMain = [&](Idx o) { return opSlot[o] != kNone && !(opSlot[o] & kFloatingBit); };
-
-  // Block::findAncestorOpInBlock on the view.
-  auto producerInBlock = [&](Idx v) -> Idx {
-    Idx d = definingOp(v);
-    while (d != kNone) {
-      Idx db = state[d].block;
-      if (db == b)
-        return d;
-      if (db == kNone)
-        return kNone;
-      d = blocks[db].parentOp;
-    }
-    return kNone;
-  };
-  // Operands of `op` and of the ops nested in it (Operation::walk order).
-  std::function<void(Idx, function_ref<void(Idx)>)> forEachNestedOperand =
-      [&](Idx o, function_ref<void(Idx)> fn) {
-        for (unsigned ri = 0; ri < ops[o].numRegions; ++ri) {
-          RegionRec reg = regions[ops[o].firstRegion + ri];
-          for (Idx nb = reg.firstBlock; nb < reg.firstBlock + reg.numBlocks; ++nb)
-            for (size_t i = 0; i < blocks[nb].ops.size(); ++i) {
-              Idx inner = blocks[nb].ops[i];
-              forEachNestedOperand(inner, fn);
-              for (unsigned k = 0; k < ops[inner].numOperands; ++k)
-                fn(operand(inner, k));
-            }
-        }
-      };
-  auto forEachOperand = [&](Idx o, function_ref<void(Idx)> fn) {
-    for (unsigned k = 0; k < ops[o].numOperands; ++k)
-      fn(operand(o, k));
-    if (ops[o].numRegions)
-      forEachNestedOperand(o, fn);
-  };
-  // Main-op producers of a floating op, looking through floating chains.
-  LargeVector<SmallVector<unsigned, 2>> floatingProducers(floatingOps.size());
-  LargeVector<char> producersKnown(floatingOps.size(), 0);
-  std::function<const SmallVector<unsigned, 2> &(Idx)> producersOf =
-      [&](Idx f) -> const SmallVector<unsigned, 2> & {
-    uint32_t fi = opSlot[f] & ~kFloatingBit;
-    if (producersKnown[fi])
-      return floatingProducers[fi];
-    SmallVector<unsigned, 2> result;
-    for (unsigned k = 0; k < ops[f].numOperands; ++k) {
-      Idx p = producerInBlock(operand(f, k));
-      if (p == kNone)
-        continue;
-      if (isFloating(p)) {
-        for (unsigned q : producersOf(p))
-          if (!llvm::is_contained(result, q))
-            result.push_back(q);
-      } else if (isMain(p)) {
-        if (!llvm::is_contained(result, opSlot[p]))
-          result.push_back(opSlot[p]);
-      }
-    }
-    producersKnown[fi] = 1;
-    floatingProducers[fi] = std::move(result);
-    return floatingProducers[fi];
-  };
-
-  // Edges, in compressed rows: every edge into i is added while visiting i.
-  LargeVector<unsigned> predStart(n + 1), preds;
-  preds.reserve(2 * n);
-  int lastOrdered = -1;
-  for (unsigned i = 0; i < n; ++i) {
-    predStart[i] = preds.size();
-    auto addEdge = [&](unsigned from) {
-      if (from == i || std::find(preds.begin() + predStart[i], preds.end(), from) != preds.end())
-        return;
-      preds.push_back(from);
-    };
-    Idx o = mainOps[i];
-    forEachOperand(o, [&](Idx v) {
-      Idx p = producerInBlock(v);
-      if (p == kNone)
-        return;
-      if (isFloating(p)) {
-        for (unsigned q : producersOf(p))
-          addEdge(q);
-      } else if (isMain(p)) {
-        addEdge(opSlot[p]);
-      }
-    });
-    if (isOrdered(o)) {
-      if (lastOrdered >= 0)
-        addEdge(unsigned(lastOrdered));
-      lastOrdered = int(i);
-    }
-  }
-  predStart[n] = preds.size();
-  LargeVector<unsigned> userStart(n + 1, 0), users(preds.size()), indegree(n);
-  for (unsigned p : preds)
-    ++userStart[p + 1];
-  for (size_t i = 0; i < n; ++i) {
-    userStart[i + 1] += userStart[i];
-    indegree[i] = predStart[i + 1] - predStart[i];
-  }
-  {
-    LargeVector<unsigned> fill(userStart.begin(), userStart.end() - 1);
-    for (unsigned i = 0; i < n; ++i)
-      for (unsigned k = predStart[i]; k < predStart[i + 1]; ++k)
-        users[fill[preds[k]]++] = i;
-  }
-
-  // Wires: the static index a qubit was extracted from, carried through
-  // gates (out qubit k continues in qubit k). Kept in the value scratch,
-  // marked by a fresh stamp (the keys there are not needed any more).
-  uint32_t wstamp = ++currentKeyStamp;
-  auto wireOfValue = [&](Idx v) -> int64_t {
-    return keyStamp[v] == wstamp ? int64_t(valueScratch[v]) : -1;
-  };
-  auto setWire = [&](Idx v, int64_t w) {
-    keyStamp[v] = wstamp;
-    valueScratch[v] = uint64_t(w);
-  };
-  auto isGate = [&](Idx o) {
-    return state[o].kind == QOpKind::Gate || state[o].kind == QOpKind::GlobalPhase;
-  };
-  for (Idx o : list) {
-    if (std::optional<VAccess> a = access(o)) {
-      if (!a->isInsert && a->hasStatic)
-        setWire(a->result, a->staticIdx);
-      continue;
-    }
-    if (isGate(o)) {
-      const GateInfo &gi = gateInfo(o);
-      for (unsigned k = 0; k < ops[o].numOperands; ++k)
-        if (gi.outFor[k] >= 0)
-          if (int64_t w = wireOfValue(operand(o, k)); w >= 0)
-            setWire(ops[o].firstResult + gi.outFor[k], w);
-    }
-  }
-  auto wireOfOp = [&](Idx o) -> int64_t {
-    if (std::optional<VAccess> a = access(o))
-      return a->isInsert ? wireOfValue(a->qubit) : (a->hasStatic ? a->staticIdx : -1);
-    int64_t w = -1;
-    if (isGate(o)) {
-      const GateInfo &gi = gateInfo(o);
-      auto consider = [&](unsigned begin, unsigned size) {
-        for (unsigned k = begin; k < begin + size; ++k)
-          if (int64_t x = wireOfValue(operand(o, k)); x >= 0 && (w < 0 || x < w))
-            w = x;
-      };
-      consider(gi.inBegin, gi.inSize);
-      consider(gi.ctrlBegin, gi.ctrlSize);
-    }
-    return w;
-  };
-
-  struct Item {
-    bool ordered;
-    int recency;
-    uint32_t rank;
-    int64_t wire;
-    uint64_t key;
-    unsigned idx;
-  };
-  auto worse = [](const Item &a, const Item &b) { // priority_queue: top is best
-    if (a.ordered != b.ordered)
-      return a.ordered;
-    if (a.recency != b.recency)
-      return a.recency < b.recency;
-    if (a.rank != b.rank)
-      return a.rank > b.rank;
-    if (a.wire != b.wire)
-      return a.wire > b.wire;
-    if (a.key != b.key)
-      return a.key > b.key;
-    return a.idx > b.idx;
-  };
-  LargeVector<int> pos(n, -1);
-  auto makeItem = [&](unsigned i) {
-    int recency = -1;
-    for (unsigned k = predStart[i]; k < predStart[i + 1]; ++k)
-      recency = std::max(recency, pos[preds[k]]);
-    Idx o = mainOps[i];
-    return Item{isOrdered(o), recency, nameRank[ops[o].name], wireOfOp(o), opKeys[o], i};
-  };
-  std::priority_queue<Item, LargeVector<Item>, decltype(worse)> ready(worse);
-  for (unsigned i = 0; i < n; ++i)
-    if (indegree[i] == 0)
-      ready.push(makeItem(i));
-  LargeVector<Idx> mainOrder;
-  mainOrder.reserve(n);
-  int counter = 0;
-  while (!ready.empty()) {
-    Item it = ready.top();
-    ready.pop();
-    pos[it.idx] = counter++;
-    mainOrder.push_back(mainOps[it.idx]);
-    for (unsigned k = userStart[it.idx]; k < userStart[it.idx + 1]; ++k)
-      if (--indegree[users[k]] == 0)
-        ready.push(makeItem(users[k]));
-  }
-  if (mainOrder.size() != n)
-    return; // a use before its definition (graph-like block): leave it
-
-  // Interleave floating ops: each right before its first user, its own
-  // floating operands first (operand order).
-  LargeVector<Idx> order;
-  order.reserve(list.size());
-  for (Idx o : list) // constants stay first, in their order
-    if (has(o, kConst) && o != terminator)
-      order.push_back(o);
-  LargeVector<char> placed(floatingOps.size(), 0);
-  std::function<void(Idx)> place = [&](Idx f) {
-    uint32_t fi = opSlot[f] & ~kFloatingBit;
-    if (placed[fi])
-      return;
-    placed[fi] = 1;
-    for (unsigned k = 0; k < ops[f].numOperands; ++k)
-      if (Idx p = producerInBlock(operand(f, k)); p != kNone && isFloating(p))
-        place(p);
-    order.push_back(f);
-  };
-  auto placeOperandsOf = [&](Idx o) {
-    forEachOperand(o, [&](Idx v) {
-      if (Idx p = producerInBlock(v); p != kNone && isFloating(p))
-        place(p);
-    });
-  };
-  for (Idx o : mainOrder) {
-    placeOperandsOf(o);
-    order.push_back(o);
-  }
-  if (terminator != kNone)
-    placeOperandsOf(terminator);
-  for (Idx o : list) // floating ops without users in this block
-    if (isFloating(o) && !placed[opSlot[o] & ~kFloatingBit])
-      place(o);
-  if (terminator != kNone)
-    order.push_back(terminator);
-  assert(order.size() == list.size());
-  list = std::move(order);
-}
-
-//===----------------------------------------------------------------------===//
 // Writing the view back to the IR.
 //===----------------------------------------------------------------------===//
 
-/// Rule 2's order of the float constants, which the view leaves in
-/// collection order (see hoistConstants): by exact header bytes, as
-/// Canonicalizer::hoistConstants sorts them. The float constants are the
-/// tail of the run of constants that starts `list`.
+/// The order of the float constants, which the view leaves in collection
+/// order (see hoistConstants): by exact header bytes, as the other constants.
+/// The float constants are the tail of the run of constants that starts
+/// `list`.
 void CanonicalView::sortFloatConstants(LargeVector<Idx> &list) {
   size_t end = 0;
   while (end < list.size() && has(list[end], kConst))
@@ -1395,7 +658,7 @@ void CanonicalView::sortFloatConstants(LargeVector<Idx> &list) {
     for (size_t i = 0; i < 8; ++i)
       k.head = (k.head << 8) | (prefix + i < t.size() ? uint8_t(t[prefix + i]) : 0);
   }
-  // Equal headers were merged by rule 2, so no two keys are equal and the
+  // Equal headers were merged by hoistConstants, so no two keys are equal and the
   // order is total.
   llvm::sort(keys, [&](const Key &a, const Key &b) {
     if (a.head != b.head)
@@ -1449,10 +712,9 @@ LogicalResult CanonicalView::materialize(CanonicalizeStats &stats, bool sortFloa
   // is a cache miss; the ops here come from an array and are prefetched).
   for (Idx b = 0, nb = blocks.size(); b < nb; ++b) {
     BlockRec &rec = blocks[b];
-    if (state[rec.parentOp].alive &&
-        canonical::placeInOrder(*rec.block, rec.ops.size(),
-                                [&](size_t i) { return ops[rec.ops[i]].op; }, nullptr))
-      ++stats.blocksReordered;
+    if (state[rec.parentOp].alive)
+      canonical::placeInOrder(*rec.block, rec.ops.size(),
+                              [&](size_t i) { return ops[rec.ops[i]].op; }, nullptr);
   }
   // Dead ops: the outermost ones where they are in the IR (a dead constant
   // may still be in the block it was hoisted from), after every dead op has
@@ -1477,11 +739,9 @@ LogicalResult CanonicalView::materialize(CanonicalizeStats &stats, bool sortFloa
     op->erase();
   }
   stats.opsBefore += ops.size() - 1;
-  stats.staticIndices += counts.staticIndices;
-  stats.constantsMerged += counts.constantsMerged;
-  stats.opsMerged += counts.opsMerged;
-  stats.accessesForwarded += counts.accessesForwarded;
-  stats.deadOpsErased += counts.deadOpsErased;
+  stats.rewrites.resize(counts.size());
+  for (size_t i = 0; i < counts.size(); ++i)
+    stats.rewrites[i] += counts[i];
   return success();
 }
 

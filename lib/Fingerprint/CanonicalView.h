@@ -1,22 +1,18 @@
-//===- CanonicalView.h - the canonical form without a clone -----*- C++ -*-===//
+//===- CanonicalView.h - the canonical form's engine ------------*- C++ -*-===//
 //
-// A read-only view of an op tree as canonicalize() (CanonicalForm.cpp) would
-// leave it, computed without cloning or modifying the IR. The view is a
-// compact shadow of the tree (ops, blocks and SSA values as dense indices);
-// the canonical-form rules run on the shadow: a replaced value is forwarded
-// to its replacement, an erased op is marked dead, a rewritten register
-// access gets a new operand list and header, and blocks get new op orders.
-// Fingerprint.cpp then encodes the shadow exactly as it would encode the
-// canonical clone, and canonicalize() (CanonicalForm.cpp) writes it back to
-// the IR (materialize), which is how `qshape-canonicalize` runs.
+// The one engine of the canonical form. A view of an op tree is a compact
+// shadow of it (ops, blocks and SSA values as dense indices) on which the
+// rules run (CanonicalRules.cpp, listed in CanonicalRules.def) without
+// touching the IR: a replaced value is forwarded to its replacement, an
+// erased op is marked dead, a rewritten register access gets a new operand
+// list and header, and blocks get new op orders. Fingerprints encode the
+// view (CanonicalDigest.cpp); canonicalize() (CanonicalForm.cpp) writes it
+// back to the IR (materialize), which is how `qshape-canonicalize` runs.
 //
-// Every rule here mirrors one in CanonicalForm.cpp step by step (same
-// traversal orders, same tie-breaks, same fixpoint loop): a change to a rule
-// there must be made here too. CanonicalForm.cpp's rule-by-rule version is
-// the reference the view is tested against: `qshape-fingerprint
-// --verify-reference` compares digests (test/Fingerprint/golden.test) and
-// `qshape-canonicalize{reference}` the rewritten text
-// (test/Fingerprint/differential.py).
+// The rules edit the view only through the edits below (replaceAllUses,
+// setOperand, eraseOperand, erase, overrideAttr, new block orders), and
+// materialize() replays exactly those: a new rule made of them needs nothing
+// else.
 //
 // Memory traffic, not computation, bounds the cost on large modules, so the
 // shadow is small (per op a 48-byte record and, apart, the 8 bytes the
@@ -124,20 +120,25 @@ struct HeaderBytes {
 
 class CanonicalView {
 public:
-  /// Builds the shadow of `root`. Returns null when an operand inside `root`
-  /// refers to a value defined outside it, or the tree exceeds the view's
-  /// limits (the caller then falls back to canonicalizing a clone).
+  /// Builds the shadow of `root`. Values used inside `root` but defined
+  /// outside it are the view's external values (only their types count).
+  /// Returns null when the tree exceeds the view's limits (2^31 ops, values
+  /// or blocks, 2^16 op names).
   static std::unique_ptr<CanonicalView> build(mlir::Operation *root);
 
-  /// Applies the canonical form (CanonicalizeOptions{} defaults) to the view.
+  /// Applies the canonical form to every function-like op of the view, rule
+  /// by rule as CanonicalRules.def orders them.
   void canonicalize();
 
-  /// Rewrites the IR into what the view shows (after canonicalize()): the
-  /// IR canonicalize()'s rule-by-rule implementation would produce. Fails
+  /// Rewrites the IR into what the view shows (after canonicalize()). Fails
   /// only if the view is inconsistent (an internal error, reported at the op;
-  /// the IR is then partly rewritten and the pass fails).
-  /// Without `sortFloatConstants`, float constants keep collection order.
+  /// the IR is then partly rewritten and the pass fails). Adds the rules'
+  /// counts to `stats`. Without `sortFloatConstants`, float constants keep
+  /// the order the constants rule found them in.
   mlir::LogicalResult materialize(CanonicalizeStats &stats, bool sortFloatConstants = true);
+
+  /// The rules, in table order.
+  static llvm::ArrayRef<CanonicalRuleInfo> rules();
   /// The blocks after materialize(), as BlockOrder describes them.
   void blockOrder(BlockOrder &order);
 
@@ -203,7 +204,7 @@ public:
   const HeaderBytes &header(Idx i) const { return headers[i]; }
   bool has(Idx o, uint16_t f) const { return state[o].flags & f; }
   size_t numValues() const { return valueDef.size(); }
-  /// The op defining value `v` (kNone for block arguments).
+  /// The op defining value `v` (kNone for block arguments and external values).
   Idx definingOp(Idx v) const { return valueDef[v] & kArgBit ? kNone : valueDef[v]; }
   mlir::Value value(Idx v) const;
   /// Operand `i` of op `o`, after replacements.
@@ -219,6 +220,8 @@ private:
   CanonicalView() = default;
 
   static constexpr Idx kArgBit = 0x80000000u; ///< valueDef of a block argument
+  /// valueDef of an external value (with kArgBit): index into externalValues.
+  static constexpr Idx kExternalBit = 0x40000000u;
 
   struct NameInfo {
     llvm::StringRef name;
@@ -266,22 +269,35 @@ private:
   const GateInfo &gateInfo(Idx o);
 
   // Traversals (over the view).
-  template <typename Fn> void forEachOpIn(Idx b, Fn fn);
+  /// The live ops of block `b`, in order (constants hoisted out of `b` are
+  /// still listed there until compaction and are skipped).
+  template <typename Fn> void forEachOpIn(Idx b, Fn fn) {
+    // Index loop: `fn` may erase ops but never edits the list.
+    for (size_t i = 0; i < blocks[b].ops.size(); ++i) {
+      Idx o = blocks[b].ops[i];
+      if (state[o].alive && state[o].block == b)
+        fn(o);
+    }
+  }
   void forEachEditableBlock(Idx root, llvm::function_ref<void(Idx)> fn);
   void collectPostOrder(Idx o, llvm::function_ref<void(Idx)> fn);
   void compactBlocksUnder(Idx o);
 
-  // The canonical form, per function (CanonicalForm.cpp's Canonicalizer).
+  // The engine (CanonicalRules.cpp): the rules of CanonicalRules.def on one
+  // function-like op, and their helpers.
   void runOn(Idx func);
-  bool staticIndices();
-  void hoistConstants();
-  bool mergeEqualOps();
-  bool forwardAccesses();
-  bool eraseDeadOps();
+#define CANONICAL_RULE(Method, ...) unsigned Method();
+#include "CanonicalRules.def"
+  struct Rule;
+  static const Rule kRules[];
+  static constexpr unsigned kNumRules = 0
+#define CANONICAL_RULE(...) +1
+#include "CanonicalRules.def"
+      ;
   void computeKeys(Idx b);
   uint64_t opKey(Idx o);
   void argKey(Idx v, unsigned argNumber);
-  void scheduleBlock(Idx b);
+  bool scheduleBlock(Idx b);
 
   // The tree.
   SegmentedArray<OpRec, 12> ops;
@@ -290,6 +306,7 @@ private:
   LargeVector<RegionRec> regions;
   SegmentedArray<Idx, 12> operandValues;
   llvm::DenseMap<mlir::Block *, Idx> blockIndices;
+  LargeVector<mlir::Value> externalValues; ///< used inside the root, defined outside
   LargeVector<std::pair<Idx, mlir::Value>> pendingOperands;
   LargeVector<mlir::Attribute> floatValues;
   LargeVector<int64_t> staticIdxs;
@@ -337,9 +354,10 @@ private:
   LargeVector<Idx> postAccess;
   llvm::DenseMap<Idx, std::pair<Idx, Idx>> accessRange;
 
-  // Edits materialize() replays on the IR: static indices set (rule 1), and
-  // ops whose operand list was edited in place (rules 1 and 4); value
-  // replacements are in `repl`, erasures in `alive`, orders in the blocks.
+  // Edits materialize() replays on the IR: attributes set (overrideAttr),
+  // and ops whose operand list was edited in place (setOperand,
+  // eraseOperand); value replacements are in `repl`, erasures in `alive`,
+  // orders in the blocks.
   struct AttrEdit {
     Idx op;
     llvm::StringRef name;
@@ -347,9 +365,9 @@ private:
   };
   llvm::SmallVector<AttrEdit> attrEdits;
   LargeVector<Idx> dirtyOps;
-  LargeVector<Idx> hoistEntries;             ///< entry blocks rule 2 rebuilt
+  LargeVector<Idx> hoistEntries;             ///< entry blocks hoistConstants rebuilt
   llvm::DenseMap<Idx, Idx> hoistedFrom;      ///< constant -> its block in the IR
-  CanonicalizeStats counts; ///< as the rules of CanonicalForm.cpp count
+  llvm::SmallVector<uint64_t, 8> counts;     ///< rewrites per rule, in table order
 
   // Per-function state of the rules.
   Idx func = kNone;
@@ -357,11 +375,11 @@ private:
   /// Edits so far (moves excluded); a rule that changed nothing is not run
   /// again until something was edited (it would change nothing again).
   uint64_t edits = 0;
-  uint64_t quietAt[3];
-  bool runRule(unsigned i, bool (CanonicalView::*rule)());
+  llvm::SmallVector<uint64_t, 8> quietAt; ///< per rule: `edits` when it last changed nothing
+  unsigned runRule(unsigned i);
 
-  // Scratch, sized once. Per value: the constant set of rule 2, keys (rule
-  // 6, with keyStamp telling the ones of the current function), then the
+  // Scratch, sized once. Per value: the ordering keys of scheduleBlocks
+  // (with keyStamp telling the ones of the current function), then the
   // wires of scheduleBlock (with a fresh stamp); the encoder reuses it for
   // value numbers. Per op: the ordering keys, and the slot of an op in the
   // block being scheduled.

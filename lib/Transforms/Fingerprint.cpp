@@ -23,10 +23,8 @@ struct QShapeFingerprintPass : qshape::impl::QShapeFingerprintBase<QShapeFingerp
   void runOnOperation() override {
     ModuleOp module = getOperation();
     FailureOr<qshape::ModuleFingerprints> fps = qshape::computeModuleFingerprints(module);
-    if (failed(fps)) {
-      module.emitError("qshape-fingerprint: could not canonicalize the module");
-      return signalPassFailure();
-    }
+    if (failed(fps))
+      return signalPassFailure(); // diagnosed at the module
     Builder b(module.getContext());
     auto annotateOp = [&](Operation *op, const qshape::Fingerprint &fp) {
       if (!annotate)

@@ -1,19 +1,13 @@
 //===- CanonicalForm.h - qshape's normal form of quantum modules -*- C++ -*-===//
 //
 // The normal form that makes equal programs print equally: it is what
-// `qshape-canonicalize` applies and what fingerprints are computed on.
-// Rules, in order (each is idempotent; the whole is applied to a fixpoint):
-//   1. constant index/size operands of extract/insert/alloc become static;
-//   2. constants move to the top of the function, de-duplicated and sorted;
-//   3. identical pure non-quantum ops in the same block are merged (CSE);
-//   4. extract(insert(r, i, q), i) -> q; an extract at another static index
-//      reads past the insert; insert(r, i, extract(r, i)) -> r;
-//   5. dead ops without side effects are erased;
-//   6. each block is put in one topological order derived from structure
-//      alone (see scheduleBlock), keeping every side-effecting op in place
-//      relative to the others.
-// Ops the rules do not know are never moved across side effects, and the
-// regions of unknown ops are left untouched.
+// `qshape-canonicalize` applies and what fingerprints are computed on. The
+// rules are described for users in the pass's documentation (Passes.td,
+// `qshape-canonicalize`) and listed, in the order they run, in one table
+// (lib/Fingerprint/CanonicalRules.def) that drives the engine, its fixpoint
+// and its statistics. There is one engine: the rules run on a compact view
+// of the IR (lib/Fingerprint/CanonicalView.h), which fingerprints encode
+// directly and canonicalize() writes back to the IR.
 //
 //===----------------------------------------------------------------------===//
 
@@ -22,37 +16,37 @@
 
 #include "mlir/IR/Operation.h"
 #include "mlir/Support/LLVM.h"
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringRef.h"
 
 #include <vector>
 
 namespace qshape {
 
 struct CanonicalizeOptions {
-  /// Replace every location with `loc(unknown)`.
-  bool stripLocations = false;
-  /// Reorder independent ops into the canonical order (rule 6).
-  bool reorder = true;
-  /// Apply the rules one by one to the IR (the reference implementation)
-  /// instead of computing the result on the canonical view and writing it
-  /// back. Same result, several times slower on large modules; tests compare
-  /// the two.
-  bool reference = false;
-  /// Sort floating-point constants by value (rule 2). Off, they keep the
-  /// order they were found in: for a pass that canonicalizes again before
-  /// it finishes and would sort them for nothing (qshape-roll-loops moves
-  /// most angles into tables). Only the view applies it.
+  /// Sort floating-point constants by value (the constants rule). Off, they
+  /// keep the order they were found in: for a pass that canonicalizes again
+  /// before it finishes and would sort them for nothing (qshape-roll-loops
+  /// moves most angles into tables). Fingerprints do not depend on it.
   bool sortFloatConstants = true;
 };
 
+/// A rule of the canonical form, as the rule table lists it.
+struct CanonicalRuleInfo {
+  /// What its count is called: the statistic of qshape-canonicalize.
+  llvm::StringLiteral statistic;
+  /// What it counts, for `--mlir-pass-statistics`.
+  llvm::StringLiteral description;
+};
+
+/// Every rule, in the order the rules run (CanonicalRules.def).
+llvm::ArrayRef<CanonicalRuleInfo> canonicalRules();
+
 /// What canonicalization changed, for pass statistics.
 struct CanonicalizeStats {
-  uint64_t staticIndices = 0;
-  uint64_t constantsMerged = 0;
-  uint64_t opsMerged = 0;
-  uint64_t accessesForwarded = 0;
-  uint64_t deadOpsErased = 0;
-  uint64_t blocksReordered = 0;
+  /// Rewrites per rule, indexed as canonicalRules() (empty until a run).
+  llvm::SmallVector<uint64_t, 8> rewrites;
   /// Ops nested in the root when canonicalization started.
   uint64_t opsBefore = 0;
 };
@@ -66,24 +60,21 @@ struct BlockOrder {
   llvm::SmallVector<std::vector<mlir::Operation *>> ops; ///< ops[i]: blocks[i]'s
 };
 
-/// Canonicalizes every function-like op nested in (or equal to) `root`.
-/// Computed on the fingerprint's canonical view and written back to the IR
-/// (lib/Fingerprint/CanonicalView.h); the rule-by-rule implementation runs
-/// with `options.reference`, without reordering, or when the view cannot
-/// represent `root`.
-/// With `order`, also records the resulting blocks.
-mlir::LogicalResult canonicalize(mlir::Operation *root, const CanonicalizeOptions &options,
+/// Canonicalizes every function-like op nested in (or equal to) `root`:
+/// the rules run on the canonical view and the result is written back to the
+/// IR, which changes only where it differs. With `order`, also records the
+/// resulting blocks. Fails (with a diagnostic at `root`) only when the tree
+/// exceeds the view's limits (2^31 ops or values).
+mlir::LogicalResult canonicalize(mlir::Operation *root, const CanonicalizeOptions &options = {},
                                  CanonicalizeStats *stats = nullptr,
                                  BlockOrder *order = nullptr);
 
 /// True if `op` is a constant whose value is floating point (scalar or dense).
 bool isFloatConstant(mlir::Operation *op);
 
-/// Predicates of the rules, shared by canonicalize() and the fingerprint's
-/// read-only canonical view (lib/Fingerprint/CanonicalView.cpp), which
-/// mirrors every rule of CanonicalForm.cpp without cloning the IR: a change
-/// to a rule there must be made in the view too (`qshape-fingerprint
-/// --verify-reference` compares the two).
+/// Predicates of the rules, on the IR. The view computes them once per op
+/// when it is built; passes that move ops themselves (qshape-roll-loops) use
+/// them to agree with the canonical form.
 namespace canonical {
 /// splitmix64 finalizer: a fixed, unseeded bijection (process-stable).
 uint64_t mix64(uint64_t x);

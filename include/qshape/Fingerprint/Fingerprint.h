@@ -22,8 +22,10 @@
 
 namespace qshape {
 
-/// Bump when the encoding changes; the golden digests in
-/// test/Fingerprint/golden.test change with it, deliberately.
+/// Bump when the encoding changes, or a rule of the canonical form changes
+/// what is encoded (lib/Fingerprint/CanonicalRules.def): a digest must never
+/// mean two things. The golden digests in test/Fingerprint/golden.test
+/// change with it, deliberately.
 constexpr unsigned kFingerprintSchemaVersion = 1;
 
 using Digest = std::array<uint8_t, 32>;
@@ -37,21 +39,11 @@ struct Fingerprint {
   std::string shapeString() const { return formatDigest(shape); }
 };
 
-struct FingerprintOptions {
-  /// Apply the canonical form first (set false only when `op` is known to be
-  /// canonical already, e.g. right after qshape-canonicalize).
-  bool canonicalize = true;
-  /// Use the reference implementation: canonicalize a clone of `op` with
-  /// canonicalize() and encode the clone. Same digests, several times slower;
-  /// for cross-checking the default, which applies the canonical form to a
-  /// read-only view of `op` without cloning it (lib/Fingerprint/CanonicalView.h).
-  /// Ops that use values defined outside them always take this path.
-  bool reference = false;
-};
-
-/// Fingerprint of `op` including its regions. `op` itself is not modified.
-mlir::FailureOr<Fingerprint> computeFingerprint(mlir::Operation *op,
-                                                const FingerprintOptions &options = {});
+/// Fingerprint of `op` including its regions, computed on the canonical view
+/// of `op` (lib/Fingerprint/CanonicalView.h); `op` itself is not modified.
+/// Values used inside `op` but defined outside it count by their type. Fails
+/// (with a diagnostic) only when `op` exceeds the view's limits.
+mlir::FailureOr<Fingerprint> computeFingerprint(mlir::Operation *op);
 
 /// Fingerprints of `module` and of each function-like op directly or
 /// transitively nested in it (in Operation::walk order), computed in one
@@ -60,8 +52,7 @@ struct ModuleFingerprints {
   Fingerprint module;
   llvm::SmallVector<std::pair<std::string, Fingerprint>> functions; // symbol name
 };
-mlir::FailureOr<ModuleFingerprints> computeModuleFingerprints(mlir::Operation *module,
-                                                              const FingerprintOptions &options = {});
+mlir::FailureOr<ModuleFingerprints> computeModuleFingerprints(mlir::Operation *module);
 
 } // namespace qshape
 
