@@ -62,13 +62,13 @@ struct ModuleStats {
       c.controlled += g->isControlled();
       ++gates;
       staticGates += multiplier;
-    } else if (kind == QOpKind::Alloc) {
-      if (std::optional<int64_t> n = getAllocSize(op))
-        qubits += *n;
+    } else if (kind == QOpKind::Alloc || kind == QOpKind::AllocQubit) {
+      // Qubits as allocated, with constant-bound loops expanded (as gates).
+      std::optional<int64_t> n = kind == QOpKind::AllocQubit ? 1 : getAllocSize(op);
+      if (n)
+        qubits += uint64_t(*n) * multiplier;
       else
         staticExact = false;
-    } else if (kind == QOpKind::AllocQubit) {
-      qubits += multiplier;
     }
     bool isFor = op->getName().getStringRef() == "scf.for";
     if (isFor) {

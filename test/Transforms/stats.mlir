@@ -138,6 +138,40 @@ module {
 
 // -----
 
+// Every allocation kind counts by one rule: the qubits it allocates, times
+// the trips of the constant-bound loops around it. A 3-trip loop allocates a
+// 2-qubit register and one qubit per trip: 3 * 2 + 3 * 1 = 9 qubits, plus
+// the 1-qubit register and the qubit outside the loop: 11.
+//
+// JSON:      "qubits": 11,
+// JSON-NEXT: "static_gates": 7,
+// JSON-NEXT: "static_gates_exact": true
+
+// expected-remark @+1 {{qshape-stats: 18 ops, 11 quantum ops, 3 gates (7 static), 11 qubits, 1 loops (depth 1)}}
+module {
+  func.func @alloc_in_loop() {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c3 = arith.constant 3 : index
+    %r0 = quantum.alloc( 1) : !quantum.reg
+    %b0 = quantum.alloc_qb : !quantum.bit
+    %h0 = quantum.custom "Hadamard"() %b0 : !quantum.bit
+    quantum.dealloc_qb %h0 : !quantum.bit
+    scf.for %i = %c0 to %c3 step %c1 {
+      %r = quantum.alloc( 2) : !quantum.reg
+      %b = quantum.alloc_qb : !quantum.bit
+      %h = quantum.custom "Hadamard"() %b : !quantum.bit
+      %x = quantum.custom "PauliX"() %h : !quantum.bit
+      quantum.dealloc_qb %x : !quantum.bit
+      quantum.dealloc %r : !quantum.reg
+    }
+    quantum.dealloc %r0 : !quantum.reg
+    return
+  }
+}
+
+// -----
+
 // A register of dynamic size: its qubits are unknown, so the count is not exact.
 //
 // JSON:      "qubits": 0,

@@ -20,7 +20,9 @@ def QShapeStats : Pass<"qshape-stats", "mlir::ModuleOp"> {
     counts), qubits allocated, `scf.for` loops and their nesting depth, and
     the *static* gate count, i.e. the number of gates executed when loops
     with constant bounds are expanded, so that a rolled and an unrolled
-    program can be compared. The IR is not changed.
+    program can be compared. Qubits count by the same rule: every qubit a
+    `quantum.alloc` or `quantum.alloc_qb` allocates, once per trip of the
+    constant-bound loops around it. The IR is not changed.
 
     Results go to a JSON file (`output=<file>`, `-` for stdout) and, with
     `emit-remark`, to a remark on the module:
