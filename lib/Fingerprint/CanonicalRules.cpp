@@ -546,19 +546,22 @@ void CanonicalView::computeKeys(Idx b) {
 /// position follows from its users' and never from values it computes. The
 /// other ops are ordered by: (1) ops without side effects before ordered
 /// ones (side-effecting ops keep their relative order through a chain of
-/// edges); (2) the op whose latest-scheduled producer is most recent, so
-/// each qubit's chain of gates stays together; (3) op name, static register
-/// index (ascending wires), structural key. Returns whether the order
-/// changed.
+/// edges, and no quantum or side-effecting op crosses a barrier, see
+/// canonical::isBarrier); (2) the op whose latest-scheduled producer is most
+/// recent, so each qubit's chain of gates stays together; (3) op name,
+/// static register index (ascending wires), structural key. Returns whether
+/// the order changed.
 bool CanonicalView::scheduleBlock(Idx b) {
   constexpr uint32_t kFloatingBit = 0x80000000u;
   // Blocks are compacted: the list holds exactly the live ops of `b`.
   LargeVector<Idx> &list = blocks[b].ops;
   Idx terminator = !list.empty() && has(list.back(), kTerminator) ? list.back() : kNone;
   LargeVector<Idx> mainOps, floatingOps;
+  bool hasBarrier = false;
   for (Idx o : list) {
     if (o == terminator || has(o, kConst))
       continue;
+    hasBarrier |= has(o, kBarrier);
     if (has(o, kMergeable)) {
       opSlot[o] = kFloatingBit | uint32_t(floatingOps.size());
       floatingOps.push_back(o);
@@ -641,6 +644,13 @@ bool CanonicalView::scheduleBlock(Idx b) {
   LargeVector<unsigned> predStart(n + 1), preds;
   preds.reserve(2 * n);
   int lastOrdered = -1;
+  // Barriers: each op a barrier pins stays on its side of it. Edges from the
+  // pinned ops since the last barrier into a barrier, and from the last
+  // barrier into every pinned op after it: at most two per op. (An edge
+  // twice is harmless: its users count it twice too. These are not searched
+  // for among the others, which on a barrier would be quadratic.)
+  int lastBarrier = -1;
+  LargeVector<unsigned> pinnedSinceBarrier;
   for (unsigned i = 0; i < n; ++i) {
     predStart[i] = preds.size();
     auto addEdge = [&](unsigned from) {
@@ -664,6 +674,18 @@ bool CanonicalView::scheduleBlock(Idx b) {
       if (lastOrdered >= 0)
         addEdge(unsigned(lastOrdered));
       lastOrdered = int(i);
+    }
+    if (hasBarrier) {
+      bool barrier = has(o, kBarrier);
+      if ((barrier || has(o, kPinned)) && lastBarrier >= 0)
+        preds.push_back(unsigned(lastBarrier));
+      if (barrier) {
+        preds.insert(preds.end(), pinnedSinceBarrier.begin(), pinnedSinceBarrier.end());
+        pinnedSinceBarrier.clear();
+        lastBarrier = int(i);
+      } else if (has(o, kPinned)) {
+        pinnedSinceBarrier.push_back(i);
+      }
     }
   }
   predStart[n] = preds.size();

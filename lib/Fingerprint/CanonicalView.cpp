@@ -351,7 +351,19 @@ bool CanonicalView::addOp(Operation *op, Idx parentBlock) {
         blocks[bi].ops.push_back(c);
       }
   }
-  QOpKind k = state[o].kind;
+  // Barriers, and the ops they pin: the nested ops' flags are known by now.
+  // (A pure op, e.g. a gate, is never a barrier.)
+  // (`st` is still this op's: the segments of `state` never move.)
+  QOpKind k = st.kind;
+  if (ops[o].ordered == 1 ||
+      (k == QOpKind::NotQuantum && !(st.flags & (kConst | kMergeable | kTerminator))))
+    if (canonical::isBarrier(op))
+      st.flags |= kBarrier;
+  if (k != QOpKind::NotQuantum || ops[o].ordered == 1 || (st.flags & kPinnedInside)) {
+    st.flags |= kPinned;
+    if (parentBlock != kNone)
+      state[blocks[parentBlock].parentOp].flags |= kPinnedInside;
+  }
   if (k == QOpKind::Extract || k == QOpKind::Insert || k == QOpKind::Alloc)
     postAccess.push_back(o);
   if (state[o].flags & kFuncLike) {

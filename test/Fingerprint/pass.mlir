@@ -12,9 +12,9 @@
 // RUN: qshape-opt %S/Inputs/qnode.mlir --qshape-fingerprint=annotate=false > %t.noannot.mlir
 // RUN: diff %t.plain.mlir %t.noannot.mlir
 
-// CHECK: module @module_circuit attributes {qshape.fingerprint = "blake3:5e17fcb49fa27ac1a1b8d921bd59e3d612d860a2b301bb7f79823462175a984e", qshape.shape_fingerprint = "blake3:c170a6324d1d81efc16605613d0a110966e546eab5c3e5405d7d026640f9435b"}
+// CHECK: module @module_circuit attributes {qshape.fingerprint = "blake3:4c59549b7e300e6fc49850f3c45698624360d0e110681a54baf73d8f8f1bcccf", qshape.shape_fingerprint = "blake3:1280e0cbb30bd33e052de80b17684b6330a5f48dcfa2ea89a2aaa09517096a18"}
 // CHECK: func.func public @circuit({{.*}}qshape.fingerprint = "blake3:[[FN:[0-9a-f]+]]"
 // CHECK-NOT: qshape.fingerprint
 
 // REMARK: remark: qshape-fingerprint @circuit: blake3:
-// REMARK: remark: qshape-fingerprint module: blake3:5e17fcb49fa27ac1a1b8d921bd59e3d612d860a2b301bb7f79823462175a984e shape blake3:c170a6324d1d81efc16605613d0a110966e546eab5c3e5405d7d026640f9435b
+// REMARK: remark: qshape-fingerprint module: blake3:4c59549b7e300e6fc49850f3c45698624360d0e110681a54baf73d8f8f1bcccf shape blake3:1280e0cbb30bd33e052de80b17684b6330a5f48dcfa2ea89a2aaa09517096a18

@@ -84,6 +84,16 @@ bool mayEditRegionsOf(mlir::Operation *op);
 bool isConstantOp(mlir::Operation *op);
 /// Pure, region-free, registered and not quantum: safe to merge when equal.
 bool isMergeable(mlir::Operation *op);
+/// An op whose effects are unknown or include a write (an unregistered op,
+/// a quantum op the op table lacks, a registered op without
+/// MemoryEffectOpInterface, one whose effects write or free, or an op whose
+/// region holds a barrier). No quantum op and no other op with effects may
+/// move across it; pure ops and read-only ops are not barriers. Quantum ops
+/// of the op table never are: their effects are known.
+bool isBarrier(mlir::Operation *op);
+/// An op a barrier pins: a quantum op, an op with effects (isOrdered), or an
+/// op whose regions hold one of these.
+bool isPinnedByBarriers(mlir::Operation *op);
 /// Calls `fn` on every operand of `op` and of the ops nested in its regions
 /// (what a block-level schedule must treat as `op`'s inputs).
 void forEachOperandDeep(mlir::Operation *op, llvm::function_ref<void(mlir::Value)> fn);

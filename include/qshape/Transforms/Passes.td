@@ -75,9 +75,27 @@ def QShapeCanonicalize : Pass<"qshape-canonicalize", "mlir::ModuleOp"> {
        structural key. Side-effecting ops (device, alloc, measure, expval,
        gphase, unknown ops, ...) keep their relative order.
 
-    Ops are read by name (gate view), so unknown ops are never moved across
-    side effects and regions of unknown ops are left alone. Running the pass
-    twice changes nothing.
+    Barriers: an op whose effects are unknown or include a write (an
+    unregistered op such as `"catalyst.print"` in generic form or a
+    callback, a `quantum.*` op the op table lacks, a registered op without
+    `MemoryEffectOpInterface` such as `func.call`, an op whose effects write
+    or free, such as `memref.store`, or an op whose region holds a barrier)
+    stays where it is relative to every quantum op and every op with side
+    effects: none of them moves across it, in either direction, so the
+    fingerprint encodes where it stands. Pure ops (arith, tensor.extract,
+    ...) and ops that only read (`memref.load`) are not barriers and still
+    move; quantum ops of the op table are never barriers (their effects are
+    known). Regions of unknown ops are left alone. Running the pass twice
+    changes nothing.
+
+    Before (`H; measure; print; H` on one wire):
+    ```mlir
+    %m, %q1 = quantum.measure %q : i1, !quantum.bit
+    "catalyst.print"() {const_val = "mid"} : () -> ()
+    %q2 = quantum.custom "Hadamard"() %q1 : !quantum.bit
+    ```
+    After: the same order (without the barrier, the gate would move above
+    the print: ops without side effects go first).
 
     The rules run on a compact shadow of the module (the one fingerprints
     are computed on) and the result is written back: the IR is edited only
