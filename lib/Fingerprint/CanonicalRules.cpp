@@ -71,6 +71,7 @@ void CanonicalView::canonicalize() {
   if (!funcs.empty()) {
     valueScratch.resize(numValues());
     keyStamp.assign(numValues(), 0);
+    readStamp.assign(numValues(), 0);
     opKeys.resize(ops.size());
     opSlot.assign(ops.size(), kNone);
     // Op names by rank (the schedule compares ranks, not strings).
@@ -349,49 +350,149 @@ static bool differentIndex(const CanonicalView::VAccess &a, const CanonicalView:
   return a.hasStatic && b.hasStatic && a.staticIdx != b.staticIdx;
 }
 
-/// Register accesses are forwarded: extract(insert(r, i, q), i) is q; an
-/// extract at another static index reads past the insert;
-/// insert(r, i, extract(r, i)) is r; an insert of what r holds is r; an
-/// insert overwritten at the same index is dropped.
-unsigned CanonicalView::forwardAccesses() {
+// The register rules keep register and qubit values linear, as Catalyst
+// emits them (qshape-check-linearity): a value is read (extract, observables)
+// before its one consumer, and never consumed twice. A rule that would leave
+// a read after the consumer, or a qubit with two consumers, does not apply.
+
+/// An extract at a static index reads past inserts at other static indices:
+/// extract(insert(r, j, q), i) is extract(r, i). This frees the order of the
+/// wires (each wire's extracts no longer wait for the other wires' inserts);
+/// the schedule then puts the extract before the insert that consumes r, so
+/// the read stays in front of its consumer. Only past inserts of the same
+/// block and between the same barriers: across them the schedule could not
+/// move the extract back in front.
+unsigned CanonicalView::readPastInserts() {
   unsigned n = 0;
-  SmallVector<Idx> accesses;
-  for (Idx o : accessOps)
-    if (state[o].alive && (state[o].kind == QOpKind::Extract || state[o].kind == QOpKind::Insert))
-      accesses.push_back(o);
-  for (Idx op : accesses) {
-    if (!state[op].alive)
+  for (Idx op : accessOps) {
+    if (!state[op].alive || state[op].kind != QOpKind::Extract)
+      continue;
+    std::optional<VAccess> a = access(op);
+    if (!a || !a->hasStatic)
+      continue;
+    while (std::optional<VAccess> ins = accessOfDef(a->reg)) {
+      if (!ins->isInsert || !differentIndex(*a, *ins) || !sameSegment(ins->op, op))
+        break;
+      setOperand(op, 0, ins->reg);
+      a->reg = ins->reg;
+      ++n;
+    }
+  }
+  return n;
+}
+
+/// Whether `e`, extracting slot i from the chain that `c` (an insert at i)
+/// starts, is the only op that can observe what `c` stored: every use of
+/// `c`'s result and of the registers after it (through inserts at other
+/// static indices) is `e`, an extract at another static index, an insert at
+/// another static index (the chain goes on) or an insert at i (which
+/// overwrites the slot). `users` lists, per register value, the access ops
+/// that use it; erased inserts are looked through (their uses moved to the
+/// register they inserted into), and a value with any other use (a loop, a
+/// call, a return, a register observable) fails.
+bool CanonicalView::onlyObserver(const VAccess &c, const VAccess &e, const RegisterUsers &users) {
+  SmallVector<Idx, 8> chain{c.result};
+  bool found = false;
+  unsigned budget = 4096; // a long chain is left as it is
+  while (!chain.empty()) {
+    Idx v = chain.pop_back_val();
+    uint32_t count = 0;
+    bool ok = true;
+    std::function<void(Idx)> visit = [&](Idx reg) {
+      for (Idx u : users.of(reg)) {
+        if (!ok || !budget--) {
+          ok = false;
+          return;
+        }
+        if (!state[u].alive) {
+          if (state[u].kind == QOpKind::Insert)
+            visit(ops[u].firstResult); // its users now use `v`
+          continue;
+        }
+        ++count;
+        if (u == e.op) {
+          found = true;
+          continue;
+        }
+        std::optional<VAccess> x = access(u);
+        if (!x || x->reg != v) {
+          ok = false; // not a use of `v` as a register any more, or unknown
+          return;
+        }
+        if (differentIndex(c, *x)) {
+          if (x->isInsert)
+            chain.push_back(x->result);
+          continue;
+        }
+        if (!(x->isInsert && sameIndex(c, *x)))
+          ok = false; // another read of slot i, or a dynamic index
+      }
+    };
+    visit(v);
+    if (!ok || uses[v] != count)
+      return false;
+  }
+  return found;
+}
+
+/// A round trip through a register is removed: for c = insert(r, i, q) and
+/// e = extract of slot i from c's chain (past inserts at other static
+/// indices), e's users get q and c's users get r, when e is the only op that
+/// can observe what c stored (onlyObserver) and both are in one block. This
+/// is extract(insert(r, i, q), i) = q without leaving q consumed twice (by
+/// c and by e's users) or read after c.
+unsigned CanonicalView::eliminateRoundTrips() {
+  RegisterUsers users = registerUsers();
+  unsigned n = 0;
+  for (Idx op : accessOps) {
+    if (!state[op].alive || state[op].kind != QOpKind::Extract)
+      continue;
+    std::optional<VAccess> e = access(op);
+    if (!e)
+      continue;
+    std::optional<VAccess> c;
+    for (Idx r = e->reg; std::optional<VAccess> ins = accessOfDef(r); r = ins->reg) {
+      if (!ins->isInsert)
+        break;
+      if (sameIndex(*e, *ins)) {
+        c = ins;
+        break;
+      }
+      if (!differentIndex(*e, *ins))
+        break;
+    }
+    if (!c || state[c->op].block != state[op].block || !onlyObserver(*c, *e, users))
+      continue;
+    replaceAllUses(e->result, c->qubit);
+    erase(op);
+    replaceAllUses(c->result, c->reg);
+    erase(c->op);
+    ++n;
+  }
+  return n;
+}
+
+/// Inserts that change nothing are dropped: insert(r, i, q) when r already
+/// holds q at i (past inserts at other static indices); insert(r, i,
+/// extract(r', i)) when r holds at i what r' held (r' is r, or r is reached
+/// from r' through inserts at other indices); and an insert whose slot the
+/// next insert at the same index overwrites, past inserts at other static
+/// indices, when no other op uses the registers in between (nobody can
+/// observe what it stored, and it dies).
+unsigned CanonicalView::dropRedundantInserts() {
+  unsigned n = 0;
+  for (Idx op : accessOps) {
+    if (!state[op].alive || state[op].kind != QOpKind::Insert)
       continue;
     std::optional<VAccess> a = access(op);
     if (!a)
       continue;
-    if (!a->isInsert) {
-      // Walk back through inserts at other static indices.
-      while (true) {
-        std::optional<VAccess> ins = accessOfDef(a->reg);
-        if (!ins || !ins->isInsert)
-          break;
-        if (sameIndex(*a, *ins)) {
-          replaceAllUses(ops[op].firstResult, ins->qubit);
-          erase(op);
-          ++n;
-          break;
-        }
-        if (!differentIndex(*a, *ins))
-          break;
-        setOperand(op, 0, ins->reg);
-        a->reg = ins->reg;
-        ++n;
-      }
-      continue;
-    }
     // insert(r, i, q) is r when r already holds q at i.
     {
       Idx r = a->reg;
       bool noop = false;
-      while (true) {
-        std::optional<VAccess> ins = accessOfDef(r);
-        if (!ins || !ins->isInsert)
+      while (std::optional<VAccess> ins = accessOfDef(r)) {
+        if (!ins->isInsert)
           break;
         if (sameIndex(*a, *ins)) {
           noop = ins->qubit == a->qubit;
@@ -402,7 +503,7 @@ unsigned CanonicalView::forwardAccesses() {
         r = ins->reg;
       }
       if (noop) {
-        replaceAllUses(ops[op].firstResult, a->reg);
+        replaceAllUses(a->result, a->reg);
         erase(op);
         ++n;
         continue;
@@ -413,20 +514,17 @@ unsigned CanonicalView::forwardAccesses() {
     {
       Idx user = op;
       Idx r = a->reg;
-      while (true) {
-        std::optional<VAccess> prev = accessOfDef(r);
-        if (!prev || !prev->isInsert)
+      while (std::optional<VAccess> prev = accessOfDef(r)) {
+        if (!prev->isInsert || uses[resolve(r)] != 1)
           break;
         if (sameIndex(*a, *prev)) {
-          if (user == op || uses[resolve(r)] == 1) {
-            setOperand(user, 0, prev->reg);
-            if (user == op)
-              a->reg = prev->reg;
-            ++n;
-          }
+          setOperand(user, 0, prev->reg);
+          if (user == op)
+            a->reg = prev->reg;
+          ++n;
           break;
         }
-        if (!differentIndex(*a, *prev) || uses[resolve(r)] != 1)
+        if (!differentIndex(*a, *prev))
           break;
         user = prev->op;
         r = prev->reg;
@@ -443,13 +541,35 @@ unsigned CanonicalView::forwardAccesses() {
         r = ins->reg;
       }
       if (r == ext->reg) {
-        replaceAllUses(ops[op].firstResult, a->reg);
+        replaceAllUses(a->result, a->reg);
         erase(op);
         ++n;
       }
     }
   }
   return n;
+}
+
+CanonicalView::RegisterUsers CanonicalView::registerUsers() {
+  LargeVector<std::pair<Idx, Idx>> pairs;
+  for (Idx o : accessOps)
+    if (state[o].alive && (state[o].kind == QOpKind::Extract || state[o].kind == QOpKind::Insert))
+      if (std::optional<VAccess> a = access(o))
+        pairs.push_back({a->reg, o});
+  llvm::sort(pairs);
+  RegisterUsers users;
+  users.regs.reserve(pairs.size());
+  users.users.reserve(pairs.size());
+  for (auto [reg, o] : pairs) {
+    users.regs.push_back(reg);
+    users.users.push_back(o);
+  }
+  return users;
+}
+
+llvm::ArrayRef<Idx> CanonicalView::RegisterUsers::of(Idx reg) const {
+  auto [lo, hi] = std::equal_range(regs.begin(), regs.end(), reg);
+  return llvm::ArrayRef<Idx>(users).slice(lo - regs.begin(), hi - lo);
 }
 
 /// Dead ops without side effects are erased.
@@ -640,68 +760,132 @@ bool CanonicalView::scheduleBlock(Idx b) {
     return floatingProducers[fi];
   };
 
-  // Edges, in compressed rows: every edge into i is added while visiting i.
-  LargeVector<unsigned> predStart(n + 1), preds;
-  preds.reserve(2 * n);
-  int lastOrdered = -1;
-  // Barriers: each op a barrier pins stays on its side of it. Edges from the
-  // pinned ops since the last barrier into a barrier, and from the last
-  // barrier into every pinned op after it: at most two per op. (An edge
-  // twice is harmless: its users count it twice too. These are not searched
-  // for among the others, which on a barrier would be quadratic.)
-  int lastBarrier = -1;
-  LargeVector<unsigned> pinnedSinceBarrier;
+  // Reads of qubit and register values (an extract of its register, an
+  // observable of its operands, also nested in a main op's regions) go
+  // before the value's consumers (every other use), as linear code has them
+  // (qshape-check-linearity): readers[v] are the main ops that read v.
+  auto isReadUse = [&](Idx user, unsigned k) {
+    QOpKind kind = state[user].kind;
+    return kind == QOpKind::Observable || (kind == QOpKind::Extract && k == 0);
+  };
+  // Every use of a value defined outside main op `o` by `o` or an op nested
+  // in it: fn(value, is a read).
+  std::function<void(Idx, Idx, function_ref<void(Idx, bool)>)> forEachNestedUse =
+      [&](Idx o, Idx top, function_ref<void(Idx, bool)> fn) {
+        for (unsigned ri = 0; ri < ops[o].numRegions; ++ri) {
+          RegionRec reg = regions[ops[o].firstRegion + ri];
+          for (Idx nb = reg.firstBlock; nb < reg.firstBlock + reg.numBlocks; ++nb)
+            for (Idx inner : blocks[nb].ops) {
+              forEachNestedUse(inner, top, fn);
+              for (unsigned k = 0; k < ops[inner].numOperands; ++k)
+                if (Idx v = operand(inner, k); producerInBlock(v) != top)
+                  fn(v, isReadUse(inner, k));
+            }
+        }
+      };
+  auto forEachUse = [&](Idx o, function_ref<void(Idx, bool)> fn) {
+    for (unsigned k = 0; k < ops[o].numOperands; ++k)
+      fn(operand(o, k), isReadUse(o, k));
+    if (ops[o].numRegions)
+      forEachNestedUse(o, o, fn);
+  };
+  llvm::DenseMap<Idx, SmallVector<unsigned, 2>> readers;
+  uint32_t rstamp = ++currentReadStamp;
   for (unsigned i = 0; i < n; ++i) {
-    predStart[i] = preds.size();
-    auto addEdge = [&](unsigned from) {
-      if (from == i || std::find(preds.begin() + predStart[i], preds.end(), from) != preds.end())
-        return;
-      preds.push_back(from);
-    };
     Idx o = mainOps[i];
-    forEachOperand(o, [&](Idx v) {
-      Idx p = producerInBlock(v);
-      if (p == kNone)
+    if (state[o].kind != QOpKind::Extract && state[o].kind != QOpKind::Observable &&
+        !ops[o].numRegions)
+      continue;
+    forEachUse(o, [&](Idx v, bool read) {
+      if (!read)
         return;
-      if (isFloating(p)) {
-        for (unsigned q : producersOf(p))
-          addEdge(q);
-      } else if (isMain(p)) {
-        addEdge(opSlot[p]);
-      }
+      SmallVector<unsigned, 2> &r = readers[v];
+      if (r.empty() || r.back() != i)
+        r.push_back(i);
+      readStamp[v] = rstamp;
     });
-    if (isOrdered(o)) {
-      if (lastOrdered >= 0)
-        addEdge(unsigned(lastOrdered));
-      lastOrdered = int(i);
-    }
-    if (hasBarrier) {
-      bool barrier = has(o, kBarrier);
-      if ((barrier || has(o, kPinned)) && lastBarrier >= 0)
-        preds.push_back(unsigned(lastBarrier));
-      if (barrier) {
-        preds.insert(preds.end(), pinnedSinceBarrier.begin(), pinnedSinceBarrier.end());
-        pinnedSinceBarrier.clear();
-        lastBarrier = int(i);
-      } else if (has(o, kPinned)) {
-        pinnedSinceBarrier.push_back(i);
+  }
+
+  // Edges, in compressed rows: every edge into i is added while visiting i.
+  // The edges of a row up to recencyEnd[i] carry data or effects and count
+  // for the schedule's recency; the read-before-consumer edges after them
+  // only constrain the order.
+  LargeVector<unsigned> predStart(n + 1), recencyEnd(n), preds;
+  auto buildEdges = [&](bool withReads) {
+    preds.clear();
+    preds.reserve(2 * n);
+    int lastOrdered = -1;
+    // Barriers: each op a barrier pins stays on its side of it. Edges from the
+    // pinned ops since the last barrier into a barrier, and from the last
+    // barrier into every pinned op after it: at most two per op. (An edge
+    // twice is harmless: its users count it twice too. These are not searched
+    // for among the others, which on a barrier would be quadratic.)
+    int lastBarrier = -1;
+    LargeVector<unsigned> pinnedSinceBarrier;
+    for (unsigned i = 0; i < n; ++i) {
+      predStart[i] = preds.size();
+      auto addEdge = [&](unsigned from) {
+        if (from == i || std::find(preds.begin() + predStart[i], preds.end(), from) != preds.end())
+          return;
+        preds.push_back(from);
+      };
+      Idx o = mainOps[i];
+      forEachOperand(o, [&](Idx v) {
+        Idx p = producerInBlock(v);
+        if (p == kNone)
+          return;
+        if (isFloating(p)) {
+          for (unsigned q : producersOf(p))
+            addEdge(q);
+        } else if (isMain(p)) {
+          addEdge(opSlot[p]);
+        }
+      });
+      if (isOrdered(o)) {
+        if (lastOrdered >= 0)
+          addEdge(unsigned(lastOrdered));
+        lastOrdered = int(i);
       }
+      if (hasBarrier) {
+        bool barrier = has(o, kBarrier);
+        if ((barrier || has(o, kPinned)) && lastBarrier >= 0)
+          preds.push_back(unsigned(lastBarrier));
+        if (barrier) {
+          preds.insert(preds.end(), pinnedSinceBarrier.begin(), pinnedSinceBarrier.end());
+          pinnedSinceBarrier.clear();
+          lastBarrier = int(i);
+        } else if (has(o, kPinned)) {
+          pinnedSinceBarrier.push_back(i);
+        }
+      }
+      recencyEnd[i] = preds.size();
+      if (withReads && !readers.empty())
+        forEachUse(o, [&](Idx v, bool read) {
+          if (read || readStamp[v] != rstamp)
+            return;
+          for (unsigned r : readers.find(v)->second)
+            if (r != i)
+              preds.push_back(r);
+        });
     }
-  }
-  predStart[n] = preds.size();
-  LargeVector<unsigned> userStart(n + 1, 0), users(preds.size()), indegree(n);
-  for (unsigned p : preds)
-    ++userStart[p + 1];
-  for (size_t i = 0; i < n; ++i) {
-    userStart[i + 1] += userStart[i];
-    indegree[i] = predStart[i + 1] - predStart[i];
-  }
-  {
+    predStart[n] = preds.size();
+  };
+  LargeVector<unsigned> userStart, users, indegree;
+  auto buildUsers = [&] {
+    userStart.assign(n + 1, 0);
+    users.resize(preds.size());
+    indegree.resize(n);
+    for (unsigned p : preds)
+      ++userStart[p + 1];
+    for (size_t i = 0; i < n; ++i) {
+      userStart[i + 1] += userStart[i];
+      indegree[i] = predStart[i + 1] - predStart[i];
+    }
     LargeVector<unsigned> fill(userStart.begin(), userStart.end() - 1);
     for (unsigned i = 0; i < n; ++i)
       for (unsigned k = predStart[i]; k < predStart[i + 1]; ++k)
         users[fill[preds[k]]++] = i;
-  }
+  };
 
   // Wires: the static index a qubit was extracted from, carried through
   // gates (out qubit k continues in qubit k). Kept in the value scratch,
@@ -769,32 +953,47 @@ bool CanonicalView::scheduleBlock(Idx b) {
       return a.key > b.key;
     return a.idx > b.idx;
   };
-  LargeVector<int> pos(n, -1);
+  LargeVector<int> pos;
   auto makeItem = [&](unsigned i) {
     int recency = -1;
-    for (unsigned k = predStart[i]; k < predStart[i + 1]; ++k)
+    for (unsigned k = predStart[i]; k < recencyEnd[i]; ++k)
       recency = std::max(recency, pos[preds[k]]);
     Idx o = mainOps[i];
     return Item{isOrdered(o), recency, nameRank[ops[o].name], wireOfOp(o), opKeys[o], i};
   };
-  std::priority_queue<Item, LargeVector<Item>, decltype(worse)> ready(worse);
-  for (unsigned i = 0; i < n; ++i)
-    if (indegree[i] == 0)
-      ready.push(makeItem(i));
   LargeVector<Idx> mainOrder;
-  mainOrder.reserve(n);
-  int counter = 0;
-  while (!ready.empty()) {
-    Item it = ready.top();
-    ready.pop();
-    pos[it.idx] = counter++;
-    mainOrder.push_back(mainOps[it.idx]);
-    for (unsigned k = userStart[it.idx]; k < userStart[it.idx + 1]; ++k)
-      if (--indegree[users[k]] == 0)
-        ready.push(makeItem(users[k]));
+  auto sortMain = [&] {
+    pos.assign(n, -1);
+    std::priority_queue<Item, LargeVector<Item>, decltype(worse)> ready(worse);
+    for (unsigned i = 0; i < n; ++i)
+      if (indegree[i] == 0)
+        ready.push(makeItem(i));
+    mainOrder.clear();
+    mainOrder.reserve(n);
+    int counter = 0;
+    while (!ready.empty()) {
+      Item it = ready.top();
+      ready.pop();
+      pos[it.idx] = counter++;
+      mainOrder.push_back(mainOps[it.idx]);
+      for (unsigned k = userStart[it.idx]; k < userStart[it.idx + 1]; ++k)
+        if (--indegree[users[k]] == 0)
+          ready.push(makeItem(users[k]));
+    }
+    return mainOrder.size() == n;
+  };
+  buildEdges(/*withReads=*/true);
+  buildUsers();
+  if (!sortMain()) {
+    // Reads after their consumer in the input that must stay there (the
+    // input is not linear): order as without the read edges.
+    if (readers.empty())
+      return false; // a use before its definition (graph-like block): leave it
+    buildEdges(/*withReads=*/false);
+    buildUsers();
+    if (!sortMain())
+      return false;
   }
-  if (mainOrder.size() != n)
-    return false; // a use before its definition (graph-like block): leave it
 
   // Interleave floating ops: each right before its first user, its own
   // floating operands first (operand order).

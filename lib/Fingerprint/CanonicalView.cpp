@@ -303,6 +303,7 @@ bool CanonicalView::addOp(Operation *op, Idx parentBlock) {
   if (ni.kind == QOpKind::Extract || ni.kind == QOpKind::Insert) {
     r.aux = staticIdxs.size();
     staticIdxs.push_back(0);
+    accessEpochs.push_back(parentBlock == kNone ? 0 : blocks[parentBlock].barriers);
     if (auto i = dyn_cast_or_null<IntegerAttr>(op->getAttr("idx_attr"))) {
       r.hasStaticIdx = true;
       staticIdxs.back() = i.getInt();
@@ -349,6 +350,8 @@ bool CanonicalView::addOp(Operation *op, Idx parentBlock) {
         if (!addOp(&inner, bi))
           return false;
         blocks[bi].ops.push_back(c);
+        if (state[c].flags & kBarrier)
+          ++blocks[bi].barriers;
       }
   }
   // Barriers, and the ops they pin: the nested ops' flags are known by now.

@@ -174,6 +174,7 @@ public:
     Idx parentOp = kNone;
     Idx firstArg = 0; ///< value index of argument 0
     uint32_t numArgs = 0;
+    uint32_t barriers = 0; ///< barriers among its ops (counted while building)
     LargeVector<Idx> ops; ///< op order (after canonicalize(): exactly the live ops)
   };
   struct RegionRec {
@@ -262,6 +263,10 @@ private:
   bool useEmpty(Idx o) const;
   bool isOrdered(Idx o);
   int64_t staticIdx(Idx o) const { return staticIdxs[ops[o].aux]; }
+  /// Two extract/insert ops in one block with no barrier between them.
+  bool sameSegment(Idx a, Idx b) const {
+    return state[a].block == state[b].block && accessEpochs[ops[a].aux] == accessEpochs[ops[b].aux];
+  }
   std::optional<VAccess> access(Idx o);
   std::optional<VAccess> accessOfDef(Idx v) {
     Idx d = definingOp(v);
@@ -301,6 +306,14 @@ private:
   uint64_t opKey(Idx o);
   void argKey(Idx v, unsigned argNumber);
   bool scheduleBlock(Idx b);
+  /// The extract/insert ops under the function, by the register they use
+  /// (as resolved when listed).
+  struct RegisterUsers {
+    LargeVector<Idx> regs, users; ///< sorted by register
+    llvm::ArrayRef<Idx> of(Idx reg) const;
+  };
+  RegisterUsers registerUsers();
+  bool onlyObserver(const VAccess &c, const VAccess &e, const RegisterUsers &users);
 
   // The tree.
   SegmentedArray<OpRec, 12> ops;
@@ -313,6 +326,7 @@ private:
   LargeVector<std::pair<Idx, mlir::Value>> pendingOperands;
   LargeVector<mlir::Attribute> floatValues;
   LargeVector<int64_t> staticIdxs;
+  LargeVector<uint32_t> accessEpochs; ///< per extract/insert: barriers before it in its block
   static constexpr unsigned kRecent = 4096;
   LargeVector<std::pair<mlir::Operation *, Idx>> recentOps;
 
@@ -389,6 +403,8 @@ private:
   LargeVector<uint64_t> valueScratch;
   LargeVector<uint32_t> keyStamp;
   uint32_t currentKeyStamp = 0;
+  LargeVector<uint32_t> readStamp; ///< per value: read in the block being scheduled
+  uint32_t currentReadStamp = 0;
   LargeVector<uint64_t> opKeys;
   LargeVector<uint32_t> opSlot; ///< kNone outside scheduleBlock
   LargeVector<uint32_t> nameRank;

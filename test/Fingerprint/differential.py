@@ -6,6 +6,8 @@
 #     function): what was written is what was encoded;
 #  2. canonicalizing the written-back IR again prints the same text (the
 #     form is a fixpoint of the rules, and the write-back loses nothing);
+#  3. every linear module stays linear (qshape-check-linearity: no qubit or
+#     register value read after its consumer or consumed twice);
 #
 # on seeded random circuits with their rewrites and mutations
 # (bench/randcircuit.py), the W1-W4 workloads (loops, nested regions,
@@ -25,6 +27,8 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.join(HERE, "..", "..")
 sys.path.insert(0, os.path.join(ROOT, "bench"))
+sys.path.insert(0, os.path.join(HERE, "Inputs"))
+import linearity  # noqa: E402
 import randcircuit as rc  # noqa: E402
 
 SPLIT = "\n// -----\n"
@@ -121,7 +125,7 @@ def main():
     os.makedirs(args.workdir)
     start = time.time()
 
-    failures, runs, modules = 0, 0, 0
+    failures, runs, modules, linear_checked = 0, 0, 0, 0
     unprintable = []
     for name, path, batch_names in corpus(args):
         before = digests(args.tool, path)
@@ -170,11 +174,18 @@ def main():
                 if a != b:
                     print(f"  line {i + 1}:\n    first:  {a}\n    second: {b}")
                     break
+            continue
+        linear_checked += 1
+        for index, report in linearity.created(args.tool, path, args.workdir):
+            failures += 1
+            where = batch_names[index] if batch_names and 0 <= index < len(batch_names) else name
+            print(f"FAIL {where}: the canonical form is not linear: {report}")
     if unprintable:
         print("skipped, printed IR does not parse back: " + ", ".join(unprintable))
     print(f"differential: {runs} files ({modules} modules), {failures} failures, "
-          f"{len(unprintable)} skipped, {time.time() - start:.1f} s")
-    return 1 if failures or runs == 0 else 0
+          f"{len(unprintable)} skipped, linearity checked on {linear_checked} files, "
+          f"{time.time() - start:.1f} s")
+    return 1 if failures or runs == 0 or linear_checked == 0 else 0
 
 
 if __name__ == "__main__":

@@ -1,7 +1,9 @@
 # Metamorphic fingerprint suite: seeded random circuits (bench/randcircuit.py),
 # rewritten in ways that keep their meaning (digests must stay equal) and
 # mutated in ways that change it (the exact digest must change; the shape
-# digest must stay equal for angle-only changes and change otherwise).
+# digest must stay equal for angle-only changes and change otherwise). The
+# canonical form of every one of them that is linear must be linear too
+# (qshape-check-linearity).
 #
 # RUN: %python %s --cases 500 --workdir %t
 import argparse
@@ -14,6 +16,8 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "bench"))
+sys.path.insert(0, os.path.join(HERE, "Inputs"))
+import linearity  # noqa: E402
 import randcircuit as rc  # noqa: E402
 
 # Mutations that keep the shape (only float constant values change).
@@ -26,6 +30,7 @@ def main():
     ap.add_argument("--seed", type=int, default=20261130)
     ap.add_argument("--workdir", required=True)
     ap.add_argument("--tool", default="qshape-fingerprint")
+    ap.add_argument("--opt", default="qshape-opt")
     args = ap.parse_args()
     shutil.rmtree(args.workdir, ignore_errors=True)
     os.makedirs(args.workdir)
@@ -86,10 +91,26 @@ def main():
                     failures.append(f"case {case}: mutation '{name}' changed the shape digest ({path})")
                 if name not in SHAPE_PRESERVING and shape == base_shape:
                     failures.append(f"case {case}: mutation '{name}' kept the shape digest ({path})")
+    # Linearity of the canonical forms, in batches of modules.
+    linear_checked = 0
+    for i in range(0, len(files), 200):
+        chunk = files[i:i + 200]
+        batch = os.path.join(args.workdir, "linearity-batch.mlir")
+        with open(batch, "w") as out:
+            texts = []
+            for f in chunk:
+                with open(f[3]) as inp:
+                    texts.append(inp.read())
+            out.write(linearity.SPLIT.join(texts))
+        for index, report in linearity.created(args.opt, batch, args.workdir):
+            path = chunk[index][3] if 0 <= index < len(chunk) else batch
+            failures.append(f"the canonical form of {path} is not linear: {report}")
+        linear_checked += len(chunk)
     for f in failures[:20]:
         print("FAIL:", f)
     print(f"metamorphic: {args.cases} cases, {checks} checks, {len(failures)} failures, "
-          f"{skipped_mutations} mutations not applicable, {time.time() - start:.1f}s")
+          f"{skipped_mutations} mutations not applicable, linearity checked on "
+          f"{linear_checked} modules, {time.time() - start:.1f}s")
     return 1 if failures or checks < args.cases * 10 else 0
 
 

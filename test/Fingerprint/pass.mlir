@@ -12,9 +12,9 @@
 // RUN: qshape-opt %S/Inputs/qnode.mlir --qshape-fingerprint=annotate=false > %t.noannot.mlir
 // RUN: diff %t.plain.mlir %t.noannot.mlir
 
-// CHECK: module @module_circuit attributes {qshape.fingerprint = "blake3:4c59549b7e300e6fc49850f3c45698624360d0e110681a54baf73d8f8f1bcccf", qshape.shape_fingerprint = "blake3:1280e0cbb30bd33e052de80b17684b6330a5f48dcfa2ea89a2aaa09517096a18"}
+// CHECK: module @module_circuit attributes {qshape.fingerprint = "blake3:3ee40dd7a6700e6aa86673e4ff339b40dfbaba44b2928893e02a01c2e64960f3", qshape.shape_fingerprint = "blake3:2f2c38d58a7ab03251e28380ebe0e4ff1658d13db141c06cca97fd517230e511"}
 // CHECK: func.func public @circuit({{.*}}qshape.fingerprint = "blake3:[[FN:[0-9a-f]+]]"
 // CHECK-NOT: qshape.fingerprint
 
 // REMARK: remark: qshape-fingerprint @circuit: blake3:
-// REMARK: remark: qshape-fingerprint module: blake3:4c59549b7e300e6fc49850f3c45698624360d0e110681a54baf73d8f8f1bcccf shape blake3:1280e0cbb30bd33e052de80b17684b6330a5f48dcfa2ea89a2aaa09517096a18
+// REMARK: remark: qshape-fingerprint module: blake3:3ee40dd7a6700e6aa86673e4ff339b40dfbaba44b2928893e02a01c2e64960f3 shape blake3:2f2c38d58a7ab03251e28380ebe0e4ff1658d13db141c06cca97fd517230e511

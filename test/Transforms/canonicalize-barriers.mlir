@@ -4,6 +4,8 @@
 // without the rule (ops without side effects are scheduled first, and the
 // barrier is an op with side effects): the CHECK-NEXT chains fail then.
 // RUN: qshape-opt %s --allow-unregistered-dialect --qshape-canonicalize -split-input-file | FileCheck %s
+// Register and qubit values stay linear (qshape-check-linearity).
+// RUN: qshape-opt %s --allow-unregistered-dialect --qshape-canonicalize --qshape-check-linearity -split-input-file -o /dev/null
 // Idempotence, and the same in upstream mlir-opt on generic, unregistered IR.
 // RUN: qshape-opt %s --allow-unregistered-dialect --qshape-canonicalize -split-input-file > %t.1.mlir
 // RUN: qshape-opt %t.1.mlir --allow-unregistered-dialect --qshape-canonicalize -split-input-file > %t.2.mlir

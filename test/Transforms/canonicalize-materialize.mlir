@@ -10,6 +10,11 @@
 // RUN: diff %t.in.fp %t.out.fp
 // RUN: qshape-opt %t.view.mlir --allow-unregistered-dialect --qshape-canonicalize -split-input-file > %t.again.mlir
 // RUN: diff %t.view.mlir %t.again.mlir
+// Register and qubit values stay linear (qshape-check-linearity). The one
+// report is the checker's on the input as well: it does not know that the
+// successors of cf.cond_br are exclusive (@cfg).
+// RUN: not qshape-opt %t.view.mlir --allow-unregistered-dialect --qshape-check-linearity -split-input-file -o /dev/null 2>&1 | FileCheck %s --check-prefix=LINEAR --implicit-check-not=error:
+// LINEAR: error: qshape-check-linearity: 'quantum.custom' consumes a qubit value that 'quantum.custom' consumes too
 
 // A dead scf.if whose branches hold constants: they are hoisted first, then
 // the if and (as their last users go) they die; one of them equals a live
@@ -63,15 +68,16 @@ func.func @loop_constants(%q: !quantum.bit) -> !quantum.bit {
 // -----
 
 // Edited operand lists: a constant index becomes static (the operand goes),
-// an extract reads past an insert at another wire, and a no-op re-insert
-// disappears; the unused extract dies.
+// an extract reads past an insert at another wire (and so goes before it:
+// a register is read before the insert that consumes it), and a no-op
+// re-insert disappears; the unused extract dies.
 // CHECK-LABEL: func.func @operand_edits
 // CHECK-NEXT: %[[R:.*]] = quantum.alloc( 2)
 // CHECK-NEXT: %[[Q0:.*]] = quantum.extract %[[R]][ 0]
 // CHECK-NEXT: %[[H:.*]] = quantum.custom "Hadamard"() %[[Q0]]
-// CHECK-NEXT: %[[R1:.*]] = quantum.insert %[[R]][ 0], %[[H]]
 // CHECK-NEXT: %[[Q1:.*]] = quantum.extract %[[R]][ 1]
 // CHECK-NEXT: %[[X:.*]] = quantum.custom "PauliX"() %[[Q1]]
+// CHECK-NEXT: %[[R1:.*]] = quantum.insert %[[R]][ 0], %[[H]]
 // CHECK-NEXT: %[[R2:.*]] = quantum.insert %[[R1]][ 1], %[[X]]
 // CHECK-NEXT: return %[[R2]]
 func.func @operand_edits() -> !quantum.reg {

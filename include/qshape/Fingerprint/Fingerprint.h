@@ -26,7 +26,7 @@ namespace qshape {
 /// what is encoded (lib/Fingerprint/CanonicalRules.def): a digest must never
 /// mean two things. The golden digests in test/Fingerprint/golden.test
 /// change with it, deliberately.
-constexpr unsigned kFingerprintSchemaVersion = 2;
+constexpr unsigned kFingerprintSchemaVersion = 3;
 
 using Digest = std::array<uint8_t, 32>;
 

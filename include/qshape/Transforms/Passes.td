@@ -55,20 +55,28 @@ def QShapeCanonicalize : Pass<"qshape-canonicalize", "mlir::ModuleOp"> {
   let summary = "Put quantum modules in qshape's canonical form.";
   let description = [{
     Rewrites every function so that programs that differ only in SSA names,
-    locations, attribute order, constant spelling or the order of independent
-    gates become identical text. The rules, applied to a fixpoint:
+    locations, attribute order, constant spelling, register style or the
+    order of independent gates become identical text. The rules, in the
+    order they run (lib/Fingerprint/CanonicalRules.def; 4-7 to a fixpoint):
 
     1. A constant index operand of `quantum.extract`/`quantum.insert` and a
        constant size operand of `quantum.alloc` become the static attribute
        (`%r[%c3]` becomes `%r[ 3]`).
-    2. Constants move to the top of the function, equal ones merged, sorted
+    2. Dead ops without side effects are erased (again after every round).
+    3. Constants move to the top of the function, equal ones merged, sorted
        by value (floating-point constants last).
-    3. Equal pure non-quantum ops in the same block are merged (CSE).
-    4. Register accesses are forwarded: `extract(insert(r, i, q), i)` is `q`;
-       an extract at a different static index reads past the insert;
-       `insert(r, i, extract(r, i))` is `r`.
-    5. Dead ops without side effects are erased.
-    6. Every block gets one topological order derived from the program's
+    4. Equal pure non-quantum ops in the same block are merged (CSE).
+    5. An extract at a static index reads past inserts at other static
+       indices (`extract(insert(r, 1, q), 0)` is `extract(r, 0)`), within
+       one block and between the same barriers.
+    6. Round trips through a register go: a qubit inserted at index i and
+       extracted again at i (past inserts at other indices) is used
+       directly, and the insert goes, when nothing else can see what it
+       stored. Per-gate extract/insert pairs become the threaded form.
+    7. Inserts that change nothing go: re-inserting the qubit a register
+       holds, putting back what was extracted, an insert the next insert at
+       the same index overwrites unseen.
+    8. Every block gets one topological order derived from the program's
        structure alone: ops without side effects first, each qubit's chain of
        gates kept together (the op whose producer was scheduled last goes
        next), ties broken by op name, ascending static wire index and a
@@ -85,8 +93,13 @@ def QShapeCanonicalize : Pass<"qshape-canonicalize", "mlir::ModuleOp"> {
     fingerprint encodes where it stands. Pure ops (arith, tensor.extract,
     ...) and ops that only read (`memref.load`) are not barriers and still
     move; quantum ops of the op table are never barriers (their effects are
-    known). Regions of unknown ops are left alone. Running the pass twice
-    changes nothing.
+    known). Regions of unknown ops are left alone.
+
+    Linear register use: qubit and register values stay as Catalyst emits
+    them (`qshape-check-linearity`): the schedule puts every read of a value
+    (an extract of its register, an observable of its qubits) before the
+    value's consumer, and no rule leaves a value consumed twice. Running the
+    pass twice changes nothing.
 
     Before (`H; measure; print; H` on one wire):
     ```mlir
@@ -107,8 +120,10 @@ def QShapeCanonicalize : Pass<"qshape-canonicalize", "mlir::ModuleOp"> {
     and, with `emit-remarks`, in a remark on the module:
 
     ```
-    $ qshape-opt --qshape-canonicalize=emit-remarks circuit.mlir -o /dev/null
-    circuit.mlir:1:1: remark: qshape-canonicalize: 58 ops; static-indices 2, dead-ops 1, ...
+    $ qshape-opt --qshape-canonicalize=emit-remarks examples/w1-unrolled.mlir -o /dev/null
+    examples/w1-unrolled.mlir:2:1: remark: qshape-canonicalize: 135 ops; static-indices 0,
+    dead-ops 0, constants-merged 0, ops-merged 54, reads-past-inserts 54, round-trips 1,
+    inserts-dropped 0, blocks-reordered 1
     ```
 
     Before:
