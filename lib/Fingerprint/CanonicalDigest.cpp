@@ -217,8 +217,7 @@ private:
 FailureOr<ModuleFingerprints> digestsOf(Operation *op, bool functions) {
   std::unique_ptr<fpview::CanonicalView> view = fpview::CanonicalView::build(op);
   if (!view)
-    return op->emitError("qshape fingerprint: the module exceeds the canonical view's limits "
-                         "(2^31 ops, values or blocks, 2^16 op names); split it");
+    return failure(); // diagnosed by build
   view->canonicalize();
   ModuleFingerprints result;
   ViewDigester digester(*view, functions);

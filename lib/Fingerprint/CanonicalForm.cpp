@@ -144,8 +144,7 @@ LogicalResult canonicalize(Operation *root, const CanonicalizeOptions &options,
                            CanonicalizeStats *stats, BlockOrder *order) {
   std::unique_ptr<fpview::CanonicalView> view = fpview::CanonicalView::build(root);
   if (!view)
-    return root->emitError("qshape canonical form: the module exceeds the canonical view's "
-                           "limits (2^31 ops, values or blocks, 2^16 op names); split it");
+    return failure(); // diagnosed by build
   view->canonicalize();
   CanonicalizeStats local;
   if (failed(view->materialize(stats ? *stats : local, options.sortFloatConstants)))

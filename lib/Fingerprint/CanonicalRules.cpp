@@ -381,6 +381,21 @@ unsigned CanonicalView::readPastInserts() {
   return n;
 }
 
+/// The insert that stored, in register `reg`, the slot `a` accesses: found
+/// past inserts at other static indices (none when another kind of op, or an
+/// insert whose index may or may not be `a`'s, comes first).
+std::optional<CanonicalView::VAccess> CanonicalView::lastStoreOf(const VAccess &a, Idx reg) {
+  for (Idx r = reg; std::optional<VAccess> ins = accessOfDef(r); r = ins->reg) {
+    if (!ins->isInsert)
+      return std::nullopt;
+    if (sameIndex(a, *ins))
+      return ins;
+    if (!differentIndex(a, *ins))
+      return std::nullopt;
+  }
+  return std::nullopt;
+}
+
 /// Whether `e`, extracting slot i from the chain that `c` (an insert at i)
 /// starts, is the only op that can observe what `c` stored: every use of
 /// `c`'s result and of the registers after it (through inserts at other
@@ -450,17 +465,7 @@ unsigned CanonicalView::eliminateRoundTrips() {
     std::optional<VAccess> e = access(op);
     if (!e)
       continue;
-    std::optional<VAccess> c;
-    for (Idx r = e->reg; std::optional<VAccess> ins = accessOfDef(r); r = ins->reg) {
-      if (!ins->isInsert)
-        break;
-      if (sameIndex(*e, *ins)) {
-        c = ins;
-        break;
-      }
-      if (!differentIndex(*e, *ins))
-        break;
-    }
+    std::optional<VAccess> c = lastStoreOf(*e, e->reg);
     if (!c || state[c->op].block != state[op].block || !onlyObserver(*c, *e, users))
       continue;
     replaceAllUses(e->result, c->qubit);
@@ -488,26 +493,11 @@ unsigned CanonicalView::dropRedundantInserts() {
     if (!a)
       continue;
     // insert(r, i, q) is r when r already holds q at i.
-    {
-      Idx r = a->reg;
-      bool noop = false;
-      while (std::optional<VAccess> ins = accessOfDef(r)) {
-        if (!ins->isInsert)
-          break;
-        if (sameIndex(*a, *ins)) {
-          noop = ins->qubit == a->qubit;
-          break;
-        }
-        if (!differentIndex(*a, *ins))
-          break;
-        r = ins->reg;
-      }
-      if (noop) {
-        replaceAllUses(a->result, a->reg);
-        erase(op);
-        ++n;
-        continue;
-      }
+    if (std::optional<VAccess> last = lastStoreOf(*a, a->reg); last && last->qubit == a->qubit) {
+      replaceAllUses(a->result, a->reg);
+      erase(op);
+      ++n;
+      continue;
     }
     // insert(insert(r, i, a), i, b) is insert(r, i, b), past single-use
     // inserts at other static indices.

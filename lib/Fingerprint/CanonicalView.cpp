@@ -377,6 +377,14 @@ bool CanonicalView::addOp(Operation *op, Idx parentBlock) {
 }
 
 std::unique_ptr<CanonicalView> CanonicalView::build(Operation *root) {
+  std::unique_ptr<CanonicalView> v = buildShadow(root);
+  if (!v)
+    root->emitError("qshape canonical form: the module exceeds the canonical view's limits "
+                    "(2^31 ops, values or blocks, 2^16 op names); split it");
+  return v;
+}
+
+std::unique_ptr<CanonicalView> CanonicalView::buildShadow(Operation *root) {
   std::unique_ptr<CanonicalView> v(new CanonicalView());
   v->valueName = StringAttr::get(root->getContext(), "value");
   v->recentOps.assign(kRecent, {nullptr, kNone});

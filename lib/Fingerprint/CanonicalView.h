@@ -122,8 +122,8 @@ class CanonicalView {
 public:
   /// Builds the shadow of `root`. Values used inside `root` but defined
   /// outside it are the view's external values (only their types count).
-  /// Returns null when the tree exceeds the view's limits (2^31 ops, values
-  /// or blocks, 2^16 op names).
+  /// Returns null, with an error at `root`, when the tree exceeds the view's
+  /// limits (2^31 ops, values or blocks, 2^16 op names).
   static std::unique_ptr<CanonicalView> build(mlir::Operation *root);
 
   /// Applies the canonical form to every function-like op of the view, rule
@@ -239,6 +239,7 @@ private:
   };
 
   // Building.
+  static std::unique_ptr<CanonicalView> buildShadow(mlir::Operation *root);
   bool addOp(mlir::Operation *op, Idx parentBlock);
   int nameInfo(mlir::Operation *op);
   Idx lookupValue(mlir::Value v);
@@ -314,6 +315,7 @@ private:
   };
   RegisterUsers registerUsers();
   bool onlyObserver(const VAccess &c, const VAccess &e, const RegisterUsers &users);
+  std::optional<VAccess> lastStoreOf(const VAccess &a, Idx reg);
 
   // The tree.
   SegmentedArray<OpRec, 12> ops;
