@@ -758,24 +758,29 @@ bool CanonicalView::scheduleBlock(Idx b) {
     QOpKind kind = state[user].kind;
     return kind == QOpKind::Observable || (kind == QOpKind::Extract && k == 0);
   };
-  // Every use of a value defined outside main op `o` by `o` or an op nested
-  // in it: fn(value, is a read).
-  std::function<void(Idx, Idx, function_ref<void(Idx, bool)>)> forEachNestedUse =
-      [&](Idx o, Idx top, function_ref<void(Idx, bool)> fn) {
-        for (unsigned ri = 0; ri < ops[o].numRegions; ++ri) {
-          RegionRec reg = regions[ops[o].firstRegion + ri];
-          for (Idx nb = reg.firstBlock; nb < reg.firstBlock + reg.numBlocks; ++nb)
-            for (Idx inner : blocks[nb].ops) {
-              forEachNestedUse(inner, top, fn);
-              for (unsigned k = 0; k < ops[inner].numOperands; ++k)
-                if (Idx v = operand(inner, k); producerInBlock(v) != top)
-                  fn(v, isReadUse(inner, k));
-            }
+  // Every use by main op `o`, or by an op nested in it, of a value defined
+  // outside `o`: fn(value, the op of this block that defines it or kNone, is
+  // a read).
+  using UseFn = function_ref<void(Idx, Idx, bool)>;
+  std::function<void(Idx, Idx, UseFn)> forEachNestedUse = [&](Idx o, Idx top, UseFn fn) {
+    for (unsigned ri = 0; ri < ops[o].numRegions; ++ri) {
+      RegionRec reg = regions[ops[o].firstRegion + ri];
+      for (Idx nb = reg.firstBlock; nb < reg.firstBlock + reg.numBlocks; ++nb)
+        for (Idx inner : blocks[nb].ops) {
+          forEachNestedUse(inner, top, fn);
+          for (unsigned k = 0; k < ops[inner].numOperands; ++k) {
+            Idx v = operand(inner, k);
+            if (Idx p = producerInBlock(v); p != top)
+              fn(v, p, isReadUse(inner, k));
+          }
         }
-      };
-  auto forEachUse = [&](Idx o, function_ref<void(Idx, bool)> fn) {
-    for (unsigned k = 0; k < ops[o].numOperands; ++k)
-      fn(operand(o, k), isReadUse(o, k));
+    }
+  };
+  auto forEachUse = [&](Idx o, UseFn fn) {
+    for (unsigned k = 0; k < ops[o].numOperands; ++k) {
+      Idx v = operand(o, k);
+      fn(v, producerInBlock(v), isReadUse(o, k));
+    }
     if (ops[o].numRegions)
       forEachNestedUse(o, o, fn);
   };
@@ -786,7 +791,7 @@ bool CanonicalView::scheduleBlock(Idx b) {
     if (state[o].kind != QOpKind::Extract && state[o].kind != QOpKind::Observable &&
         !ops[o].numRegions)
       continue;
-    forEachUse(o, [&](Idx v, bool read) {
+    forEachUse(o, [&](Idx v, Idx, bool read) {
       if (!read)
         return;
       SmallVector<unsigned, 2> &r = readers[v];
@@ -812,6 +817,7 @@ bool CanonicalView::scheduleBlock(Idx b) {
     // for among the others, which on a barrier would be quadratic.)
     int lastBarrier = -1;
     LargeVector<unsigned> pinnedSinceBarrier;
+    SmallVector<unsigned, 4> readEdges;
     for (unsigned i = 0; i < n; ++i) {
       predStart[i] = preds.size();
       auto addEdge = [&](unsigned from) {
@@ -820,16 +826,20 @@ bool CanonicalView::scheduleBlock(Idx b) {
         preds.push_back(from);
       };
       Idx o = mainOps[i];
-      forEachOperand(o, [&](Idx v) {
-        Idx p = producerInBlock(v);
-        if (p == kNone)
-          return;
-        if (isFloating(p)) {
-          for (unsigned q : producersOf(p))
-            addEdge(q);
-        } else if (isMain(p)) {
-          addEdge(opSlot[p]);
+      readEdges.clear();
+      forEachUse(o, [&](Idx v, Idx p, bool read) {
+        if (p != kNone) {
+          if (isFloating(p)) {
+            for (unsigned q : producersOf(p))
+              addEdge(q);
+          } else if (isMain(p)) {
+            addEdge(opSlot[p]);
+          }
         }
+        if (withReads && !read && readStamp[v] == rstamp)
+          for (unsigned r : readers.find(v)->second)
+            if (r != i)
+              readEdges.push_back(r);
       });
       if (isOrdered(o)) {
         if (lastOrdered >= 0)
@@ -849,14 +859,7 @@ bool CanonicalView::scheduleBlock(Idx b) {
         }
       }
       recencyEnd[i] = preds.size();
-      if (withReads && !readers.empty())
-        forEachUse(o, [&](Idx v, bool read) {
-          if (read || readStamp[v] != rstamp)
-            return;
-          for (unsigned r : readers.find(v)->second)
-            if (r != i)
-              preds.push_back(r);
-        });
+      preds.insert(preds.end(), readEdges.begin(), readEdges.end());
     }
     predStart[n] = preds.size();
   };
