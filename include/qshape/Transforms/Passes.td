@@ -55,8 +55,8 @@ def QShapeCanonicalize : Pass<"qshape-canonicalize", "mlir::ModuleOp"> {
   let summary = "Put quantum modules in qshape's canonical form.";
   let description = [{
     Rewrites every function so that programs that differ only in SSA names,
-    locations, attribute order, constant spelling, register style or the
-    order of independent gates become identical text. The rules, in the
+    locations, attribute order, constant spelling or the order of
+    independent gates become identical text. The rules, in the
     order they run (lib/Fingerprint/CanonicalRules.def; 4-7 to a fixpoint):
 
     1. A constant index operand of `quantum.extract`/`quantum.insert` and a
@@ -72,7 +72,9 @@ def QShapeCanonicalize : Pass<"qshape-canonicalize", "mlir::ModuleOp"> {
     6. Round trips through a register go: a qubit inserted at index i and
        extracted again at i (past inserts at other indices) is used
        directly, and the insert goes, when nothing else can see what it
-       stored. Per-gate extract/insert pairs become the threaded form.
+       stored. Per-gate extract/insert pairs become the threaded form, but
+       the inserts that remain keep the order the program stored the wires
+       in, so a per-gate and a threaded program need not print the same.
     7. Inserts that change nothing go: re-inserting the qubit a register
        holds, putting back what was extracted, an insert the next insert at
        the same index overwrites unseen.
