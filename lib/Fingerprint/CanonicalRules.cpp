@@ -657,7 +657,7 @@ void CanonicalView::computeKeys(Idx b) {
 /// other ops are ordered by: (1) ops without side effects before ordered
 /// ones (side-effecting ops keep their relative order through a chain of
 /// edges, and no quantum or side-effecting op crosses a barrier, see
-/// canonical::isBarrier); (2) the op whose latest-scheduled producer is most
+/// qshape::isBarrier); (2) the op whose latest-scheduled producer is most
 /// recent, so each qubit's chain of gates stays together; (3) op name,
 /// static register index (ascending wires), structural key. Returns whether
 /// the order changed.

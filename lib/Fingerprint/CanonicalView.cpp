@@ -8,6 +8,7 @@
 #include "CanonicalView.h"
 
 #include "qshape/Fingerprint/CanonicalForm.h"
+#include "qshape/GateView/Barriers.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
@@ -360,7 +361,7 @@ bool CanonicalView::addOp(Operation *op, Idx parentBlock) {
   QOpKind k = st.kind;
   if (ops[o].ordered == 1 ||
       (k == QOpKind::NotQuantum && !(st.flags & (kConst | kMergeable | kTerminator))))
-    if (canonical::isBarrier(op))
+    if (isBarrier(op))
       st.flags |= kBarrier;
   if (k != QOpKind::NotQuantum || ops[o].ordered == 1 || (st.flags & kPinnedInside)) {
     st.flags |= kPinned;

@@ -197,8 +197,8 @@ public:
     kEditable = 32,    ///< mayEditRegionsOf (ops with regions)
     kFuncLike = 64,
     kFastFloat = 128,  ///< arith.constant of a FloatAttr: no exact header bytes
-    kBarrier = 256,    ///< canonical::isBarrier
-    kPinned = 512,     ///< canonical::isPinnedByBarriers
+    kBarrier = 256,    ///< qshape::isBarrier (Barriers.h)
+    kPinned = 512,     ///< qshape::isPinnedByBarriers
     kPinnedInside = 1024, ///< an op nested in it is kPinned
   };
 

@@ -74,7 +74,9 @@ bool isFloatConstant(mlir::Operation *op);
 
 /// Predicates of the rules, on the IR. The view computes them once per op
 /// when it is built; passes that move ops themselves (qshape-roll-loops) use
-/// them to agree with the canonical form.
+/// them to agree with the canonical form. The barrier rule the schedule
+/// obeys is qshape::isBarrier / qshape::isPinnedByBarriers
+/// (qshape/GateView/Barriers.h).
 namespace canonical {
 /// splitmix64 finalizer: a fixed, unseeded bijection (process-stable).
 uint64_t mix64(uint64_t x);
@@ -84,16 +86,6 @@ bool mayEditRegionsOf(mlir::Operation *op);
 bool isConstantOp(mlir::Operation *op);
 /// Pure, region-free, registered and not quantum: safe to merge when equal.
 bool isMergeable(mlir::Operation *op);
-/// An op whose effects are unknown or include a write (an unregistered op,
-/// a quantum op the op table lacks, a registered op without
-/// MemoryEffectOpInterface, one whose effects write or free, or an op whose
-/// region holds a barrier). No quantum op and no other op with effects may
-/// move across it; pure ops and read-only ops are not barriers. Quantum ops
-/// of the op table never are: their effects are known.
-bool isBarrier(mlir::Operation *op);
-/// An op a barrier pins: a quantum op, an op with effects (isOrdered), or an
-/// op whose regions hold one of these.
-bool isPinnedByBarriers(mlir::Operation *op);
 /// Calls `fn` on every operand of `op` and of the ops nested in its regions
 /// (what a block-level schedule must treat as `op`'s inputs).
 void forEachOperandDeep(mlir::Operation *op, llvm::function_ref<void(mlir::Value)> fn);

@@ -1,0 +1,41 @@
+//===- Barriers.h - ops nothing moves across ---------------------*- C++ -*-===//
+//
+// The one statement of qshape's barrier rule, for every pass that reorders
+// ops (the canonical form, and so the fingerprints; the loop roller). An op
+// whose effects qshape cannot know, or whose effects include a write, is a
+// barrier: no op it pins may move across it, in either direction. Reading
+// the ops by name through the op table (OpTable.h) and MLIR's effect
+// interfaces, never through qshape's op classes, the rule gives the same
+// answer in qshape-opt, in Catalyst and in upstream mlir-opt.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef QSHAPE_GATEVIEW_BARRIERS_H
+#define QSHAPE_GATEVIEW_BARRIERS_H
+
+#include "mlir/IR/Operation.h"
+
+namespace qshape {
+
+/// True when `op`'s effects are unknown or include a write or a free:
+/// - an unregistered op (e.g. `"catalyst.print"` in generic form, a callback);
+/// - a `quantum.*` op the op table lacks;
+/// - a registered op without MemoryEffectOpInterface (e.g. `func.call`), unless
+///   it has RecursiveMemoryEffects and no barrier in its regions;
+/// - an op whose effects write or free (e.g. `memref.store`);
+/// - an op whose regions hold a barrier (a loop around a print; adjoint/ctrl
+///   around an unknown op).
+/// Quantum ops of the op table are never barriers themselves (their effects
+/// are known), nor are terminators, pure ops and ops that only read or
+/// allocate (`arith.*`, `tensor.extract`, `memref.load`).
+bool isBarrier(mlir::Operation *op);
+
+/// True when a barrier pins `op`, i.e. `op` must stay on its side of every
+/// barrier of its block: a quantum op, an op with effects (qshape::isOrdered),
+/// or an op whose regions hold one of these (a loop of gates). Other ops
+/// (pure, not quantum) may move across barriers as their operands allow.
+bool isPinnedByBarriers(mlir::Operation *op);
+
+} // namespace qshape
+
+#endif // QSHAPE_GATEVIEW_BARRIERS_H

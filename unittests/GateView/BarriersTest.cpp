@@ -1,0 +1,139 @@
+//===- BarriersTest.cpp - the barrier rule, registered or not -------------===//
+//
+// qshape::isBarrier and qshape::isPinnedByBarriers (Barriers.h) on one
+// generic-form function parsed twice: with qshape's `quantum` dialect
+// registered and without it, where every quantum op is unregistered and only
+// the op table knows it. The answers must not depend on the host.
+//
+//===----------------------------------------------------------------------===//
+
+#include "qshape/GateView/Barriers.h"
+#include "qshape/InitAll.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/OwningOpRef.h"
+#include "mlir/Parser/Parser.h"
+
+#include "gtest/gtest.h"
+
+#include <map>
+#include <string>
+
+using namespace mlir;
+
+namespace {
+
+// Every op to classify carries a discardable `tag`.
+constexpr llvm::StringLiteral kFunction = R"mlir(
+"builtin.module"() ({
+  "func.func"() <{function_type = (!quantum.reg, memref<f64>, f64, index, !quantum.bit) -> (), sym_name = "f"}> ({
+  ^bb0(%r: !quantum.reg, %m: memref<f64>, %x: f64, %i: index, %w: !quantum.bit):
+    %q = "quantum.extract"(%r) <{idx_attr = 0 : i64}> {tag = "extract"} : (!quantum.reg) -> !quantum.bit
+    %h = "quantum.custom"(%q) <{gate_name = "Hadamard", operandSegmentSizes = array<i32: 0, 1, 0, 0>, resultSegmentSizes = array<i32: 1, 0>}> {tag = "gate"} : (!quantum.bit) -> !quantum.bit
+    %b, %q2 = "quantum.measure"(%h) {tag = "measure"} : (!quantum.bit) -> (i1, !quantum.bit)
+    "catalyst.print"() {const_val = "mid", tag = "print"} : () -> ()
+    "quantum.not_in_the_table"() {tag = "unknown_quantum"} : () -> ()
+    "memref.store"(%x, %m) {tag = "store"} : (f64, memref<f64>) -> ()
+    %l = "memref.load"(%m) {tag = "load"} : (memref<f64>) -> f64
+    %a = "memref.alloc"() <{operandSegmentSizes = array<i32: 0, 0>}> {tag = "alloc"} : () -> memref<f64>
+    %s = "arith.addf"(%l, %x) <{fastmath = #arith.fastmath<none>}> {tag = "pure"} : (f64, f64) -> f64
+    "func.call"() <{callee = @g}> {tag = "call"} : () -> ()
+    "scf.for"(%i, %i, %i) ({
+    ^bb0(%iv: index):
+      "catalyst.print"() {const_val = "in a loop"} : () -> ()
+      "scf.yield"() : () -> ()
+    }) {tag = "loop_print"} : (index, index, index) -> ()
+    "scf.for"(%i, %i, %i) ({
+    ^bb0(%iv: index):
+      %z = "arith.addf"(%x, %x) <{fastmath = #arith.fastmath<none>}> : (f64, f64) -> f64
+      "scf.yield"() : () -> ()
+    }) {tag = "loop_pure"} : (index, index, index) -> ()
+    %lq = "scf.for"(%i, %i, %i, %w) ({
+    ^bb0(%iv: index, %c: !quantum.bit):
+      %t = "quantum.custom"(%c) <{gate_name = "T", operandSegmentSizes = array<i32: 0, 1, 0, 0>, resultSegmentSizes = array<i32: 1, 0>}> : (!quantum.bit) -> !quantum.bit
+      "scf.yield"(%t) : (!quantum.bit) -> ()
+    }) {tag = "loop_gates"} : (index, index, index, !quantum.bit) -> !quantum.bit
+    %adj = "quantum.adjoint"(%r) ({
+    ^bb0(%ar: !quantum.reg):
+      "catalyst.print"() {const_val = "in an adjoint"} : () -> ()
+      "quantum.yield"(%ar) : (!quantum.reg) -> ()
+    }) {tag = "adjoint_print"} : (!quantum.reg) -> !quantum.reg
+    %adj2 = "quantum.adjoint"(%r) ({
+    ^bb0(%ar: !quantum.reg):
+      "quantum.yield"(%ar) : (!quantum.reg) -> ()
+    }) {tag = "adjoint_pure"} : (!quantum.reg) -> !quantum.reg
+    "func.return"() {tag = "return"} : () -> ()
+  }) : () -> ()
+  "func.func"() <{function_type = () -> (), sym_name = "g", sym_visibility = "private"}> ({
+  }) : () -> ()
+}) : () -> ()
+)mlir";
+
+struct Expected {
+  bool barrier;
+  bool pinned;
+};
+
+const std::map<std::string, Expected> kExpected = {
+    // Quantum ops of the op table: known effects, never barriers; pinned.
+    {"extract", {false, true}},
+    {"gate", {false, true}},
+    {"measure", {false, true}},
+    {"loop_gates", {false, true}},
+    {"adjoint_pure", {false, true}},
+    // Unknown effects or a write.
+    {"print", {true, true}},
+    {"unknown_quantum", {true, true}},
+    {"store", {true, true}},
+    {"call", {true, true}},
+    {"loop_print", {true, true}},
+    {"adjoint_print", {true, true}},
+    // Reads and allocations are effects (pinned), not barriers.
+    {"load", {false, true}},
+    {"alloc", {false, true}},
+    // Pure: free to move.
+    {"pure", {false, false}},
+    {"loop_pure", {false, false}},
+    {"return", {false, false}},
+};
+
+class BarriersTest : public ::testing::TestWithParam<bool> {};
+
+TEST_P(BarriersTest, RuleDoesNotDependOnTheHost) {
+  bool registered = GetParam();
+  DialectRegistry registry;
+  registry.insert<arith::ArithDialect, func::FuncDialect, memref::MemRefDialect,
+                  scf::SCFDialect>();
+  if (registered)
+    qshape::registerQuantumDialect(registry);
+  MLIRContext ctx(registry);
+  ctx.allowUnregisteredDialects(true);
+  ParserConfig config(&ctx, /*verifyAfterParse=*/false);
+  OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(kFunction, config);
+  ASSERT_TRUE(module);
+
+  std::map<std::string, Expected> seen;
+  module->walk([&](Operation *op) {
+    if (auto tag = op->getAttrOfType<StringAttr>("tag"))
+      seen[tag.str()] = {qshape::isBarrier(op), qshape::isPinnedByBarriers(op)};
+  });
+  ASSERT_EQ(seen.size(), kExpected.size());
+  for (const auto &[tag, want] : kExpected) {
+    ASSERT_TRUE(seen.count(tag)) << tag;
+    EXPECT_EQ(seen[tag].barrier, want.barrier) << tag << (registered ? " (registered)" : "");
+    EXPECT_EQ(seen[tag].pinned, want.pinned) << tag << (registered ? " (registered)" : "");
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Hosts, BarriersTest, ::testing::Bool(),
+                         [](const ::testing::TestParamInfo<bool> &info) {
+                           return info.param ? "Registered" : "Unregistered";
+                         });
+
+} // namespace
