@@ -95,7 +95,9 @@ def QShapeCanonicalize : Pass<"qshape-canonicalize", "mlir::ModuleOp"> {
     fingerprint encodes where it stands. Pure ops (arith, tensor.extract,
     ...) and ops that only read (`memref.load`) are not barriers and still
     move; quantum ops of the op table are never barriers (their effects are
-    known). Regions of unknown ops are left alone.
+    known). Regions of unknown ops are left alone. The rule is one function
+    that every pass moving ops shares: `qshape::isBarrier` and
+    `qshape::isPinnedByBarriers` (include/qshape/GateView/Barriers.h).
 
     Linear register use: qubit and register values stay as Catalyst emits
     them (`qshape-check-linearity`): the schedule puts every read of a value
@@ -169,7 +171,19 @@ def QShapeFingerprint : Pass<"qshape-fingerprint", "mlir::ModuleOp"> {
     static indices and the order of independent ops; it changes with anything
     else (gate names, a parameter changed by one ulp, -0.0 vs 0.0, wiring,
     control values, adjoint, side-effect order, signatures, symbol names,
-    attributes of unknown ops).
+    attributes of unknown ops). Ops of unknown effect are barriers of the
+    canonical form (`qshape-canonicalize`): where such an op stands among
+    the quantum ops (a `"catalyst.print"` before or after a measurement)
+    changes the digest.
+
+    Every digest encodes the fingerprint schema version
+    (`kFingerprintSchemaVersion`, include/qshape/Fingerprint/Fingerprint.h),
+    bumped whenever a digest could otherwise mean two things, so that an
+    older digest (a cache entry's key) is never found again: version 2 made
+    ops of unknown effect barriers (before, programs that differed only in
+    where such an op stood shared a digest); version 3, the current one,
+    keeps register and qubit values linear in the canonical form, which
+    changes the canonical form of programs with registers.
 
     ```
     $ qshape-opt --qshape-fingerprint=emit-remarks circuit.mlir
