@@ -15,8 +15,7 @@ using namespace mlir;
 
 namespace qshape {
 
-/// True when an op nested in `op` satisfies `pred`.
-static bool anyNested(Operation *op, function_ref<bool(Operation *)> pred) {
+bool anyNestedOp(Operation *op, function_ref<bool(Operation *)> pred) {
   WalkResult r = op->walk([&](Operation *inner) {
     if (inner != op && pred(inner))
       return WalkResult::interrupt();
@@ -27,7 +26,7 @@ static bool anyNested(Operation *op, function_ref<bool(Operation *)> pred) {
 
 bool isBarrier(Operation *op) {
   if (const QuantumOpInfo *info = lookupQuantumOp(op))
-    return info->effect == OpEffect::FromRegion && anyNested(op, isBarrier);
+    return info->effect == OpEffect::FromRegion && anyNestedOp(op, isBarrier);
   if (classify(op) == QOpKind::OtherQuantum || !op->isRegistered())
     return true;
   if (op->hasTrait<OpTrait::IsTerminator>())
@@ -42,12 +41,12 @@ bool isBarrier(Operation *op) {
   } else if (!recursive) {
     return true; // effects unknown (a call, an op without the interface)
   }
-  return recursive && anyNested(op, isBarrier);
+  return recursive && anyNestedOp(op, isBarrier);
 }
 
 bool isPinnedByBarriers(Operation *op) {
   auto pinned = [](Operation *x) { return classify(x) != QOpKind::NotQuantum || isOrdered(x); };
-  return pinned(op) || (op->getNumRegions() && anyNested(op, pinned));
+  return pinned(op) || (op->getNumRegions() && anyNestedOp(op, pinned));
 }
 
 } // namespace qshape

@@ -1,6 +1,7 @@
 //===- GateView.cpp - name-based access to quantum ops --------------------===//
 
 #include "qshape/GateView/GateView.h"
+#include "qshape/GateView/Barriers.h"
 
 #include "mlir/AsmParser/AsmParser.h"
 #include "mlir/IR/BuiltinAttributes.h"
@@ -46,14 +47,7 @@ StringRef kindName(QOpKind kind) {
 }
 
 /// True when an op nested in `op` is ordered.
-static bool hasOrderedBody(Operation *op) {
-  WalkResult r = op->walk([&](Operation *inner) {
-    if (inner != op && isOrdered(inner))
-      return WalkResult::interrupt();
-    return WalkResult::advance();
-  });
-  return r.wasInterrupted();
-}
+static bool hasOrderedBody(Operation *op) { return anyNestedOp(op, isOrdered); }
 
 bool isOrdered(Operation *op) {
   if (const QuantumOpInfo *info = lookupQuantumOp(op)) {

@@ -14,6 +14,7 @@
 #define QSHAPE_GATEVIEW_BARRIERS_H
 
 #include "mlir/IR/Operation.h"
+#include "mlir/Support/LLVM.h"
 
 namespace qshape {
 
@@ -35,6 +36,10 @@ bool isBarrier(mlir::Operation *op);
 /// or an op whose regions hold one of these (a loop of gates). Other ops
 /// (pure, not quantum) may move across barriers as their operands allow.
 bool isPinnedByBarriers(mlir::Operation *op);
+
+/// True when an op nested in `op` (not `op` itself) satisfies `pred`: how
+/// the rules above, and isOrdered, look into regions.
+bool anyNestedOp(mlir::Operation *op, llvm::function_ref<bool(mlir::Operation *)> pred);
 
 } // namespace qshape
 
