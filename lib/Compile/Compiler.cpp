@@ -2,10 +2,13 @@
 
 #include "qshape/Compile/Compiler.h"
 
+#include "qshape/Compile/ParameterTable.h"
+#include "qshape/Fingerprint/CanonicalForm.h"
 #include "qshape/Fingerprint/Fingerprint.h"
 #include "qshape/InitAll.h"
 #include "qshape/Interpreter/Interpreter.h"
 #include "qshape/Runtime/RuntimeABI.h"
+#include "qshape/Transforms/LiftParameters.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -136,6 +139,8 @@ cache::KeyBuilder CompileFacts::keyBuilder() const {
       .add("llvm-version", llvmVersion)
       .add("linker", linkerIdentity)
       .add("runtime-abi", runtimeAbiVersion);
+  if (!preKey.empty())
+    b.add("pre-key", preKey);
   return b;
 }
 
@@ -206,6 +211,17 @@ llvm::Expected<const CompileFacts *> Compilation::getFacts() {
     return &*facts;
   StageTimer timer(times.facts);
   CompileFacts f;
+  if (options.shareTopology) {
+    // The canonical form first: it orders the uses by structure, so slots
+    // (and the lifted module) do not depend on the values.
+    if (failed(qshape::canonicalize(*module, CanonicalizeOptions())))
+      return llvm::createStringError(inputName + ": cannot canonicalize the module (see above)");
+    FailureOr<LiftedParameters> lifted = liftParameters(*module, /*abstractValues=*/true);
+    if (failed(lifted))
+      return llvm::createStringError(inputName + ": cannot lift the parameters (see above)");
+    parameterValues = std::move(lifted->values);
+    f.preKey = "qshape-canonicalize,qshape-lift-parameters{abstract-values=true}";
+  }
   FailureOr<Fingerprint> fp = computeFingerprint(*module);
   if (failed(fp))
     return llvm::createStringError(inputName + ": cannot fingerprint the module (see above)");
@@ -350,6 +366,13 @@ llvm::Error Compilation::translateAndOptimize() {
     global->setSection(native::LibraryInfoSection);
     global->setAlignment(llvm::Align(1));
     llvm::appendToUsed(*s.module, {global});
+    // The lifted parameters in a section of their own (with a section the
+    // table is never .bss, so its bytes are in the file to be written).
+    if (llvm::GlobalVariable *params =
+            s.module->getGlobalVariable(qshape::kParameterTableSymbol)) {
+      params->setSection(qshape::kParameterTableSection);
+      llvm::appendToUsed(*s.module, {params});
+    }
   }
 
   {
@@ -389,6 +412,12 @@ llvm::Error Compilation::emitObject(llvm::SmallVectorImpl<char> &object) {
   pm.run(*s.module);
   stats.objectBytes = object.size();
   return llvm::Error::success();
+}
+
+llvm::Error Compilation::writeParameters(OutputFile &output) const {
+  if (!options.shareTopology)
+    return llvm::Error::success();
+  return writeParameterTable(output.getTempPath(), parameterValues);
 }
 
 llvm::Error Compilation::compile(OutputFile *output) {

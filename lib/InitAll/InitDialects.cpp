@@ -4,6 +4,7 @@
 #include "qshape/Dialect/Quantum/IR/QuantumDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Complex/IR/Complex.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -21,7 +22,10 @@ void qshape::registerQuantumDialect(mlir::DialectRegistry &registry) {
 }
 
 void qshape::registerToolDialects(mlir::DialectRegistry &registry) {
-  registry.insert<mlir::arith::ArithDialect, mlir::complex::ComplexDialect,
+  // bufferization: qshape-lift-parameters reads its table through
+  // bufferization.to_tensor, and lifted modules must parse in every tool.
+  registry.insert<mlir::arith::ArithDialect, mlir::bufferization::BufferizationDialect,
+                  mlir::complex::ComplexDialect,
                   mlir::cf::ControlFlowDialect, mlir::func::FuncDialect,
                   mlir::index::IndexDialect, mlir::LLVM::LLVMDialect,
                   mlir::linalg::LinalgDialect, mlir::math::MathDialect,

@@ -75,6 +75,14 @@ static cl::opt<std::string> linkerPath(
              "name looked up in PATH; default: $QSHAPE_LINKER, else the ld.lld found when qshape "
              "was configured"),
     cl::value_desc("program"), cl::cat(category));
+static cl::opt<bool> shareTopology(
+    "share-topology",
+    cl::desc("One library per topology: before the key, lift the module's f64 constants "
+             "(angles, coefficients) into a parameter table (qshape-lift-parameters), so "
+             "programs that differ only in those values compile to the same library; this "
+             "program's values are then written into OUT's .qshape.params section. "
+             "--emit=so or obj"),
+    cl::cat(category));
 static cl::opt<bool> allowUnregistered(
     "allow-unregistered-dialect",
     cl::desc("Accept ops of dialects qshape does not know (generic form), such as "
@@ -153,7 +161,8 @@ struct CacheRun {
     bool hit = cache->lookupLibrary(k, output);
     if (hit) {
       outcome = CacheOutcome::Hit;
-      cache->storeSource(*sourceKey, k);
+      if (sourceKey)
+        cache->storeSource(*sourceKey, k);
     }
     seconds += since(start);
     return hit;
@@ -164,7 +173,8 @@ struct CacheRun {
     qshape::cache::CacheKey k = *qshape::cache::CacheKey::parse(facts.key());
     outcome = CacheOutcome::Miss;
     cache->storeLibrary(k, output.getTempPath(), uint64_t(compileSeconds * 1000));
-    cache->storeSource(*sourceKey, k);
+    if (sourceKey)
+      cache->storeSource(*sourceKey, k);
     seconds += since(start);
   }
 
@@ -206,6 +216,9 @@ int main(int argc, char **argv) {
       "everything the library depends on (exact input fingerprint, pipeline, options,\n"
       "target, toolchain: docs/cache.md). Errors exit with code 1 and leave OUT as it was\n"
       "(it is written under a temporary name and renamed when complete).\n\n"
+      "--share-topology keys and compiles the lifted module (qshape-lift-parameters), so\n"
+      "programs of one topology with other baked angles share one key and one library;\n"
+      "OUT gets this program's values (docs/native.md, \"One artifact per topology\").\n\n"
       "MLIR's pass manager options work too (--mlir-timing, --mlir-print-ir-after-all,\n"
       "...: --help-hidden lists them).\n");
 
@@ -214,6 +227,7 @@ int main(int argc, char **argv) {
   options.roll = !noRoll;
   options.emit = emit;
   options.linker = linkerPath;
+  options.shareTopology = shareTopology;
   options.configurePassManager = [](PassManager &pm) {
     if (failed(applyPassManagerCLOptions(pm)))
       return failure();
@@ -225,6 +239,9 @@ int main(int argc, char **argv) {
   bool binary = emit == EmitKind::Object || emit == EmitKind::SharedLibrary;
   if (outputFile.empty() && binary)
     return fail("--emit=" + getEmitName(emit) + " needs an output file: -o OUT");
+  if (shareTopology && !binary)
+    return fail("--share-topology writes the program's values into the library: use "
+                "--emit=so or --emit=obj");
   if (outputFile == "-" && binary)
     return fail("--emit=" + getEmitName(emit) + " cannot be written to stdout");
   std::optional<CacheMode> cacheMode = parseCacheMode(cacheModeText);
@@ -285,7 +302,9 @@ int main(int argc, char **argv) {
     cacheOptions.remote = cacheRemote;
     cacheOptions.lockWait = std::chrono::milliseconds(*lockWaitMs);
     run.cache = ArtifactCache::open(cacheOptions);
-    if (run.cache->reads() || run.cache->writes())
+    // Not by the input's bytes with --share-topology: a library found
+    // there would lack this program's values, which only parsing yields.
+    if ((run.cache->reads() || run.cache->writes()) && !shareTopology)
       if (run.tryBeforeParse(buffer->getBuffer(), options, *linker, *output)) {
         printHitTiming(0, 0, run.seconds);
         return finish(CacheOutcome::Hit, run.key);
@@ -308,12 +327,15 @@ int main(int argc, char **argv) {
   if (!compilation)
     return fail(llvm::toString(compilation.takeError()));
   Compilation &c = **compilation;
-  // (A pre-key stage goes here: the key and the cache see the module as it
-  // leaves it.)
+  // With --share-topology, getFacts() lifts the parameters first: the key
+  // and the cache see the lifted module.
   llvm::Expected<const CompileFacts *> facts = c.getFacts();
   if (!facts)
     return fail(llvm::toString(facts.takeError()));
   if (run.cache && run.tryAfterFacts(**facts, *output)) {
+    // --share-topology: the topology's library, with this program's values.
+    if (llvm::Error error = c.writeParameters(*output))
+      return fail(llvm::toString(std::move(error)));
     printHitTiming(c.getTimes().parse, c.getTimes().facts, run.seconds);
     return finish(CacheOutcome::Hit, (*facts)->key());
   }
@@ -321,6 +343,10 @@ int main(int argc, char **argv) {
     return fail(llvm::toString(std::move(error)));
   if (run.cache)
     run.storeAfterCompile(**facts, *output, since(start));
+  // After the store: the cache keeps the value-free library of the topology.
+  if (output)
+    if (llvm::Error error = c.writeParameters(*output))
+      return fail(llvm::toString(std::move(error)));
 
   if (timing) {
     const StageTimes &t = c.getTimes();

@@ -42,6 +42,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace llvm {
 class SourceMgr;
@@ -79,6 +80,12 @@ struct CompileOptions {
   EmitKind emit = EmitKind::SharedLibrary;
   /// The linker driver, overriding $QSHAPE_LINKER and the configured one.
   std::string linker;
+  /// --share-topology: before the key, put the module in canonical form and
+  /// lift its f64 constants into one value-free table
+  /// (qshape-lift-parameters{abstract-values}), so every program of one shape
+  /// has one key and one library; the values are kept
+  /// (getParameterValues()) and writeParameters() puts them into OUT.
+  bool shareTopology = false;
   /// Called on the MLIR pass manager before it runs (qshape-compile applies
   /// MLIR's --mlir-timing, --mlir-print-ir-* options here).
   std::function<mlir::LogicalResult(mlir::PassManager &)> configurePassManager;
@@ -127,6 +134,9 @@ struct CompileFacts {
   std::string linkerIdentity;
   /// QSHAPE_RUNTIME_ABI_VERSION the lowering calls.
   uint32_t runtimeAbiVersion = 0;
+  /// --share-topology: what ran before the key (empty: nothing); in the key
+  /// only when set, so plain keys do not change.
+  std::string preKey;
 
   /// The fields above, named, in a fixed order; key() is their BLAKE3 and
   /// manifest() names each field's digest (to see why two keys differ).
@@ -156,6 +166,13 @@ public:
   /// (text emits only).
   llvm::Error compile(OutputFile *output);
 
+  /// --share-topology: the lifted values, in slot order (valid after
+  /// getFacts()).
+  const std::vector<double> &getParameterValues() const { return parameterValues; }
+  /// --share-topology: writes the values into the output's temporary (a
+  /// library compiled now or copied from a cache), before it is committed.
+  llvm::Error writeParameters(OutputFile &output) const;
+
   const CompileOptions &getOptions() const { return options; }
   const StageTimes &getTimes() const { return times; }
   const CompileStats &getStats() const { return stats; }
@@ -181,6 +198,7 @@ private:
   llvm::StringMap<Signature> signatures;
   std::string sourceDefaultEntry;
   std::optional<CompileFacts> facts;
+  std::vector<double> parameterValues;
   std::unique_ptr<mlir::PassManager> passManager;
   std::optional<Linker> linker;
   std::unique_ptr<LLVMState> llvmState;

@@ -475,4 +475,74 @@ def QShapeCacheStore : Pass<"qshape-cache-store", "mlir::ModuleOp"> {
   ];
 }
 
+def QShapeLiftParameters : Pass<"qshape-lift-parameters", "mlir::ModuleOp"> {
+  let summary = "Move baked f64 constants into one runtime parameter table.";
+  let description = [{
+    Programs of one topology often differ only in the numbers they bake in:
+    rotation angles, Hamiltonian coefficients of a molecule geometry, sweep
+    points. This pass replaces every f64 `arith.constant` of the module's
+    functions (scalars and dense tensors; the constants that feed gate
+    parameters and observable coefficients, and any other f64) by a read of
+    one table, the public mutable `memref.global @__qshape_params :
+    memref<Nxf64>`. Each function reads it through one tensor view
+    (`memref.get_global`, `bufferization.to_tensor ... restrict`), so every
+    read is a `tensor.extract` at a constant index, the shape of a runtime
+    argument, which `qshape-canonicalize` and `qshape-roll-loops` handle.
+
+    Slots are numbered in the order the constants are first used, walking
+    each function in order. After `qshape-canonicalize` that order follows
+    the program's structure alone, so programs with the same shape
+    fingerprint get the same slots, and with `abstract-values` (the table
+    initialised to NaN) the identical module: `qshape-compile
+    --share-topology` runs `qshape-canonicalize,
+    qshape-lift-parameters{abstract-values}` before it keys the module and
+    writes the values into the library's `.qshape.params` section
+    (docs/native.md, "One artifact per topology"). Without
+    `abstract-values` the table holds the values and the module computes
+    what it computed before.
+
+    Not lifted: f32 and complex constants, constants of functions in nested
+    modules, float attributes of ops. A module that already has the table
+    and nothing left to lift is left alone; one with both is an error.
+
+    Before:
+    ```mlir
+    func.func @circuit() -> f64 {
+      %a = arith.constant 0.3 : f64
+      %coeffs = arith.constant dense<[0.5, -0.25]> : tensor<2xf64>
+      %q1 = quantum.custom "RX"(%a) %q0 : !quantum.bit
+      %obs = quantum.hamiltonian(%coeffs : tensor<2xf64>) %z0, %x0 : !quantum.obs
+      ...
+    ```
+    After:
+    ```mlir
+    memref.global @__qshape_params : memref<3xf64> = dense<[3.000000e-01, 5.000000e-01, -2.500000e-01]> {alignment = 8 : i64}
+    func.func @circuit() -> f64 {
+      %0 = memref.get_global @__qshape_params : memref<3xf64>
+      %1 = bufferization.to_tensor %0 restrict : memref<3xf64> to tensor<3xf64>
+      %c0 = arith.constant 0 : index
+      %a = tensor.extract %1[%c0] : tensor<3xf64>
+      %c1 = arith.constant 1 : index
+      %e1 = tensor.extract %1[%c1] : tensor<3xf64>
+      %c2 = arith.constant 2 : index
+      %e2 = tensor.extract %1[%c2] : tensor<3xf64>
+      %coeffs = tensor.from_elements %e1, %e2 : tensor<2xf64>
+      ...
+    ```
+  }];
+  let dependentDialects = ["mlir::arith::ArithDialect", "mlir::memref::MemRefDialect",
+                           "mlir::bufferization::BufferizationDialect",
+                           "mlir::tensor::TensorDialect"];
+  let options = [
+    Option<"abstractValues", "abstract-values", "bool", /*default=*/"false",
+           "Initialise the table to NaN instead of the values, so that programs "
+           "of one shape give one module (the driver supplies the values)">,
+  ];
+  let statistics = [
+    Statistic<"numConstantsLifted", "constants-lifted",
+              "Constant ops replaced by reads of the table">,
+    Statistic<"numSlots", "slots", "Doubles in the parameter table">,
+  ];
+}
+
 #endif // QSHAPE_TRANSFORMS_PASSES

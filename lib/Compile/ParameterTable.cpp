@@ -1,0 +1,110 @@
+//===- ParameterTable.cpp - the values of a shared-topology library -------===//
+
+#include "qshape/Compile/ParameterTable.h"
+
+#include "qshape/Transforms/LiftParameters.h"
+
+#include "llvm/Object/ObjectFile.h"
+#include "llvm/Support/Errc.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <unistd.h>
+
+namespace qshape::compile {
+
+namespace {
+struct SectionPlace {
+  uint64_t offset = 0; ///< in the file
+  uint64_t size = 0;
+  bool found = false;
+};
+} // namespace
+
+/// Where the table's bytes are in the file (ELF: a PROGBITS section, so its
+/// contents are the file's bytes at that offset).
+static llvm::Expected<SectionPlace> findTable(llvm::StringRef path) {
+  llvm::Expected<llvm::object::OwningBinary<llvm::object::ObjectFile>> file =
+      llvm::object::ObjectFile::createObjectFile(path);
+  if (!file)
+    return llvm::createStringError("cannot read '" + path.str() +
+                                   "' as an object file: " + llvm::toString(file.takeError()));
+  const llvm::object::ObjectFile &object = *file->getBinary();
+  SectionPlace place;
+  for (const llvm::object::SectionRef &section : object.sections()) {
+    llvm::Expected<llvm::StringRef> name = section.getName();
+    if (!name) {
+      llvm::consumeError(name.takeError());
+      continue;
+    }
+    if (*name != kParameterTableSection)
+      continue;
+    if (section.isBSS() || section.isVirtual())
+      return llvm::createStringError("'" + path.str() + "': section " +
+                                     kParameterTableSection.str() + " has no file contents");
+    llvm::Expected<llvm::StringRef> contents = section.getContents();
+    if (!contents)
+      return contents.takeError();
+    place.offset = uint64_t(contents->data() - object.getData().data());
+    place.size = contents->size();
+    place.found = true;
+    return place;
+  }
+  return place;
+}
+
+llvm::Expected<std::vector<double>> readParameterTable(llvm::StringRef path) {
+  llvm::Expected<SectionPlace> place = findTable(path);
+  if (!place)
+    return place.takeError();
+  std::vector<double> values;
+  if (!place->found)
+    return values;
+  if (place->size % sizeof(double))
+    return llvm::createStringError("'" + path.str() + "': section " +
+                                   kParameterTableSection.str() + " is not a table of doubles");
+  values.resize(place->size / sizeof(double));
+  int fd = ::open(path.str().c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return llvm::createStringError(std::error_code(errno, std::generic_category()),
+                                   "cannot open '" + path.str() + "'");
+  ssize_t n = ::pread(fd, values.data(), place->size, off_t(place->offset));
+  ::close(fd);
+  if (n != ssize_t(place->size))
+    return llvm::createStringError("'" + path.str() + "': cannot read the parameter table");
+  return values;
+}
+
+llvm::Error writeParameterTable(llvm::StringRef path, llvm::ArrayRef<double> values) {
+  llvm::Expected<SectionPlace> place = findTable(path);
+  if (!place)
+    return place.takeError();
+  if (values.empty() && !place->found)
+    return llvm::Error::success();
+  if (!place->found || place->size != values.size() * sizeof(double))
+    return llvm::createStringError(
+        "'" + path.str() + "': the compiled parameter table (" +
+        (place->found ? std::to_string(place->size / sizeof(double)) + " slots"
+                      : std::string("none")) +
+        ") does not match the program's " + std::to_string(values.size()) + " values");
+  int fd = ::open(path.str().c_str(), O_RDWR | O_CLOEXEC);
+  if (fd < 0)
+    return llvm::createStringError(std::error_code(errno, std::generic_category()),
+                                   "cannot open '" + path.str() + "' to write its parameters");
+  ssize_t n = ::pwrite(fd, values.data(), place->size, off_t(place->offset));
+  int closed = ::close(fd);
+  if (n != ssize_t(place->size) || closed != 0)
+    return llvm::createStringError("'" + path.str() + "': cannot write the parameter table");
+  llvm::Expected<std::vector<double>> back = readParameterTable(path);
+  if (!back)
+    return back.takeError();
+  if (back->size() != values.size() ||
+      std::memcmp(back->data(), values.data(), place->size) != 0)
+    return llvm::createStringError("'" + path.str() + "': the parameter table reads back wrong");
+  return llvm::Error::success();
+}
+
+} // namespace qshape::compile
