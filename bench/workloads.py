@@ -167,7 +167,7 @@ def adjoint_trotter_sequence(time, n, order, m):
 
 def build_w2(n_trotter=10, n_est=4, order=2, variant="native", hamiltonian="h2",
              terms=15, qubits=4, seed=0, prep="none", adjoint_style="negate",
-             consts="hoist"):
+             consts="hoist", coeffs_mode="runtime", geometry=0):
     """The seed-001 QPE.  For k in 0..n_est-1, t = 2^(n_est-1-k):
     ctrl(adjoint(TrotterProduct(H, t, n_trotter, order)), control=Q+k); then
     adjoint(QFT) on the estimation wires Q..Q+n_est-1; returns their probs.
@@ -190,7 +190,11 @@ def build_w2(n_trotter=10, n_est=4, order=2, variant="native", hamiltonian="h2",
     prep: "none" is the users' program (no state preparation: the controls
     stay |0> and the result is uniform); "standard" adds the Hartree-Fock
     state (X on the first Q/2 wires) and Hadamards on the estimation wires,
-    the textbook QPE; use it to compare variants in a simulator."""
+    the textbook QPE; use it to compare variants in a simulator.
+
+    coeffs_mode "baked" is seed 001's H_fixed: no argument, every angle
+    c_j * y a baked constant (the frontend folds the product), with the
+    coefficients of ``geometry`` (``geometry_coeffs``)."""
     if hamiltonian == "h2":
         words, coeffs = H2_WORDS, H2_COEFFS
     else:
@@ -198,8 +202,11 @@ def build_w2(n_trotter=10, n_est=4, order=2, variant="native", hamiltonian="h2",
     Q = len(words[0])
     M = len(words)
     nq = Q + n_est
-    b = rc.QNodeBuilder(nq, ["tensor<%dxf64>" % M], consts=consts)
-    carg = b.args[0]
+    baked = coeffs_mode == "baked"
+    if baked:
+        coeffs = geometry_coeffs(coeffs, geometry)
+    b = rc.QNodeBuilder(nq, [] if baked else ["tensor<%dxf64>" % M], consts=consts)
+    carg = None if baked else b.args[0]
     if prep == "standard":
         for w in range(max(1, Q // 2)):
             b.gate("PauliX", [], [w])
@@ -210,6 +217,8 @@ def build_w2(n_trotter=10, n_est=4, order=2, variant="native", hamiltonian="h2",
     half_pi = b.const(math.pi / 2, "f64") if variant == "decomposed" else None
 
     def angle(j, factor):
+        if baked:
+            return b.const(coeffs[j] * factor, "f64")
         c = b.tensor_extract(carg, [j])
         return b.binop("arith.mulf", c, b.const(factor, "f64"))
 
@@ -274,7 +283,17 @@ def adjoint_qft(b, wires):
         b.gate(name, params, ws)
 
 
-def w2_args(hamiltonian="h2", terms=15, qubits=4, seed=0):
+def geometry_coeffs(coeffs, geometry):
+    """Stand-in coefficients of another molecule geometry (not chemistry):
+    c * (1 + 0.03 g c). Equal coefficients stay equal and distinct ones
+    distinct, so every geometry has the same shape fingerprint."""
+    k = 0.03 * geometry
+    return [c * (1.0 + k * c) for c in coeffs]
+
+
+def w2_args(hamiltonian="h2", terms=15, qubits=4, seed=0, coeffs_mode="runtime"):
+    if coeffs_mode == "baked":
+        return []
     if hamiltonian == "h2":
         return [list(H2_COEFFS)]
     return [synthetic_hamiltonian(terms, qubits, seed)[1]]
@@ -833,6 +852,11 @@ def main(argv=None):
                     help="none: the users' program; standard: HF state + Hadamards")
     p2.add_argument("--adjoint-style", choices=["negate", "flag"], default="negate")
     p2.add_argument("--consts", choices=["hoist", "inline"], default="hoist")
+    p2.add_argument("--coeffs", choices=["runtime", "baked"], default="runtime",
+                    help="runtime: a tensor argument (default); baked: seed 001's H_fixed, "
+                         "every angle a constant")
+    p2.add_argument("--geometry", type=int, default=0,
+                    help="baked: which stand-in geometry's coefficients (0: H2 at 1.3228 bohr)")
 
     p3 = sub.add_parser("w3", help="scale: 1e4..1e6 gate ops, streamed")
     common(p3)
@@ -863,13 +887,15 @@ def main(argv=None):
         _write_args(a.args_out, w1_args(a.seed))
     elif a.kind == "w2":
         m = build_w2(a.n_trotter, a.n_est, a.order, a.variant, a.hamiltonian, a.terms,
-                     a.qubits, a.seed, a.prep, a.adjoint_style, a.consts)
+                     a.qubits, a.seed, a.prep, a.adjoint_style, a.consts, a.coeffs, a.geometry)
         m.header.append(_header("w2", [("n_trotter", a.n_trotter), ("n_est", a.n_est),
                                        ("order", a.order), ("variant", a.variant),
                                        ("hamiltonian", a.hamiltonian), ("prep", a.prep),
-                                       ("adjoint_style", a.adjoint_style)]))
+                                       ("adjoint_style", a.adjoint_style)]
+                                + ([("coeffs", "baked"), ("geometry", a.geometry)]
+                                   if a.coeffs == "baked" else [])))
         _write_module(m, a.output, a.generic, linkage)
-        _write_args(a.args_out, w2_args(a.hamiltonian, a.terms, a.qubits, a.seed))
+        _write_args(a.args_out, w2_args(a.hamiltonian, a.terms, a.qubits, a.seed, a.coeffs))
     elif a.kind == "w3":
         rots = tuple(x for x in a.rots.split(",") if x)
         for r in rots:

@@ -349,7 +349,9 @@ llvm::Error Compilation::translateAndOptimize() {
       return llvm::createStringError("cannot create an LLVM target machine for '" +
                                      f.target.triple + "'");
 
-    s.module = translateModuleToLLVMIR(*module, s.context, inputName);
+    // Not the input's file name: it would reach the object's symbol table,
+    // and the library must depend only on what the key names.
+    s.module = translateModuleToLLVMIR(*module, s.context, "qshape-module");
     if (!s.module)
       return llvm::createStringError(inputName +
                                      ": translation to LLVM IR failed (see the diagnostics above)");
