@@ -174,7 +174,8 @@ modulecache::storeModule(cache::CacheBackend &backend, ModuleOp module,
 
 LookupOutcome modulecache::lookupAndInstall(cache::CacheBackend &backend,
                                             ModuleOp module,
-                                            const cache::CacheKey &key) {
+                                            const cache::CacheKey &key,
+                                            OwningOpRef<ModuleOp> *deferred) {
   using cache::LookupStatus;
   LookupOutcome outcome;
   cache::LookupResult found = backend.lookup(key);
@@ -182,8 +183,19 @@ LookupOutcome modulecache::lookupAndInstall(cache::CacheBackend &backend,
   switch (found.Status) {
   case LookupStatus::Hit: {
     std::string why;
-    if (succeeded(
-            installModule(module, found.Entry->Payload->getBuffer(), why))) {
+    StringRef payload = found.Entry->Payload->getBuffer();
+    LogicalResult loaded = failure();
+    if (deferred) {
+      FailureOr<OwningOpRef<ModuleOp>> cached =
+          loadModule(module.getContext(), payload, why);
+      if (succeeded(cached)) {
+        *deferred = std::move(*cached);
+        loaded = success();
+      }
+    } else {
+      loaded = installModule(module, payload, why);
+    }
+    if (succeeded(loaded)) {
       outcome.kind = LookupOutcome::Kind::Hit;
       outcome.level = found.Level;
       return outcome;
@@ -243,9 +255,8 @@ std::string modulecache::describeLookup(const LookupOutcome &outcome, Mode mode,
   return (looksUp(mode) ? "miss " : "write ") + key.str();
 }
 
-LogicalResult modulecache::installModule(ModuleOp module, StringRef payload,
-                                         std::string &why) {
-  MLIRContext *ctx = module.getContext();
+FailureOr<OwningOpRef<ModuleOp>>
+modulecache::loadModule(MLIRContext *ctx, StringRef payload, std::string &why) {
   Block block;
   {
     // A payload that passed its checksum but does not parse (a producer bug)
@@ -268,9 +279,29 @@ LogicalResult modulecache::installModule(ModuleOp module, StringRef payload,
     why = "the payload does not hold exactly one builtin.module";
     return failure();
   }
+  cached->remove();
+  return OwningOpRef<ModuleOp>(cached);
+}
+
+void modulecache::replaceModule(ModuleOp module, ModuleOp cached) {
   module.getBodyRegion().takeBody(cached.getBodyRegion());
   module->setDiscardableAttrs(cached->getDiscardableAttrDictionary());
   module->copyProperties(cached->getPropertiesStorage());
+}
+
+void modulecache::hollowModule(ModuleOp module) {
+  Region empty;
+  empty.push_back(new Block());
+  module.getBodyRegion().takeBody(empty);
+}
+
+LogicalResult modulecache::installModule(ModuleOp module, StringRef payload,
+                                         std::string &why) {
+  FailureOr<OwningOpRef<ModuleOp>> cached =
+      loadModule(module.getContext(), payload, why);
+  if (failed(cached))
+    return failure();
+  replaceModule(module, **cached);
   return success();
 }
 

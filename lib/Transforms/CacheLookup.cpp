@@ -1,8 +1,9 @@
 //===- CacheLookup.cpp - qshape-cache-lookup: first half of a staged cache ===//
 //
 // At the start of a staged lowering: key the input, record the key on the
-// module and, on a hit, install the cached final module and mark it so that
-// qshape-cache-store does not store it again.
+// module and, on a hit, load the cached final module, empty the module (so
+// the stages in between have nothing to do) and mark it, so that
+// qshape-cache-store installs the cached module instead of storing.
 //
 //===----------------------------------------------------------------------===//
 
@@ -70,19 +71,29 @@ struct QShapeCacheLookupPass
     }
     cache::CacheKey key = computeKey(*fingerprint, normalizedPipeline, salt);
     std::string keyText = key.str();
-    recordPendingStore(keyText, {parsed, std::chrono::steady_clock::now()});
+    PendingStore pending{parsed, std::chrono::steady_clock::now(), {}};
     Builder b(module.getContext());
 
     LookupOutcome found;
     if (looksUp(parsed.mode)) {
       std::shared_ptr<cache::CacheBackend> backend =
           cache::openCache(parsed.config);
-      found = lookupAndInstall(*backend, module, key);
+      found = lookupAndInstall(*backend, module, key,
+                               deferInstall ? &pending.deferred : nullptr);
       countLookup(found, numHits, numMisses, numCorrupt, numErrors);
     }
+    // A deferred hit: the stages up to qshape-cache-store find an empty
+    // module (op-anchored passes do not run at all, module passes have
+    // nothing to do); the store installs the cached final module.
+    bool deferred = found.hit() && pending.deferred;
+    if (deferred)
+      hollowModule(module);
+    recordPendingStore(keyText, std::move(pending));
     module->setAttr(kCacheKeyAttr, b.getStringAttr(keyText));
+    // "deferred": the module is a placeholder until qshape-cache-store.
     if (found.hit())
-      module->setAttr(kCacheHitAttr, b.getUnitAttr());
+      module->setAttr(kCacheHitAttr, deferred ? Attribute(b.getStringAttr("deferred"))
+                                              : Attribute(b.getUnitAttr()));
     if (emitRemarks)
       emitRemark(module.getLoc())
           << "qshape-cache: " << describeLookup(found, parsed.mode, key);

@@ -42,11 +42,28 @@ struct QShapeCacheStorePass
     ModuleOp module = getOperation();
     auto keyAttr = module->getAttrOfType<StringAttr>(kCacheKeyAttr);
     bool hit = module->hasAttr(kCacheHitAttr);
+    auto hitKind = module->getAttrOfType<StringAttr>(kCacheHitAttr);
+    bool deferredHit = hitKind && hitKind.getValue() == "deferred";
     module->removeAttr(kCacheKeyAttr);
     module->removeAttr(kCacheHitAttr);
     std::optional<PendingStore> pending;
     if (keyAttr)
       pending = takePendingStore(keyAttr.getValue());
+    if (hit && pending && pending->deferred) {
+      // The lookup emptied the module; whatever the stages in between put
+      // there is replaced by the cached final module.
+      replaceModule(module, *pending->deferred);
+      module->removeAttr(kCacheKeyAttr);
+      module->removeAttr(kCacheHitAttr);
+    } else if (deferredHit) {
+      module.emitError()
+          << "qshape-cache-store: the module is a deferred cache hit ("
+          << kCacheHitAttr << ") but this process holds no cached module for "
+          << keyAttr.getValue()
+          << "; run qshape-cache-lookup and qshape-cache-store in one process "
+             "and one MLIR context, or give the lookup defer-install=false";
+      return signalPassFailure();
+    }
     CacheSettings settings = effectiveSettings(pending);
     if (settings.mode == Mode::Off)
       return;

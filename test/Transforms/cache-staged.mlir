@@ -21,9 +21,11 @@
 // RUN: qshape-opt %s --pass-pipeline='builtin.module(qshape-cache-lookup{dir=%t/c pipeline="func.func(canonicalize),func.func(cse),symbol-dce" emit-remarks},func.func(canonicalize),func.func(cse),symbol-dce,qshape-cache-store{dir=%t/c emit-remarks})' --mlir-print-ir-after=qshape-cache-lookup -o %t/hit.mlir 2> %t/hit.err
 // RUN: FileCheck %s --check-prefix=HIT < %t/hit.err
 // HIT:      remark: qshape-cache: hit blake3:[[KEY:[0-9a-f]{64}]]
-// The final module is installed before the stages run, and marked.
+// The stages in between get an empty module, marked; the store installs
+// the final module.
 // HIT:      IR Dump After QShapeCacheLookup
-// HIT-NEXT: module @staged attributes {qshape.cache_hit, qshape.cache_key = "blake3:[[KEY]]"}
+// HIT-NEXT: module @staged attributes {qshape.cache_hit = "deferred", qshape.cache_key = "blake3:[[KEY]]"} {
+// HIT-NEXT: }
 // HIT-NOT:  arith.addi
 // HIT:      remark: qshape-cache: nothing to store for blake3:[[KEY]] (hit)
 // RUN: diff %t/miss.mlir %t/hit.mlir

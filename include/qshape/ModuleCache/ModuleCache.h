@@ -15,6 +15,7 @@
 #include "qshape/Cache/CacheKey.h"
 
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OwningOpRef.h"
 #include "mlir/Pass/Pass.h"
 #include "mlir/Pass/PassManager.h"
 #include "llvm/ADT/StringRef.h"
@@ -93,6 +94,19 @@ mlir::FailureOr<std::string> encodeModule(mlir::ModuleOp module,
 mlir::LogicalResult installModule(mlir::ModuleOp module,
                                   llvm::StringRef payload, std::string &why);
 
+/// The module in `payload` (bytecode), detached, in `ctx`. On failure `why`
+/// says what was wrong; parse diagnostics are not emitted.
+mlir::FailureOr<mlir::OwningOpRef<mlir::ModuleOp>>
+loadModule(mlir::MLIRContext *ctx, llvm::StringRef payload, std::string &why);
+
+/// Gives `module` the body, attributes and properties of `cached` (which is
+/// left empty).
+void replaceModule(mlir::ModuleOp module, mlir::ModuleOp cached);
+
+/// Erases everything in `module`'s body (an empty block remains), so that
+/// the passes a staged hit does not need find nothing to do.
+void hollowModule(mlir::ModuleOp module);
+
 /// What lookupAndInstall() did.
 struct LookupOutcome {
   enum class Kind {
@@ -111,9 +125,12 @@ struct LookupOutcome {
 /// then remote) and installs a hit into `module`. A verified payload that
 /// does not load (a producer bug, a foreign MLIR) is reported once and is a
 /// miss that the following store replaces.
+/// With `deferred`, a hit is loaded into `*deferred` instead, and `module`
+/// is left as it was (qshape-cache-lookup installs it at the store).
 LookupOutcome lookupAndInstall(cache::CacheBackend &backend,
                                mlir::ModuleOp module,
-                               const cache::CacheKey &key);
+                               const cache::CacheKey &key,
+                               mlir::OwningOpRef<mlir::ModuleOp> *deferred = nullptr);
 
 /// Adds a lookup to the statistics every cache pass declares (hits, misses,
 /// corrupt, errors): a corrupt entry or an error is a miss too.
@@ -153,6 +170,10 @@ private:
 struct PendingStore {
   CacheSettings settings;
   std::chrono::steady_clock::time_point lookedUp;
+  /// A hit with defer-install: the cached final module, loaded in the
+  /// pipeline's context, which qshape-cache-store installs into the module
+  /// the lookup emptied.
+  mlir::OwningOpRef<mlir::ModuleOp> deferred;
 };
 void recordPendingStore(llvm::StringRef key, PendingStore pending);
 /// The record of `key` (removed), or nullopt if this process did not look

@@ -406,13 +406,17 @@ def QShapeCacheLookup : Pass<"qshape-cache-lookup", "mlir::ModuleOp"> {
 
     The lookup computes the key as `qshape-cache` does (with `pipeline`
     naming the stages the entry stands for, and `salt`) and records it in
-    the module attribute `qshape.cache_key`. On a hit it replaces the module
-    with the cached *final* module and marks it `qshape.cache_hit`; the
-    passes of the later stages then run on already-lowered IR (they must
-    leave it unchanged, which lowering passes do when nothing is left to
-    lower), and `qshape-cache-store` only removes the two attributes. On a
-    miss, `qshape-cache-store` saves the final module under the recorded key.
-    Both attributes are ignored by fingerprints and removed before storing.
+    the module attribute `qshape.cache_key`. On a hit it loads the cached
+    *final* module, empties the module and marks it `qshape.cache_hit`: the
+    passes of the stages in between then find nothing to do (op-anchored
+    passes such as `func.func(cse)` do not run at all; module passes run
+    once on an empty module), and `qshape-cache-store` installs the cached
+    module. With `defer-install=false` the hit is installed at once instead
+    and the passes in between run on the already-lowered module (slow, and
+    they must leave it unchanged). On a miss, `qshape-cache-store` saves the
+    final module under the recorded key. Both attributes are ignored by
+    fingerprints and removed before storing. The pair must run in one
+    process and one MLIR context (the cached module waits in memory).
   }];
   let options = [
     Option<"pipeline", "pipeline", "std::string", /*default=*/"\"\"",
@@ -431,6 +435,10 @@ def QShapeCacheLookup : Pass<"qshape-cache-lookup", "mlir::ModuleOp"> {
            "Extra key input; change it to invalidate every entry">,
     Option<"emitRemarks", "emit-remarks", "bool", /*default=*/"false",
            "Emit 'qshape-cache: hit <key>' / 'miss <key>' remarks">,
+    Option<"deferInstall", "defer-install", "bool", /*default=*/"true",
+           "On a hit, empty the module until qshape-cache-store installs the "
+           "cached result (false: install at once; the stages in between then "
+           "run on the final module)">,
   ];
   let statistics = [
     Statistic<"numHits", "hits", "Lookups that found a valid entry">,
@@ -445,8 +453,9 @@ def QShapeCacheStore : Pass<"qshape-cache-store", "mlir::ModuleOp"> {
   let summary = "Second half of a staged cache: store the final module.";
   let description = [{
     Runs last in the last stage, after `qshape-cache-lookup`. Removes the
-    `qshape.cache_key` and `qshape.cache_hit` attributes; unless the module
-    was a hit, stores it (MLIR bytecode) under the recorded key, with the
+    `qshape.cache_key` and `qshape.cache_hit` attributes; on a hit, installs
+    the cached module the lookup loaded (replacing whatever the module holds
+    then); otherwise stores it (MLIR bytecode) under the recorded key, with the
     time since the lookup as its compile time. Without a recorded key it
     warns and does nothing. It stores into the cache (directory and remote)
     and with the mode the lookup used in the same process; `dir`, `remote`
