@@ -267,10 +267,13 @@ def main():
     ap.add_argument("--build", default="build")
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--sizes", default="10000,100000,1000000")
-    ap.add_argument("--sections", default="fingerprint,canonicalize,sim,cache,remote,roll,native,artifact",
+    ap.add_argument("--sections",
+                    default="fingerprint,canonicalize,sim,cache,remote,roll,native,artifact,"
+                            "catalyst-cache,topology",
                     help="comma-separated subset of: fingerprint, canonicalize, sim, cache, remote, roll, "
                          "native, artifact, allocators (not in the default: W3 rolling under each malloc "
-                         "installed)")
+                         "installed), catalyst-cache and topology (bench/topology_bench.py: the MLIR "
+                         "cache in a Catalyst-shaped pipeline; one artifact per topology)")
     ap.add_argument("--mlir-opt", default="/usr/lib/llvm-22/bin/mlir-opt",
                     help="upstream mlir-opt, the second host of the roll benchmark")
     ap.add_argument("--cache-rounds", type=int, default=200,
@@ -305,6 +308,12 @@ def main():
         artifact_bench(bindir, work, args)
     if "allocators" in sections:
         allocator_bench(work, args)
+    if "catalyst-cache" in sections or "topology" in sections:
+        import topology_bench
+        if "catalyst-cache" in sections:
+            topology_bench.catalyst_cache_bench(bindir, work, args.repeat)
+        if "topology" in sections:
+            topology_bench.topology_bench(bindir, work)
 
 
 def fingerprint_bench(bindir, work, args):

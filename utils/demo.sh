@@ -153,4 +153,26 @@ print("%s %s qshape-compile %.3f s" % (art.status, art.key, art.seconds))
   fi
   echo "  qshape-cache list --dir <cache> (the library, and the index of the input's bytes):"
   "$BIN/qshape-cache" list --dir "$ART_CACHE" | sed 's/^/    /'
+  echo
+  echo "== Session 3: other baked angles, the same topology (qshape-compile --share-topology) =="
+  echo "QPE of H2 with the Hamiltonian baked in (seed 001's H_fixed), at two stand-in geometries:"
+  echo "the baked angles differ, the topology does not. --share-topology lifts the angles into a"
+  echo "parameter table before the key, so both programs have one key: the second geometry hits the"
+  echo "first one's library (same cache as above), and each output holds its own program's values:"
+  for g in 0 5; do
+    src="$BUILD/demo-qpe-baked-g$g.mlir"
+    "$PY" bench/workloads.py w2 --n-trotter 10 --variant decomposed --prep standard --coeffs baked \
+      --geometry $g -o "$src"
+    "$BIN/qshape-compile" --share-topology --cache-dir "$ART_CACHE" "$src" -o "$BUILD/demo-qpe-baked-g$g.so" -v 2> "$BUILD/demo-topo-g$g.err"
+    printf '  geometry %d: %s\n' $g "$(grep -o 'qshape-compile: .*' "$BUILD/demo-topo-g$g.err")"
+    "$BIN/qshape-run" "$BUILD/demo-qpe-baked-g$g.so" > "$BUILD/demo-topo-run-g$g.json"
+    "$BIN/qshape-sim" "$src" > "$BUILD/demo-topo-sim-g$g.json"
+    if "$PY" utils/compare-results.py "$BUILD/demo-topo-sim-g$g.json" "$BUILD/demo-topo-run-g$g.json" --tol 1e-9; then
+      printf '    qshape-run == qshape-sim to 1e-9: %s...\n' "$(cut -c1-60 "$BUILD/demo-topo-run-g$g.json")"
+    else
+      echo "  ERROR: geometry $g: the shared library's results differ from qshape-sim's"; exit 1
+    fi
+  done
+  k0=$(grep -o 'blake3:[0-9a-f]*' "$BUILD/demo-topo-g0.err"); k5=$(grep -o 'blake3:[0-9a-f]*' "$BUILD/demo-topo-g5.err")
+  if [ "$k0" = "$k5" ]; then echo "  one key for both geometries"; else echo "  ERROR: the geometries have different keys"; exit 1; fi
 fi

@@ -1,0 +1,157 @@
+"""Benchmarks of the MLIR cache in a Catalyst-shaped pipeline and of one
+artifact per topology (bench/run.py --sections catalyst-cache,topology).
+
+catalyst-cache: W2 decomposed (n_trotter=10, runtime coefficients) through
+bench/catalyst_standin.py's pipeline (Catalyst's default stages, upstream
+passes in place, qshape's for Catalyst's own), in qshape-opt, fresh
+processes: the wrapper `qshape-cache{pipeline=...}` and the staged pair
+(lookup ... 40 passes ... store), miss and hit.
+
+topology: 20 stand-in geometries of W2 decomposed with baked coefficients
+(workloads.py w2 --coeffs baked --geometry G), each compiled by
+`qshape-compile --share-topology` and plain: the keys, the per-program cost
+before the key (what a hit of the artifact cache still pays), the compile.
+"""
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import catalyst_standin  # noqa: E402
+
+TIMING_ROW = re.compile(r"^\s+([0-9.]+) \(\s*[0-9.]+%\)\s+(?:[0-9.]+ \(\s*[0-9.]+%\)\s+)?(\S.*)$")
+TOTAL = re.compile(r"Total Execution Time: ([0-9.]+) seconds")
+KIND = re.compile(r"qshape-cache: (hit|miss) blake3:")
+
+
+def _mlir_timing(stderr):
+    """Top-level rows of --mlir-timing (list display): name -> wall seconds."""
+    rows = {}
+    for line in stderr.splitlines():
+        m = TIMING_ROW.match(line)
+        if m:
+            rows[m.group(2).strip()] = rows.get(m.group(2).strip(), 0.0) + float(m.group(1))
+    total = TOTAL.search(stderr)
+    return rows, float(total.group(1)) if total else None
+
+
+def _opt_run(opt, module, pipeline, out):
+    cmd = [opt, module, f"--pass-pipeline={pipeline}", "--mlir-timing",
+           "--mlir-timing-display=list", "-o", out]
+    t0 = time.perf_counter()
+    p = subprocess.run(cmd, capture_output=True, text=True)
+    wall = time.perf_counter() - t0
+    if p.returncode:
+        raise RuntimeError(f"qshape-opt failed:\n{p.stderr[-2000:]}")
+    rows, total = _mlir_timing(p.stderr)
+    kind = KIND.search(p.stderr)
+    parse, output = rows.get("Parser", 0.0), rows.get("Output", 0.0)
+    return {"wall": wall, "passes": total - parse - output, "parse": parse, "output": output,
+            "kind": kind.group(1) if kind else "off"}
+
+
+def catalyst_cache_bench(bindir, work, repeat):
+    opt = os.path.join(bindir, "qshape-opt")
+    module = os.path.join(work, "w2-decomposed-trotter10.mlir")
+    if not os.path.exists(module):
+        subprocess.run([sys.executable, os.path.join(HERE, "workloads.py"), "w2", "--n-trotter",
+                        "10", "--variant", "decomposed", "-o", module], check=True)
+    cache_dir = os.path.join(work, "catalyst-cache")
+    out = os.path.join(work, "catalyst-cache-out.mlir")
+    forms = {
+        "plain (no cache)": catalyst_standin.pipeline("plain"),
+        "wrapper": catalyst_standin.pipeline("wrapped", f"dir={cache_dir} emit-remarks"),
+        "staged pair": catalyst_standin.pipeline("staged", f"dir={cache_dir} emit-remarks"),
+    }
+    runs = {}
+    for name, pipe in forms.items():
+        misses, hits = [], []
+        for _ in range(repeat):
+            shutil.rmtree(cache_dir, ignore_errors=True)
+            misses.append(_opt_run(opt, module, pipe, out))
+            if name != "plain (no cache)":
+                hits += [_opt_run(opt, module, pipe, out) for _ in range(2)]
+        runs[name] = (misses, hits)
+    out_bytes = os.path.getsize(out)
+    shutil.rmtree(cache_dir, ignore_errors=True)
+
+    print("## MLIR cache in a Catalyst-shaped pipeline (W2 decomposed, n_trotter=10)\n")
+    print(f"Command: `python3 bench/run.py --build <build> --sections catalyst-cache --repeat {repeat}`\n")
+    print(f"Module: `python3 bench/workloads.py w2 --n-trotter 10 --variant decomposed` "
+          f"({os.path.getsize(module)} bytes). Pipeline: `bench/catalyst_standin.py` "
+          f"({len(catalyst_standin.passes())} passes: Catalyst's default stages with upstream passes "
+          "in place and qshape's for Catalyst's own), in qshape-opt, fresh processes, `-o` a text "
+          f"file ({out_bytes} bytes: the lowered module). \"passes\" is `--mlir-timing`'s total "
+          "without Parser and Output (the cache passes, the passes that ran, the verifier): what "
+          "an in-process driver such as Catalyst pays; wall is the process. Best of the runs.\n")
+    print("| form | | wall (s) | passes (s) | parse (s) | output (s) | passes / miss | wall / miss |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|")
+    for name, (misses, hits) in runs.items():
+        assert all(r["kind"] in ("miss", "off") for r in misses), misses
+        assert all(r["kind"] == "hit" for r in hits), hits
+        miss = min(misses, key=lambda r: r["passes"])
+        miss_wall = min(r["wall"] for r in misses)
+        label = "run" if name.startswith("plain") else "miss"
+        print(f"| {name} | {label} | {miss_wall:.3f} | {miss['passes']:.3f} | {miss['parse']:.3f} | "
+              f"{miss['output']:.3f} | | |")
+        if hits:
+            hit = min(hits, key=lambda r: r["passes"])
+            hit_wall = min(r["wall"] for r in hits)
+            print(f"| {name} | hit | {hit_wall:.3f} | {hit['passes']:.3f} | {hit['parse']:.3f} | "
+                  f"{hit['output']:.3f} | {hit['passes'] / miss['passes'] * 100:.1f} % | "
+                  f"{hit_wall / miss_wall * 100:.1f} % |")
+    print(flush=True)
+
+
+def _compile(bindir, src, out, flags):
+    cmd = [os.path.join(bindir, "qshape-compile"), src, "-o", out, "-v", "--timing"] + flags
+    t0 = time.perf_counter()
+    p = subprocess.run(cmd, capture_output=True, text=True)
+    wall = time.perf_counter() - t0
+    if p.returncode:
+        raise RuntimeError(p.stderr)
+    key = re.search(r"qshape-compile: \w+ (blake3:[0-9a-f]+)", p.stderr).group(1)
+    t = dict((k, float(v)) for k, v in re.findall(r"(\w[\w-]*) ([0-9.]+) s", p.stderr.split("sizes:")[0]))
+    return {"wall": wall, "key": key, "pre_key": t.get("parse", 0) + t.get("facts", 0),
+            "total": t.get("total", 0)}
+
+
+def topology_bench(bindir, work, geometries=20):
+    d = os.path.join(work, "topology")
+    os.makedirs(d, exist_ok=True)
+    srcs = []
+    for g in range(geometries):
+        src = os.path.join(d, f"w2-baked-g{g}.mlir")
+        if not os.path.exists(src):
+            subprocess.run([sys.executable, os.path.join(HERE, "workloads.py"), "w2", "--n-trotter",
+                            "10", "--variant", "decomposed", "--coeffs", "baked", "--geometry",
+                            str(g), "-o", src], check=True)
+        srcs.append(src)
+    plain = [_compile(bindir, s, s[:-5] + ".plain.so", []) for s in srcs[:3]]
+    shared = [_compile(bindir, s, s[:-5] + ".shared.so", ["--share-topology"]) for s in srcs]
+    one = min(r["wall"] for r in plain)
+    one_shared = min(r["wall"] for r in shared)
+    pre = sorted(r["pre_key"] for r in shared)[len(shared) // 2]
+    keys = {r["key"] for r in shared}
+    plain_keys = {r["key"] for r in plain}
+    total_now = sum(r["wall"] for r in shared)
+    print("## One artifact per topology (W2 decomposed, n_trotter=10, 20 baked geometries)\n")
+    print("Command: `python3 bench/run.py --build <build> --sections topology`\n")
+    print(f"Programs: `python3 bench/workloads.py w2 --n-trotter 10 --variant decomposed --coeffs baked "
+          f"--geometry G`, G = 0..{geometries - 1} (stand-in geometries: other coefficients, same "
+          "shape fingerprint). Each compiled by `qshape-compile -v --timing` in a fresh process.\n")
+    print("| | value |")
+    print("|---|---:|")
+    print(f"| distinct keys, `--share-topology` ({geometries} programs) | {len(keys)} |")
+    print(f"| distinct keys, plain (first 3 programs) | {len(plain_keys)} |")
+    print(f"| one plain compile, wall (best of 3) (s) | {one:.3f} |")
+    print(f"| one `--share-topology` compile, wall (best of {geometries}) (s) | {one_shared:.3f} |")
+    print(f"| {geometries} `--share-topology` compiles without an artifact cache, wall total (s) | "
+          f"{total_now:.3f} ({total_now / one:.1f}x one compile) |")
+    print(f"| per program before the key (parse, canonical form, lift, fingerprint, key), median (s) | "
+          f"{pre:.4f} |")
+    print(flush=True)
