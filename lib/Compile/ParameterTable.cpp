@@ -7,11 +7,13 @@
 #include "llvm/Object/ObjectFile.h"
 #include "llvm/Support/Errc.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace qshape::compile {
@@ -78,12 +80,44 @@ llvm::Expected<std::vector<double>> readParameterTable(llvm::StringRef path) {
   return values;
 }
 
+/// Gives `path` its own inode if it shares one (a hard link to a cache
+/// entry, say): the table is written in place, and must never change the
+/// bytes of another name.
+static llvm::Error unshare(llvm::StringRef path) {
+  struct stat st;
+  if (::stat(path.str().c_str(), &st) != 0)
+    return llvm::createStringError(std::error_code(errno, std::generic_category()),
+                                   "cannot stat '" + path.str() + "'");
+  if (st.st_nlink <= 1)
+    return llvm::Error::success();
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> bytes =
+      llvm::MemoryBuffer::getFile(path, /*IsText=*/false, /*RequiresNullTerminator=*/false);
+  if (!bytes)
+    return llvm::createStringError(bytes.getError(), "cannot read '" + path.str() + "'");
+  std::string name = path.str();
+  if (::unlink(name.c_str()) != 0)
+    return llvm::createStringError(std::error_code(errno, std::generic_category()),
+                                   "cannot unlink '" + name + "'");
+  int fd = ::open(name.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, st.st_mode & 07777);
+  if (fd < 0)
+    return llvm::createStringError(std::error_code(errno, std::generic_category()),
+                                   "cannot recreate '" + name + "'");
+  llvm::StringRef data = (*bytes)->getBuffer();
+  ssize_t n = ::write(fd, data.data(), data.size());
+  int closed = ::close(fd);
+  if (n != ssize_t(data.size()) || closed != 0)
+    return llvm::createStringError("cannot rewrite '" + name + "'");
+  return llvm::Error::success();
+}
+
 llvm::Error writeParameterTable(llvm::StringRef path, llvm::ArrayRef<double> values) {
   llvm::Expected<SectionPlace> place = findTable(path);
   if (!place)
     return place.takeError();
   if (values.empty() && !place->found)
     return llvm::Error::success();
+  if (llvm::Error err = unshare(path))
+    return err;
   if (!place->found || place->size != values.size() * sizeof(double))
     return llvm::createStringError(
         "'" + path.str() + "': the compiled parameter table (" +

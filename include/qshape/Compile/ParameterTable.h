@@ -24,7 +24,9 @@ namespace qshape::compile {
 
 /// Overwrites the `.qshape.params` section of the ELF file (shared library
 /// or object) at `path` with `values` (host byte order), in place, and reads
-/// them back. The section must hold exactly values.size() doubles.
+/// them back. The section must hold exactly values.size() doubles. A file
+/// with other hard links (a cache entry linked to OUT) is copied to an inode
+/// of its own first, so no other name sees the write.
 llvm::Error writeParameterTable(llvm::StringRef path, llvm::ArrayRef<double> values);
 
 /// The doubles of the `.qshape.params` section; empty if there is none.
