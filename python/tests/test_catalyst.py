@@ -190,7 +190,7 @@ def test_each_stage_parses_in_qshape_opt(tmp_path):
         checked += len(kept)
     first, last = base[0][0], base[-1][0]
     cache = "{%s}" % (tmp_path / "qshape cache")  # how MLIR prints a value with a space
-    assert f"qshape-cache-lookup{{dir={cache} emit-remarks=true mode=readwrite" in dumps[first]
+    assert f"qshape-cache-lookup{{defer-install=true dir={cache} emit-remarks=true mode=readwrite" in dumps[first]
     assert "qshape-roll-loops{" in dumps[first] and "verify-roundtrip=true" in dumps[first]
     assert f"qshape-cache-store{{dir={cache} emit-remarks=true max-size=1G" in dumps[last]
     assert checked >= 4 + 20, checked
