@@ -8,7 +8,8 @@ coefficients). For every program P of a group:
                                                 == qshape-sim(P)   (1e-9)
 
 and within a group:
-  - every shared build has one key (`-v`), which is not the plain build's;
+  - every shared build has one key (`-v`), which is not the plain build's,
+    and with the artifact cache the first program misses and the others hit;
   - the shared libraries differ (each holds its own values), yet their
     `.qshape.params` sections are the only bytes that differ;
   - the programs' results differ (so the check can tell them apart).
@@ -19,6 +20,7 @@ import argparse
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 
@@ -28,7 +30,7 @@ sys.path.insert(0, os.path.join(SRC, "utils"))
 compare_results = __import__("compare-results")
 
 WORKLOADS = os.path.join(SRC, "bench", "workloads.py")
-KEY = re.compile(r"qshape-compile: \w+ (blake3:[0-9a-f]{64})")
+KEY = re.compile(r"qshape-compile: (\w+) (blake3:[0-9a-f]{64})")
 
 failures = []
 checks = 0
@@ -47,10 +49,12 @@ def run(cmd, **kw):
 
 
 def compile_(tools, src, out, flags):
+    """(hit|miss|off, key) of one qshape-compile -v."""
     p = run([os.path.join(tools, "qshape-compile"), src, "-o", out, "-v"] + flags)
     if p.returncode:
         raise SystemExit(f"qshape-compile {' '.join(flags)} {src} failed:\n{p.stderr}")
-    return KEY.search(p.stderr).group(1)
+    m = KEY.search(p.stderr)
+    return m.group(1), m.group(2)
 
 
 def results(tool, target, args):
@@ -104,6 +108,10 @@ def main():
     ap.add_argument("--work", required=True)
     a = ap.parse_args()
     os.makedirs(a.work, exist_ok=True)
+    cache = os.path.join(a.work, "cache")
+    shutil.rmtree(cache, ignore_errors=True)
+    os.makedirs(cache, mode=0o700)
+    os.environ["QSHAPE_CACHE_DIR"] = cache  # never the user's cache
     sim = os.path.join(a.tools, "qshape-sim")
     qrun = os.path.join(a.tools, "qshape-run")
     w2 = ["w2", "--n-trotter", "2", "--prep", "standard", "--coeffs", "baked"]
@@ -130,8 +138,12 @@ def main():
             programs += 1
             base = os.path.splitext(src)[0]
             shared, plain = base + ".shared.so", base + ".plain.so"
-            key = compile_(a.tools, src, shared, ["--share-topology"])
-            plain_key = compile_(a.tools, src, plain, [])
+            kind, key = compile_(a.tools, src, shared, ["--share-topology"])
+            _, plain_key = compile_(a.tools, src, plain, [])
+            # The artifact cache: the first program of a topology compiles, the
+            # others hit its library (and get their own values written in).
+            want_kind = "miss" if not keys else "hit"
+            check(kind == want_kind, f"{src}: --share-topology was a {kind}, expected a {want_kind}")
             check(key != plain_key, f"{src}: the shared key equals the plain key")
             want = results(sim, src, args)
             for label, lib in (("shared", shared), ("plain", plain)):
