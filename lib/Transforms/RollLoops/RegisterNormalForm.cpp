@@ -1,0 +1,186 @@
+//===- RegisterNormalForm.cpp - qshape-roll-loops: register normal form ---===//
+
+#include "RegisterNormalForm.h"
+
+#include "Support.h"
+
+#include "qshape/Fingerprint/CanonicalForm.h"
+#include "qshape/GateView/GateView.h"
+
+#include "mlir/IR/Block.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+
+#include <functional>
+
+using namespace mlir;
+
+namespace qshape::roll {
+
+SmallVector<Operation *> normalizeRegisters(Block &block, const std::vector<Operation *> *knownOps,
+                                            function_ref<void(Operation *)> visit,
+                                            SmallVectorImpl<unsigned> &before) {
+  // The block's list is walked at most once (not at all when the caller
+  // knows its ops): on large blocks each step of a walk is a cache miss that
+  // cannot overlap the next (the next pointer is in the op). The passes
+  // below run over this array; only the first (prefetching) reads every op,
+  // the others look ops and values up by address in small maps, so an op's
+  // memory is not read again unless it is, feeds or uses an eager or lazy op.
+  SmallVector<Operation *> ops;
+  if (knownOps)
+    ops.assign(knownOps->begin(), knownOps->end());
+  else
+    for (Operation &op : block) // (ilist::size() would be a second walk)
+      ops.push_back(&op);
+  unsigned n = ops.size();
+  auto prefetch = [&](unsigned i) {
+    if (i + kAhead < n)
+      __builtin_prefetch(ops[i + kAhead]);
+  };
+  Operation *terminator = n && ops.back()->hasTrait<OpTrait::IsTerminator>() ? ops.back() : nullptr;
+  enum Kind : uint8_t { Other, Eager, Lazy };
+  auto kindOf = [](Operation *op) {
+    QOpKind k = qshape::classify(op);
+    if (k == QOpKind::Insert)
+      return Eager;
+    if (k == QOpKind::Extract || k == QOpKind::Observable)
+      return Lazy;
+    return k == QOpKind::NotQuantum && isFloatingPure(op) ? Eager : Other;
+  };
+  // Only eager and lazy ops (usually few) have state: whether they were
+  // emitted, and for an eager op the operand uses still missing. Every other
+  // op is emitted once, by the in-order loop below.
+  struct State {
+    Kind kind;
+    bool emitted = false;
+    unsigned missing = 0;
+    unsigned index = 0; // in `ops`
+  };
+  DenseMap<Operation *, State> state;
+  DenseMap<void *, Operation *> lazyResults; // result of a lazy op -> the op
+  SmallVector<unsigned> special;             // positions of eager and lazy ops
+  // Other ops that read a lazy op's result, found while their operands are
+  // at hand (a producer comes before its users in the blocks rolled here).
+  SmallVector<uint8_t> readsLazy(n, 0);
+  for (unsigned i = 0; i < n; ++i) {
+    prefetch(i);
+    visit(ops[i]);
+    Kind k = kindOf(ops[i]);
+    if (k == Other) {
+      if (!lazyResults.empty())
+        canonical::forEachOperandDeep(
+            ops[i], [&](Value v) { readsLazy[i] |= lazyResults.contains(v.getAsOpaquePointer()); });
+      continue;
+    }
+    State &s = state[ops[i]];
+    s.kind = k;
+    s.index = i;
+    special.push_back(i);
+    if (k == Lazy)
+      for (Value r : ops[i]->getResults())
+        lazyResults[r.getAsOpaquePointer()] = ops[i];
+  }
+  auto inBlock = [&](Operation *op) { return op && op->getBlock() == &block; };
+  auto stateOf = [&](Operation *op) -> State * {
+    if (state.empty())
+      return nullptr;
+    auto it = state.find(op);
+    return it == state.end() ? nullptr : &it->second;
+  };
+  // The in-block producers of eager ops' operands: only their users can
+  // complete an eager op.
+  DenseSet<Operation *> watched;
+
+  SmallVector<Operation *> order;
+  order.reserve(n);
+  before.clear();
+  before.reserve(n);
+  std::function<void(Operation *, unsigned)> emit;
+  std::function<void(Operation *)> emitLazyOperands = [&](Operation *op) {
+    if (lazyResults.empty())
+      return;
+    canonical::forEachOperandDeep(op, [&](Value v) {
+      auto it = lazyResults.find(v.getAsOpaquePointer());
+      if (it == lazyResults.end())
+        return;
+      Operation *p = it->second;
+      if (State &ps = state[p]; !ps.emitted) {
+        emitLazyOperands(p);
+        emit(p, ps.index);
+      }
+    });
+  };
+  emit = [&](Operation *op, unsigned index) {
+    if (State *s = stateOf(op)) {
+      if (s->emitted)
+        return;
+      s->emitted = true;
+    }
+    order.push_back(op);
+    before.push_back(index);
+    // Eager users whose last missing operand this was go right after (users
+    // are visited once per use, as `missing` counts them).
+    if (!watched.contains(op))
+      return;
+    for (Value r : op->getResults())
+      for (Operation *user : r.getUsers()) {
+        if (!inBlock(user))
+          continue;
+        State *s = stateOf(user);
+        if (!s || s->kind != Eager || s->emitted || s->missing == 0)
+          continue;
+        if (--s->missing == 0) {
+          emitLazyOperands(user);
+          emit(user, s->index);
+        }
+      }
+  };
+  // An eager op waits for the uses of its in-block, non-lazy producers (a
+  // lazy producer is emitted on demand right before it).
+  SmallVector<unsigned> readyEager;
+  for (unsigned i : special) {
+    State &s = state[ops[i]];
+    if (s.kind != Eager)
+      continue;
+    for (Value v : ops[i]->getOperands())
+      if (Operation *p = v.getDefiningOp(); inBlock(p)) {
+        watched.insert(p);
+        State *ps = stateOf(p);
+        if (!ps || ps->kind != Lazy)
+          ++s.missing;
+      }
+    if (!s.missing)
+      readyEager.push_back(i);
+  }
+  for (unsigned i : readyEager) {
+    emitLazyOperands(ops[i]);
+    emit(ops[i], i);
+  }
+  for (unsigned i = 0; i < n; ++i) {
+    Operation *op = ops[i];
+    if (op == terminator || stateOf(op))
+      continue;
+    if (readsLazy[i])
+      emitLazyOperands(op);
+    emit(op, i);
+  }
+  // Whatever is left (eager ops waiting on something unusual, unused lazy
+  // ops) keeps its original relative order before the terminator.
+  for (unsigned i : special)
+    if (!state[ops[i]].emitted) {
+      emitLazyOperands(ops[i]);
+      emit(ops[i], i);
+    }
+  if (terminator)
+    emitLazyOperands(terminator);
+  // Only the ops that change place move.
+  canonical::placeInOrder(
+      block, order.size(), [&](size_t i) { return order[i]; }, terminator);
+  if (terminator) {
+    order.push_back(terminator);
+    before.push_back(n - 1);
+  }
+  return order;
+}
+
+} // namespace qshape::roll

@@ -1,0 +1,38 @@
+//===- RegisterNormalForm.h - qshape-roll-loops: register normal form -*- C++ -*-===//
+//
+// The first component of the roller: one linear re-scheduling of a block
+// that makes the copies of a repeated body contiguous and alike.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef QSHAPE_TRANSFORMS_ROLLLOOPS_REGISTERNORMALFORM_H
+#define QSHAPE_TRANSFORMS_ROLLLOOPS_REGISTERNORMALFORM_H
+
+#include "mlir/IR/Block.h"
+#include "mlir/Support/LLVM.h"
+#include "llvm/ADT/SmallVector.h"
+
+#include <vector>
+
+namespace qshape::roll {
+
+/// Register normal form: one linear re-scheduling of `block` in which
+///  - pure non-quantum ops (runtime angle extraction, arithmetic) and
+///    `quantum.insert` go up to just after their operands (ASAP): the former
+///    leave the repeated bodies, an insert closes the copy of its wire;
+///  - `quantum.extract` and observables go down to just before their first
+///    user (ALAP): each copy reads its wire where it starts, and a
+///    measurement at the end does not cut a run in two;
+///  - every other op keeps its relative order.
+/// All moved ops are free of side effects, so this keeps the meaning.
+/// `visit` sees each op once, in the block's order before, while its memory
+/// is at hand; `before` receives, for each op of the result, its position in
+/// that order.
+llvm::SmallVector<mlir::Operation *>
+normalizeRegisters(mlir::Block &block, const std::vector<mlir::Operation *> *knownOps,
+                   llvm::function_ref<void(mlir::Operation *)> visit,
+                   llvm::SmallVectorImpl<unsigned> &before);
+
+} // namespace qshape::roll
+
+#endif // QSHAPE_TRANSFORMS_ROLLLOOPS_REGISTERNORMALFORM_H

@@ -1,0 +1,410 @@
+//===- RunAnalyzer.cpp - qshape-roll-loops: run classification ------------===//
+
+#include "RunAnalyzer.h"
+
+#include "qshape/GateView/GateView.h"
+
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/OperationSupport.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/STLExtras.h"
+
+#include <tuple>
+
+using namespace mlir;
+
+namespace qshape::roll {
+
+/// Whether `other`'s regions are `first`'s (same body, same captured
+/// values); the ops' own operands are classified separately, so they are
+/// treated as equivalent here.
+static bool sameRegions(Operation *first, Operation *other) {
+  return OperationEquivalence::isEquivalentTo(
+      first, other,
+      [&](Value a, Value b) {
+        if (a == b)
+          return success();
+        if (llvm::is_contained(first->getOperands(), a) &&
+            llvm::is_contained(other->getOperands(), b))
+          return success();
+        return failure();
+      },
+      /*markEquivalent=*/nullptr, OperationEquivalence::IgnoreLocations);
+}
+
+bool RunAnalyzer::scanOperand(OperandScan &scan, unsigned c, unsigned j, Value v) {
+  unsigned near = posOf(c, j);
+  // Where an internal or carried value's producer should be is known after
+  // copy 0 or 1: looked at first, it spares a position lookup.
+  std::optional<std::pair<unsigned, unsigned>> in;
+  unsigned expectedCopy = scan.internal ? c : c - 1;
+  if (c > 0 && (scan.internal || scan.carried) && at(expectedCopy, scan.defOp) == v.getDefiningOp())
+    in = std::make_pair(expectedCopy, scan.defOp);
+  else
+    in = inRun(v, near);
+  auto resultOf = [](Value x) { return cast<OpResult>(x).getResultNumber(); };
+  if (c == 0) {
+    scan.vals.push_back(v);
+    if (in) {
+      // Internal: produced by an earlier body op of the same copy.
+      if (in->first != 0 || in->second >= j)
+        return false;
+      scan.internal = true;
+      scan.defOp = in->second;
+      scan.defResult = resultOf(v);
+      return true;
+    }
+  } else if (scan.internal) {
+    return in && in->first == c && in->second == scan.defOp && resultOf(v) == scan.defResult;
+  }
+  // Carried: copy 0 takes a value from before the run, copy c > 0 the
+  // result of the same body op in copy c - 1. Once that fails, a value from
+  // inside the run rules out every other case.
+  if (c == 1) {
+    scan.carried = in && in->first == 0;
+    if (scan.carried) {
+      scan.defOp = in->second;
+      scan.defResult = resultOf(v);
+    }
+  } else if (c > 1 && scan.carried) {
+    scan.carried =
+        in && in->first == c - 1 && in->second == scan.defOp && resultOf(v) == scan.defResult;
+  }
+  scan.anyInRun |= in.has_value();
+  if (scan.carried) {
+    if (c == 1) // finishOperand compares the types of copies 0 and 1
+      scan.vals.push_back(v);
+    return true;
+  }
+  if (scan.anyInRun)
+    return false;
+  // Only the cases below need every copy's value (tables, wire reads).
+  if (c == 1)
+    scan.vals.reserve(copies);
+  if (c > 0)
+    scan.vals.push_back(v);
+  // From before the run in every copy so far.
+  scan.allEqual = scan.allEqual && v == scan.vals[0];
+  // Qubits extracted before the run from one register at static wires
+  // (extracts are not part of runs): the body reads the wire itself.
+  if (scan.wireRead) {
+    Operation *def = v.getDefiningOp();
+    std::optional<RegisterAccess> a = def ? RegisterAccess::get(def) : std::nullopt;
+    scan.wireRead = a && !a->isInsert && a->staticIdx && !inRun(a->reg, near) &&
+                    (!scan.reg || a->reg == scan.reg);
+    if (scan.wireRead) {
+      scan.reg = a->reg;
+      scan.wires.push_back(*a->staticIdx);
+    }
+  }
+  if (scan.allInt) {
+    APInt ap;
+    scan.allInt = scan.type().isIntOrIndex() && matchPattern(v, m_ConstantInt(&ap));
+    if (scan.allInt)
+      scan.ints.push_back(ap.getSExtValue());
+  }
+  if (scan.allFloat) {
+    FloatAttr f;
+    scan.allFloat = isa<FloatType>(scan.type()) && matchPattern(v, m_Constant(&f));
+  }
+  // Runtime scalars can always be gathered into a table.
+  return scan.allEqual || scan.wireRead || scan.allInt || scan.allFloat ||
+         (paramTables && scan.type().isIntOrIndexOrFloat());
+}
+
+bool RunAnalyzer::finishOperand(OperandScan &scan, OperandPlan &plan) {
+  plan.perCopy = std::move(scan.vals);
+  ArrayRef<Value> vals = plan.perCopy;
+  if (scan.internal || scan.carried) {
+    plan.kind = scan.internal ? OperandPlan::Internal : OperandPlan::Carried;
+    plan.defOp = scan.defOp;
+    plan.defResult = scan.defResult;
+    if (scan.internal)
+      return true;
+    plan.invariant = vals[0];
+    return vals[0].getType() == vals[1].getType();
+  }
+  if (scan.anyInRun)
+    return false;
+  if (scan.allEqual) {
+    plan.kind = OperandPlan::Invariant;
+    plan.invariant = vals[0];
+    return true;
+  }
+  if (scan.wireRead) {
+    plan.kind = OperandPlan::WireRead;
+    plan.reg = scan.reg;
+    plan.wires = std::move(scan.wires);
+    plan.base = plan.wires[0];
+    plan.stride = plan.wires[1] - plan.wires[0];
+    bool affine = true;
+    for (unsigned c = 0; c < copies && affine; ++c)
+      affine = plan.wires[c] == plan.base + plan.stride * int64_t(c);
+    if (!affine)
+      plan.stride = 0, plan.base = -1; // table
+    return affine || paramTables;
+  }
+  // Integer constants: affine in the copy number, else a table.
+  if (scan.allInt) {
+    ArrayRef<int64_t> ints = scan.ints;
+    int64_t stride = ints[1] - ints[0];
+    bool affine = true;
+    for (unsigned c = 0; c < copies && affine; ++c)
+      affine = ints[c] == ints[0] + stride * int64_t(c);
+    if (affine) {
+      plan.kind = OperandPlan::AffineInt;
+      plan.base = ints[0];
+      plan.stride = stride;
+      return true;
+    }
+    plan.kind = OperandPlan::IntTable;
+    return paramTables;
+  }
+  if (scan.allFloat) {
+    plan.kind = OperandPlan::FloatTable;
+    return paramTables;
+  }
+  // Runtime values of a scalar type: gather them into a tensor.
+  if (scan.type().isIntOrIndexOrFloat()) {
+    plan.kind = OperandPlan::Gather;
+    return paramTables;
+  }
+  return false; // e.g. distinct qubits from before the run
+}
+
+Reject RunAnalyzer::classify(unsigned s, unsigned p, unsigned k, RunPlan &plan) {
+  start = s;
+  period = p;
+  copies = k;
+  end = s + p * k;
+  plan.start = s;
+  plan.period = p;
+  plan.copies = k;
+  plan.operands.assign(p, {});
+  plan.indices.assign(p, {});
+  plan.liveOut.clear();
+  plan.externalized.clear();
+
+  // The run is read once, copy by copy (reading it operand by operand
+  // would stride through all of it once per operand; on large blocks each
+  // of those reads is a cache miss). The reason for a rejection is that of
+  // the first body op that fails, as if the ops were checked one by one;
+  // the ops after it are not read further.
+  unsigned limit = p;
+  Reject reason = Reject::None;
+  auto fail = [&](unsigned j, Reject r) {
+    if (j < limit)
+      limit = j, reason = r;
+  };
+  for (unsigned j = 0; j < p; ++j)
+    if (!isRollable(at(0, j))) {
+      fail(j, Reject::SideEffects);
+      break;
+    }
+  SmallVector<unsigned> firstScan(p + 1, 0); // operand scans, [j][m] flattened
+  SmallVector<bool> staticIdx(p);            // body op j has a static register index
+  for (unsigned j = 0; j < limit; ++j) {
+    firstScan[j + 1] = firstScan[j] + at(0, j)->getNumOperands();
+    std::optional<RegisterAccess> a = RegisterAccess::get(at(0, j));
+    staticIdx[j] = a && a->staticIdx;
+  }
+  std::vector<OperandScan> scans(firstScan[limit]);
+  for (unsigned c = 0; c < k && limit; ++c) {
+    for (unsigned j = 0; j < limit; ++j) {
+      unsigned i = posOf(c, j);
+      prefetchAhead(ops, i);
+      Operation *first = at(0, j), *o = ops[i];
+      if (c > 0 &&
+          (o->getName() != first->getName() || o->getNumOperands() != first->getNumOperands() ||
+           o->getResultTypes() != first->getResultTypes() ||
+           (first->getNumRegions() && !sameRegions(first, o)))) {
+        fail(j, Reject::Operands);
+        break;
+      }
+      bool ok = true;
+      for (unsigned m = 0; m < o->getNumOperands() && ok; ++m)
+        ok = scanOperand(scans[firstScan[j] + m], c, j, o->getOperand(m));
+      if (ok && staticIdx[j]) {
+        std::optional<RegisterAccess> a = RegisterAccess::get(o);
+        ok = a && a->staticIdx;
+        if (ok)
+          plan.indices[j].values.push_back(*a->staticIdx);
+      }
+      if (!ok) {
+        fail(j, Reject::Operands);
+        break;
+      }
+    }
+  }
+  for (unsigned j = 0; j < limit; ++j) {
+    bool ok = true;
+    for (unsigned x = firstScan[j]; x < firstScan[j + 1] && ok; ++x) {
+      OperandPlan op;
+      ok = finishOperand(scans[x], op);
+      plan.operands[j].push_back(std::move(op));
+    }
+    if (ok && staticIdx[j]) {
+      IndexPlan &ip = plan.indices[j];
+      ip.varies = !llvm::all_equal(ip.values);
+      ip.base = ip.values[0];
+      ip.stride = k > 1 ? ip.values[1] - ip.values[0] : 0;
+      for (unsigned c = 0; c < k; ++c)
+        ip.affine &= ip.values[c] == ip.base + ip.stride * int64_t(c);
+      ok = !ip.varies || ip.affine || paramTables;
+    }
+    if (!ok) {
+      fail(j, Reject::Operands);
+      break;
+    }
+  }
+  if (limit < p)
+    return reason;
+
+  // Every carried operand must be fed by the same producer in every copy,
+  // and two operands may not be carried by one producer with different
+  // inits (one iter_arg per (producer, result)).
+  DenseMap<std::pair<unsigned, unsigned>, Value> carriedInit;
+  for (unsigned j = 0; j < p; ++j)
+    for (OperandPlan &op : plan.operands[j])
+      if (op.kind == OperandPlan::Carried) {
+        auto key = std::make_pair(op.defOp, op.defResult);
+        auto [it, inserted] = carriedInit.try_emplace(key, op.invariant);
+        if (!inserted && it->second != op.invariant)
+          return Reject::Operands;
+      }
+
+  // Uses after the run (and uses inside the run that skip a copy, which
+  // scanOperand already refused). The body ops that read a result, found
+  // by the plan, are looked at first: a user found there is inside the run
+  // without a position lookup.
+  struct Reader {
+    unsigned j, result, nextCopy;
+  };
+  SmallVector<SmallVector<Reader, 2>> readers(p);
+  for (unsigned j = 0; j < p; ++j)
+    for (OperandPlan &op : plan.operands[j])
+      if (op.kind == OperandPlan::Internal || op.kind == OperandPlan::Carried)
+        readers[op.defOp].push_back({j, op.defResult, op.kind == OperandPlan::Carried});
+  for (unsigned c = 0; c < k; ++c)
+    for (unsigned j = 0; j < p; ++j)
+      for (OpResult r : at(c, j)->getResults())
+        for (OpOperand &use : r.getUses()) {
+          Operation *user = use.getOwner();
+          bool inside = llvm::any_of(readers[j], [&](const Reader &rd) {
+            unsigned cc = c + rd.nextCopy;
+            return rd.result == r.getResultNumber() && cc < k && at(cc, rd.j) == user;
+          });
+          if (!inside) {
+            Operation *anc = user->getBlock() == at(c, j)->getBlock()
+                                 ? user
+                                 : at(c, j)->getBlock()->findAncestorOpInBlock(*user);
+            std::optional<unsigned> pos = anc ? positionOf(anc, posOf(c, j)) : std::nullopt;
+            inside = pos && *pos >= start && *pos < end;
+          }
+          if (inside)
+            continue;
+          if (c == k - 1) {
+            auto key = std::make_pair(j, r.getResultNumber());
+            if (!llvm::is_contained(plan.liveOut, key))
+              plan.liveOut.push_back(key);
+            continue;
+          }
+          // A qubit of an earlier copy: re-read it from the final register
+          // if that copy inserted it at a static wire no later copy touches.
+          bool done = false;
+          for (unsigned jj = 0; jj < p && !done; ++jj) {
+            std::optional<RegisterAccess> ins = RegisterAccess::get(at(c, jj));
+            if (!ins || !ins->isInsert || ins->qubit != r || !ins->staticIdx)
+              continue;
+            int64_t wire = *ins->staticIdx;
+            bool touchedLater = false;
+            for (unsigned c2 = c + 1; c2 < k && !touchedLater; ++c2)
+              for (unsigned j2 = 0; j2 < p && !touchedLater; ++j2)
+                if (auto a2 = RegisterAccess::get(at(c2, j2)); a2 && a2->isInsert)
+                  touchedLater = !a2->staticIdx || *a2->staticIdx == wire;
+            if (touchedLater)
+              break;
+            bool known = false;
+            for (auto &e : plan.externalized)
+              known |= e.copy == c && e.j == j && e.result == r.getResultNumber();
+            if (!known)
+              plan.externalized.push_back({c, j, r.getResultNumber(), wire});
+            done = true;
+          }
+          if (!done)
+            return Reject::Operands;
+        }
+  // Externalized qubits are read from the carried register, which must be a
+  // live-out of the last copy.
+  if (!plan.externalized.empty()) {
+    bool haveReg = false;
+    for (auto [j, res] : plan.liveOut)
+      haveReg |= qshape::classify(at(k - 1, j)) == QOpKind::Insert;
+    if (!haveReg)
+      return Reject::Operands;
+  }
+  // Live-outs must be carried values (the loop can only return those).
+  for (auto [j, res] : plan.liveOut) {
+    bool carried = false;
+    for (unsigned jj = 0; jj < p && !carried; ++jj)
+      for (OperandPlan &op : plan.operands[jj])
+        carried |= op.kind == OperandPlan::Carried && op.defOp == j && op.defResult == res;
+    if (!carried)
+      return Reject::Operands;
+  }
+
+  // Cost of the loop: the for, its yield and its trip-count constant (the
+  // bounds 0 and 1 are usually there already), the index_cast of the
+  // induction variable, each distinct affine expression (a multiply and an
+  // add, each with its constant), each table (its constant or from_elements
+  // and one extract), and the extracts that re-read externalized qubits.
+  int64_t overhead = 3;
+  bool needIv = false;
+  SmallVector<std::tuple<bool, int64_t, int64_t>> affineExprs; // (is-i64, base, stride)
+  auto addAffine = [&](bool i64, int64_t base, int64_t stride) {
+    needIv = true;
+    auto key = std::make_tuple(i64, base, stride);
+    if (llvm::is_contained(affineExprs, key))
+      return;
+    affineExprs.push_back(key);
+    overhead += 2 * (stride != 1) + 2 * (base != 0);
+  };
+  for (unsigned j = 0; j < p; ++j) {
+    for (OperandPlan &op : plan.operands[j])
+      switch (op.kind) {
+      case OperandPlan::AffineInt:
+        addAffine(!op.perCopy[0].getType().isIndex(), op.base, op.stride);
+        break;
+      case OperandPlan::WireRead:
+        // One extract in the body; the extracts before the run that only
+        // this run reads die with it.
+        overhead += 1;
+        for (Value v : op.perCopy)
+          overhead -= v.hasOneUse();
+        if (op.base >= 0)
+          addAffine(true, op.base, op.stride);
+        else
+          overhead += 2;
+        break;
+      case OperandPlan::IntTable:
+      case OperandPlan::FloatTable:
+      case OperandPlan::Gather:
+        overhead += 2;
+        break;
+      default:
+        break;
+      }
+    IndexPlan &ip = plan.indices[j];
+    if (ip.varies) {
+      if (ip.affine)
+        addAffine(true, ip.base, ip.stride);
+      else
+        overhead += 2;
+    }
+  }
+  overhead += needIv + plan.externalized.size();
+  plan.overhead = overhead;
+  return Reject::None;
+}
+
+} // namespace qshape::roll

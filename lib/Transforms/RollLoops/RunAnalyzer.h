@@ -1,0 +1,91 @@
+//===- RunAnalyzer.h - qshape-roll-loops: run classification ----*- C++ -*-===//
+//
+// Decides whether k copies of a p-op body starting at a position of a block
+// scan can be one loop, and how (RunPlan): every operand of every body op
+// must be internal, carried, invariant, affine, a table or a wire read.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef QSHAPE_TRANSFORMS_ROLLLOOPS_RUNANALYZER_H
+#define QSHAPE_TRANSFORMS_ROLLLOOPS_RUNANALYZER_H
+
+#include "RunPlan.h"
+#include "Support.h"
+
+#include "mlir/IR/Operation.h"
+#include "llvm/ADT/ArrayRef.h"
+
+#include <optional>
+
+namespace qshape::roll {
+
+using llvm::ArrayRef;
+using llvm::SmallVector;
+using mlir::Operation;
+using mlir::Type;
+using mlir::Value;
+
+/// What the copies of one operand read so far allow: the cases of
+/// OperandPlan, tried in its order (Internal, Carried, Invariant, WireRead,
+/// AffineInt/IntTable, FloatTable, Gather) but decided copy by copy.
+struct OperandScan {
+  bool internal = false, carried = false, anyInRun = false;
+  bool allEqual = true, wireRead = true, allInt = true, allFloat = true;
+  unsigned defOp = 0, defResult = 0; // Internal / Carried
+  Value reg;                         // WireRead
+  SmallVector<Value> vals;           // copy 0's first
+  SmallVector<int64_t> wires, ints;
+  Type type() const { return vals[0].getType(); }
+};
+
+class RunAnalyzer {
+public:
+  RunAnalyzer(ArrayRef<Operation *> ops, const OpPositions &index, bool paramTables)
+      : ops(ops), index(index), paramTables(paramTables) {}
+
+  Reject classify(unsigned start, unsigned period, unsigned copies, RunPlan &plan);
+
+private:
+  Operation *at(unsigned copy, unsigned j) const { return ops[start + copy * period + j]; }
+  /// Position of `op` in `ops`, if it is there. Producers and users are
+  /// usually a few ops before or after the op at `near`: those are looked
+  /// at first (a map lookup is a cache miss on large blocks).
+  std::optional<unsigned> positionOf(Operation *op, unsigned near) const {
+    for (unsigned d = 1; d <= kNearWindow; ++d) {
+      if (near >= d && ops[near - d] == op)
+        return near - d;
+      if (near + d < ops.size() && ops[near + d] == op)
+        return near + d;
+    }
+    return index.lookup(op);
+  }
+  static constexpr unsigned kNearWindow = 8;
+  /// (copy, j) of a value's producer when it is inside the run; `near` is
+  /// the position of an op that uses it.
+  std::optional<std::pair<unsigned, unsigned>> inRun(Value v, unsigned near) const {
+    Operation *def = v.getDefiningOp();
+    // A constant is never in a run (see rollBlock).
+    if (!def || isConstant(def))
+      return std::nullopt;
+    std::optional<unsigned> pos = positionOf(def, near);
+    if (!pos || *pos < start || *pos >= end)
+      return std::nullopt;
+    unsigned off = *pos - start;
+    return std::make_pair(off / period, off % period);
+  }
+  unsigned posOf(unsigned copy, unsigned j) const { return start + copy * period + j; }
+  /// Adds copy `c` of one operand of body op `j` to its scan; false when no
+  /// case of OperandPlan fits any more.
+  bool scanOperand(OperandScan &scan, unsigned c, unsigned j, Value v);
+  /// The plan of a scanned operand; false when there is none.
+  bool finishOperand(OperandScan &scan, OperandPlan &plan);
+
+  ArrayRef<Operation *> ops;
+  const OpPositions &index;
+  bool paramTables;
+  unsigned start = 0, period = 0, copies = 0, end = 0;
+};
+
+} // namespace qshape::roll
+
+#endif // QSHAPE_TRANSFORMS_ROLLLOOPS_RUNANALYZER_H

@@ -1,0 +1,69 @@
+//===- RunPlan.h - qshape-roll-loops: how a run becomes a loop --*- C++ -*-===//
+//
+// What the run analyzer decides about a candidate run and the loop builder
+// carries out: for each operand of each body op, how every copy obtains it.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef QSHAPE_TRANSFORMS_ROLLLOOPS_RUNPLAN_H
+#define QSHAPE_TRANSFORMS_ROLLLOOPS_RUNPLAN_H
+
+#include "mlir/IR/Value.h"
+#include "llvm/ADT/SmallVector.h"
+
+#include <cstdint>
+#include <utility>
+
+namespace qshape::roll {
+
+/// How operand `m` of body op `j` is obtained in every copy.
+struct OperandPlan {
+  enum Kind {
+    Internal,
+    Carried,
+    Invariant,
+    AffineInt,
+    IntTable,
+    FloatTable,
+    Gather,
+    WireRead, // a qubit extracted before the run from one register; the body
+              // extracts it (wire = an affine index, or `wires` as a table)
+  } kind;
+  mlir::Value reg;                        // WireRead: the register
+  llvm::SmallVector<int64_t> wires;       // WireRead: the static index in each copy
+  unsigned defOp = 0, defResult = 0;      // Internal / Carried: producer in the body
+  mlir::Value invariant;                  // Invariant; Carried: the init value
+  int64_t base = 0, stride = 0;           // AffineInt
+  llvm::SmallVector<mlir::Value> perCopy; // the value in each copy (Internal: in
+                                          // copy 0; Carried: in copies 0 and 1)
+};
+
+/// How the static index of an extract/insert varies.
+struct IndexPlan {
+  bool varies = false;
+  bool affine = true;
+  int64_t base = 0, stride = 0;
+  llvm::SmallVector<int64_t> values;
+};
+
+struct RunPlan {
+  unsigned start, period, copies;
+  llvm::SmallVector<llvm::SmallVector<OperandPlan>> operands; // [j][m]
+  llvm::SmallVector<IndexPlan> indices;                       // [j]
+  // Results of the last copy that are used after the run: (j, result #).
+  llvm::SmallVector<std::pair<unsigned, unsigned>> liveOut;
+  // Qubits of earlier copies used after the run, re-read from the final
+  // register: (copy, j, result #, wire).
+  struct Externalized {
+    unsigned copy, j, result;
+    int64_t wire;
+  };
+  llvm::SmallVector<Externalized> externalized;
+  int64_t overhead = 0;
+};
+
+enum class Reject { None, SideEffects, Operands, Unprofitable };
+
+} // namespace qshape::roll
+
+#endif // QSHAPE_TRANSFORMS_ROLLLOOPS_RUNPLAN_H

@@ -1,0 +1,78 @@
+//===- Support.h - qshape-roll-loops: shared predicates and helpers -*- C++ -*-===//
+//
+// What the roller's components agree on: which ops may be in a loop body,
+// which float freely, the marker on the loops the pass creates, and the
+// memory helpers that large blocks need (prefetching, a position table).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef QSHAPE_TRANSFORMS_ROLLLOOPS_SUPPORT_H
+#define QSHAPE_TRANSFORMS_ROLLLOOPS_SUPPORT_H
+
+#include "mlir/IR/Operation.h"
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <cstdint>
+#include <optional>
+#include <utility>
+#include <vector>
+
+namespace qshape::roll {
+
+/// The canonical form's constant predicate, so both agree on what a constant is.
+bool isConstant(mlir::Operation *op);
+
+/// Pure, region-free, registered, non-quantum: may be hoisted freely.
+bool isFloatingPure(mlir::Operation *op);
+
+/// Ops a loop body may contain: ops without side effects, and the quantum
+/// ops whose effects we know (a global phase, a mid-circuit measurement),
+/// which keep their order because the loop runs the copies in order.
+bool isRollable(mlir::Operation *op);
+
+/// Marks the loops this pass creates until it finishes, so verify-roundtrip
+/// unrolls those and leaves the program's own loops alone.
+constexpr llvm::StringLiteral kRolledMarker = "qshape.rolled";
+
+inline uint64_t mix(uint64_t h, uint64_t v) {
+  h ^= v + 0x9E3779B97F4A7C15ull + (h << 6) + (h >> 2);
+  return h;
+}
+
+/// How far ahead loops over large blocks prefetch (in ops): enough to cover
+/// a memory access with the work on the ops in between.
+constexpr unsigned kAhead = 8;
+
+/// For a loop at `ops[i]` that reads each op's operands, moving by `step`
+/// (+1 or -1): prefetches the op 2 * kAhead steps ahead and the values the
+/// op kAhead steps ahead uses (its producers' results). On large blocks
+/// each of those reads is otherwise a cache miss taken one at a time.
+void prefetchAhead(llvm::ArrayRef<mlir::Operation *> ops, size_t i, int step = 1);
+
+/// Positions of the ops of a block scan: an open-addressing table whose
+/// slots can be prefetched while it is filled (on large blocks every insert
+/// and lookup of a node-keyed map is a cache miss).
+class OpPositions {
+public:
+  void assign(llvm::ArrayRef<mlir::Operation *> ops);
+  std::optional<unsigned> lookup(mlir::Operation *op) const {
+    for (size_t h = slotOf(op);; h = (h + 1) & (slots.size() - 1)) {
+      if (slots[h].first == op)
+        return slots[h].second;
+      if (!slots[h].first)
+        return std::nullopt;
+    }
+  }
+
+private:
+  size_t slotOf(mlir::Operation *op) const {
+    return size_t((uint64_t(reinterpret_cast<uintptr_t>(op)) * 0x9E3779B97F4A7C15ull) >> shift);
+  }
+  std::vector<std::pair<mlir::Operation *, unsigned>> slots;
+  unsigned shift = 64;
+};
+
+} // namespace qshape::roll
+
+#endif // QSHAPE_TRANSFORMS_ROLLLOOPS_SUPPORT_H
