@@ -12,13 +12,20 @@
 
 #include "mlir/IR/Diagnostics.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/Debug.h"
 
 #include <limits>
 #include <map>
 
 using namespace mlir;
 
+#define DEBUG_TYPE "qshape-roll-loops"
+
 namespace qshape::roll {
+
+/// Phases (rotations) of the period tried at a position before a stretch is
+/// given up: a loop usually starts where the stretch starts, or a few ops in.
+static constexpr unsigned kMaxPhases = 16;
 
 unsigned BlockRoller::rollBlock(Block &block, const std::vector<Operation *> *knownOps) {
   // Each op is read once, by the normal form's first sweep: what the token
@@ -72,93 +79,107 @@ unsigned BlockRoller::rollBlock(Block &block, const std::vector<Operation *> *kn
   SmallVector<Candidate> candidates = findRepeats(tokens, opts.minTripCount, opts.maxPeriod);
   // Accepted runs as disjoint [start, end) intervals keyed by start.
   std::map<unsigned, unsigned> taken;
-  auto overlaps = [&](unsigned s, unsigned e) {
-    auto it = taken.lower_bound(s);
-    if (it != taken.end() && it->first < e)
-      return true;
-    return it != taken.begin() && std::prev(it)->second > s;
-  };
   std::vector<RunPlan> accepted;
   OpPositions index;
   index.assign(ops);
   RunAnalyzer analyzer(ops, index, opts.paramTables);
+  auto count = [&](const Verdict &v) {
+    if (v.reason == Reject::SideEffects)
+      ++stats.rejectedSideEffects;
+    else if (v.reason == Reject::Operands)
+      ++stats.rejectedOperands;
+  };
   for (const Candidate &c : candidates) {
-    unsigned p = c.period, span = c.span;
-    // A candidate inside an accepted run (e.g. a multiple of its period)
-    // has nothing left to give.
-    if (overlaps(c.start, c.start + std::min(span, p * opts.minTripCount)) &&
-        overlaps(c.start + span - std::min(span, p * opts.minTripCount), c.start + span))
-      continue;
-    // Left to right through the stretch: at each position, the most copies
-    // at any phase of the period (where a copy starts decides what is
-    // carried); then on after the accepted run, since one token stretch can
-    // hold several loops (e.g. one per controlled block). Classification
-    // attempts are bounded per stretch.
-    unsigned pos = c.start, end = c.start + span;
-    int64_t budget = 16 * int64_t(p) + 64;
-    // Classifies k copies from s; records the plan when valid.
-    auto attempt = [&](unsigned s, unsigned k, RunPlan &plan) -> Reject {
-      --budget;
-      Reject r = analyzer.classify(s, p, k, plan);
-      if (r == Reject::SideEffects)
-        ++stats.rejectedSideEffects;
-      else if (r == Reject::Operands)
-        ++stats.rejectedOperands;
-      return r;
-    };
-    while (pos + p * opts.minTripCount <= end && budget > 0) {
-      // The phase that saves the most; ties go to the earliest.
-      RunPlan bestPlan;
-      unsigned bestS = 0;
-      int64_t bestSaved = std::numeric_limits<int64_t>::min();
-      for (unsigned rot = 0; rot < p && budget > 0; ++rot) {
-        unsigned s = pos + rot;
-        unsigned kmax = (end - s) / p;
-        if (kmax < opts.minTripCount || overlaps(s, s + kmax * p))
+    unsigned p = c.period, end = c.start + c.span;
+    // The work on a candidate is bounded by a multiple of its length, so
+    // that the whole search stays proportional to the candidates.
+    uint64_t budget = analyzer.work + 64 * uint64_t(c.span) + 4096;
+    // The most copies from s within [s, limit): all that fit, else as many
+    // as the analyzer says passed (a late refusal, about the uses after
+    // the run, is searched downwards).
+    auto tryAt = [&](unsigned s, unsigned limit, RunPlan &plan) -> bool {
+      unsigned k = (limit - s) / p;
+      Verdict v = analyzer.classify(s, p, k, plan);
+      while (!v && analyzer.work < budget) {
+        count(v);
+        if (!v.late) {
+          if (v.copiesOk < opts.minTripCount)
+            return false;
+          k = v.copiesOk;
+          v = analyzer.classify(s, p, k, plan);
           continue;
-        // The largest valid k, assuming that fewer copies from the same
-        // start stay valid: try all, then the fewest, then bisect.
+        }
+        // Fewer copies, assuming that fewer from the same start stay valid:
+        // one less, then the fewest, then bisect.
+        if (k == opts.minTripCount)
+          return false;
+        if ((v = analyzer.classify(s, p, k - 1, plan)))
+          break;
+        if (!v.late) {
+          k = std::min(k - 1, v.copiesOk);
+          if (k < opts.minTripCount)
+            return false;
+          v = analyzer.classify(s, p, k, plan);
+          continue;
+        }
+        unsigned lo = opts.minTripCount, hi = k - 1; // hi invalid
         RunPlan best;
-        unsigned bestK = 0;
-        if (attempt(s, kmax, best) == Reject::None) {
-          bestK = kmax;
-        } else if (kmax > opts.minTripCount &&
-                   attempt(s, opts.minTripCount, best) == Reject::None) {
-          unsigned lo = opts.minTripCount, hi = kmax; // lo valid, hi invalid
-          while (hi - lo > 1 && budget > 0) {
-            unsigned mid = lo + (hi - lo) / 2;
-            RunPlan plan;
-            if (attempt(s, mid, plan) == Reject::None) {
-              lo = mid;
-              best = std::move(plan);
-            } else {
-              hi = mid;
-            }
+        if (!analyzer.classify(s, p, lo, best))
+          return false;
+        while (hi - lo > 1 && analyzer.work < budget) {
+          unsigned mid = lo + (hi - lo) / 2;
+          if (analyzer.classify(s, p, mid, plan)) {
+            lo = mid;
+            best = std::move(plan);
+          } else {
+            hi = mid;
           }
-          bestK = lo;
-          if (best.copies != lo) // re-derive the plan of the chosen size
-            attempt(s, lo, best);
         }
-        if (!bestK)
-          continue;
-        int64_t saved = int64_t(bestK - 1) * p - best.overhead;
-        if (saved > bestSaved) {
-          bestSaved = saved;
-          bestS = s;
-          bestPlan = std::move(best);
-        }
-        if (bestK == kmax)
-          break; // later phases cannot hold more copies
+        plan = std::move(best);
+        return true;
       }
-      if (bestSaved == std::numeric_limits<int64_t>::min())
-        break;
-      if (bestSaved < opts.minSavings) {
+      if (!v)
+        count(v);
+      return bool(v);
+    };
+    // Left to right through the stretch's free parts (a stretch may hold
+    // several loops, e.g. one per controlled block, or overlap a run
+    // accepted before). Where a copy starts decides what is carried, so a
+    // few phases of the period are tried before the stretch is given up.
+    unsigned pos = c.start;
+    while (pos + p * opts.minTripCount <= end && analyzer.work < budget) {
+      // Skip accepted runs; stop at the next one.
+      auto next = taken.upper_bound(pos);
+      if (next != taken.begin() && std::prev(next)->second > pos) {
+        pos = std::prev(next)->second;
+        continue;
+      }
+      unsigned limit = next == taken.end() ? end : std::min(end, next->first);
+      RunPlan plan;
+      bool found = false;
+      unsigned s = pos;
+      for (unsigned rot = 0; rot < std::min(p, kMaxPhases) && s + p * opts.minTripCount <= limit &&
+                             analyzer.work < budget;
+           ++rot, ++s)
+        if ((found = tryAt(s, limit, plan)))
+          break;
+      if (!found) {
+        if (limit == end)
+          break;
+        pos = limit; // past the accepted run in the way
+        continue;
+      }
+      int64_t saved = int64_t(plan.copies - 1) * p - plan.overhead;
+      if (saved < opts.minSavings) {
         ++stats.rejectedUnprofitable;
         break;
       }
-      unsigned e = bestS + bestPlan.copies * p;
-      taken[bestS] = e;
-      accepted.push_back(std::move(bestPlan));
+      LLVM_DEBUG(llvm::dbgs() << "qshape-roll-loops: accepted " << plan.copies << " x " << p
+                              << " ops at " << plan.start << " (stretch " << c.start << "+"
+                              << c.span << "), saving " << saved << "\n");
+      unsigned e = plan.start + plan.copies * p;
+      taken[plan.start] = e;
+      accepted.push_back(std::move(plan));
       pos = e;
     }
   }

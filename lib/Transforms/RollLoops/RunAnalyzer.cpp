@@ -112,7 +112,7 @@ bool RunAnalyzer::scanOperand(OperandScan &scan, unsigned c, unsigned j, Value v
          (paramTables && scan.type().isIntOrIndexOrFloat());
 }
 
-bool RunAnalyzer::finishOperand(OperandScan &scan, OperandPlan &plan) {
+unsigned RunAnalyzer::finishOperand(OperandScan &scan, OperandPlan &plan) {
   plan.perCopy = std::move(scan.vals);
   ArrayRef<Value> vals = plan.perCopy;
   if (scan.internal || scan.carried) {
@@ -120,16 +120,30 @@ bool RunAnalyzer::finishOperand(OperandScan &scan, OperandPlan &plan) {
     plan.defOp = scan.defOp;
     plan.defResult = scan.defResult;
     if (scan.internal)
-      return true;
+      return copies;
     plan.invariant = vals[0];
-    return vals[0].getType() == vals[1].getType();
+    return vals[0].getType() == vals[1].getType() ? copies : 1;
   }
+  // Without a table, only the copies whose value is copy 0's or follows an
+  // affine pattern can share a loop.
+  auto equalPrefix = [&]() {
+    unsigned c = 1;
+    while (c < copies && vals[c] == vals[0])
+      ++c;
+    return c;
+  };
+  auto affinePrefix = [&](ArrayRef<int64_t> xs) {
+    unsigned c = 2;
+    while (c < copies && xs[c] == xs[0] + (xs[1] - xs[0]) * int64_t(c))
+      ++c;
+    return std::min(c, copies);
+  };
   if (scan.anyInRun)
-    return false;
+    return 0;
   if (scan.allEqual) {
     plan.kind = OperandPlan::Invariant;
     plan.invariant = vals[0];
-    return true;
+    return copies;
   }
   if (scan.wireRead) {
     plan.kind = OperandPlan::WireRead;
@@ -137,42 +151,38 @@ bool RunAnalyzer::finishOperand(OperandScan &scan, OperandPlan &plan) {
     plan.wires = std::move(scan.wires);
     plan.base = plan.wires[0];
     plan.stride = plan.wires[1] - plan.wires[0];
-    bool affine = true;
-    for (unsigned c = 0; c < copies && affine; ++c)
-      affine = plan.wires[c] == plan.base + plan.stride * int64_t(c);
-    if (!affine)
-      plan.stride = 0, plan.base = -1; // table
-    return affine || paramTables;
+    unsigned affine = affinePrefix(plan.wires);
+    if (affine == copies)
+      return copies;
+    plan.stride = 0, plan.base = -1; // table
+    return paramTables ? copies : affine;
   }
   // Integer constants: affine in the copy number, else a table.
   if (scan.allInt) {
     ArrayRef<int64_t> ints = scan.ints;
-    int64_t stride = ints[1] - ints[0];
-    bool affine = true;
-    for (unsigned c = 0; c < copies && affine; ++c)
-      affine = ints[c] == ints[0] + stride * int64_t(c);
-    if (affine) {
+    unsigned affine = affinePrefix(ints);
+    if (affine == copies) {
       plan.kind = OperandPlan::AffineInt;
       plan.base = ints[0];
-      plan.stride = stride;
-      return true;
+      plan.stride = ints[1] - ints[0];
+      return copies;
     }
     plan.kind = OperandPlan::IntTable;
-    return paramTables;
+    return paramTables ? copies : affine;
   }
   if (scan.allFloat) {
     plan.kind = OperandPlan::FloatTable;
-    return paramTables;
+    return paramTables ? copies : equalPrefix();
   }
   // Runtime values of a scalar type: gather them into a tensor.
   if (scan.type().isIntOrIndexOrFloat()) {
     plan.kind = OperandPlan::Gather;
-    return paramTables;
+    return paramTables ? copies : equalPrefix();
   }
-  return false; // e.g. distinct qubits from before the run
+  return equalPrefix(); // e.g. distinct qubits from before the run
 }
 
-Reject RunAnalyzer::classify(unsigned s, unsigned p, unsigned k, RunPlan &plan) {
+Verdict RunAnalyzer::classify(unsigned s, unsigned p, unsigned k, RunPlan &plan) {
   start = s;
   period = p;
   copies = k;
@@ -184,43 +194,42 @@ Reject RunAnalyzer::classify(unsigned s, unsigned p, unsigned k, RunPlan &plan) 
   plan.indices.assign(p, {});
   plan.liveOut.clear();
   plan.externalized.clear();
-
-  // The run is read once, copy by copy (reading it operand by operand
-  // would stride through all of it once per operand; on large blocks each
-  // of those reads is a cache miss). The reason for a rejection is that of
-  // the first body op that fails, as if the ops were checked one by one;
-  // the ops after it are not read further.
-  unsigned limit = p;
-  Reject reason = Reject::None;
-  auto fail = [&](unsigned j, Reject r) {
-    if (j < limit)
-      limit = j, reason = r;
+  Verdict verdict;
+  // A refusal says how many copies from the start could still be a loop:
+  // the driver tries that many next instead of searching for them.
+  auto refuse = [&](Reject why, unsigned copiesOk, bool late = false) {
+    verdict.reason = why;
+    verdict.copiesOk = copiesOk;
+    verdict.late = late;
+    return verdict;
   };
+
   for (unsigned j = 0; j < p; ++j)
-    if (!isRollable(at(0, j))) {
-      fail(j, Reject::SideEffects);
-      break;
-    }
+    if (!isRollable(at(0, j)))
+      return refuse(Reject::SideEffects, 0);
   SmallVector<unsigned> firstScan(p + 1, 0); // operand scans, [j][m] flattened
   SmallVector<bool> staticIdx(p);            // body op j has a static register index
-  for (unsigned j = 0; j < limit; ++j) {
+  for (unsigned j = 0; j < p; ++j) {
     firstScan[j + 1] = firstScan[j] + at(0, j)->getNumOperands();
     std::optional<RegisterAccess> a = RegisterAccess::get(at(0, j));
     staticIdx[j] = a && a->staticIdx;
   }
-  std::vector<OperandScan> scans(firstScan[limit]);
-  for (unsigned c = 0; c < k && limit; ++c) {
-    for (unsigned j = 0; j < limit; ++j) {
+  // The run is read once, copy by copy (reading it operand by operand
+  // would stride through all of it once per operand; on large blocks each
+  // of those reads is a cache miss), and no further than the first copy
+  // that does not fit.
+  std::vector<OperandScan> scans(firstScan[p]);
+  for (unsigned c = 0; c < k; ++c) {
+    work += p;
+    for (unsigned j = 0; j < p; ++j) {
       unsigned i = posOf(c, j);
       prefetchAhead(ops, i);
       Operation *first = at(0, j), *o = ops[i];
       if (c > 0 &&
           (o->getName() != first->getName() || o->getNumOperands() != first->getNumOperands() ||
            o->getResultTypes() != first->getResultTypes() ||
-           (first->getNumRegions() && !sameRegions(first, o)))) {
-        fail(j, Reject::Operands);
-        break;
-      }
+           (first->getNumRegions() && !sameRegions(first, o))))
+        return refuse(Reject::Operands, c);
       bool ok = true;
       for (unsigned m = 0; m < o->getNumOperands() && ok; ++m)
         ok = scanOperand(scans[firstScan[j] + m], c, j, o->getOperand(m));
@@ -230,35 +239,32 @@ Reject RunAnalyzer::classify(unsigned s, unsigned p, unsigned k, RunPlan &plan) 
         if (ok)
           plan.indices[j].values.push_back(*a->staticIdx);
       }
-      if (!ok) {
-        fail(j, Reject::Operands);
-        break;
-      }
+      if (!ok)
+        return refuse(Reject::Operands, c);
     }
   }
-  for (unsigned j = 0; j < limit; ++j) {
-    bool ok = true;
-    for (unsigned x = firstScan[j]; x < firstScan[j + 1] && ok; ++x) {
+  unsigned supported = k;
+  for (unsigned j = 0; j < p; ++j) {
+    for (unsigned x = firstScan[j]; x < firstScan[j + 1]; ++x) {
       OperandPlan op;
-      ok = finishOperand(scans[x], op);
+      supported = std::min(supported, finishOperand(scans[x], op));
       plan.operands[j].push_back(std::move(op));
     }
-    if (ok && staticIdx[j]) {
+    if (staticIdx[j]) {
       IndexPlan &ip = plan.indices[j];
       ip.varies = !llvm::all_equal(ip.values);
       ip.base = ip.values[0];
       ip.stride = k > 1 ? ip.values[1] - ip.values[0] : 0;
-      for (unsigned c = 0; c < k; ++c)
-        ip.affine &= ip.values[c] == ip.base + ip.stride * int64_t(c);
-      ok = !ip.varies || ip.affine || paramTables;
-    }
-    if (!ok) {
-      fail(j, Reject::Operands);
-      break;
+      unsigned affine = 1;
+      while (affine < k && ip.values[affine] == ip.base + ip.stride * int64_t(affine))
+        ++affine;
+      ip.affine = affine == k;
+      if (ip.varies && !ip.affine && !paramTables)
+        supported = std::min(supported, affine);
     }
   }
-  if (limit < p)
-    return reason;
+  if (supported < k)
+    return refuse(Reject::Operands, supported);
 
   // Every carried operand must be fed by the same producer in every copy,
   // and two operands may not be carried by one producer with different
@@ -270,7 +276,7 @@ Reject RunAnalyzer::classify(unsigned s, unsigned p, unsigned k, RunPlan &plan) 
         auto key = std::make_pair(op.defOp, op.defResult);
         auto [it, inserted] = carriedInit.try_emplace(key, op.invariant);
         if (!inserted && it->second != op.invariant)
-          return Reject::Operands;
+          return refuse(Reject::Operands, k, /*late=*/true);
       }
 
   // Uses after the run (and uses inside the run that skip a copy, which
@@ -285,7 +291,29 @@ Reject RunAnalyzer::classify(unsigned s, unsigned p, unsigned k, RunPlan &plan) 
     for (OperandPlan &op : plan.operands[j])
       if (op.kind == OperandPlan::Internal || op.kind == OperandPlan::Carried)
         readers[op.defOp].push_back({j, op.defResult, op.kind == OperandPlan::Carried});
-  for (unsigned c = 0; c < k; ++c)
+  // For qubits of earlier copies used after the run: the last copy that
+  // inserts at each static wire (any wire, for a dynamic index), found once.
+  std::optional<DenseMap<int64_t, unsigned>> lastInsert;
+  unsigned lastDynamicInsert = 0; // 1 + the last copy with a dynamic-index insert
+  auto lastInsertAt = [&](int64_t wire) {
+    if (!lastInsert) {
+      lastInsert.emplace();
+      for (unsigned c = 0; c < k; ++c)
+        for (unsigned j = 0; j < p; ++j)
+          if (std::optional<RegisterAccess> a = RegisterAccess::get(at(c, j)); a && a->isInsert) {
+            if (a->staticIdx)
+              (*lastInsert)[*a->staticIdx] = c;
+            else
+              lastDynamicInsert = c + 1;
+          }
+      work += uint64_t(k) * p;
+    }
+    auto it = lastInsert->find(wire);
+    unsigned last = it == lastInsert->end() ? 0 : it->second;
+    return std::max(last, lastDynamicInsert ? lastDynamicInsert - 1 : 0);
+  };
+  for (unsigned c = 0; c < k; ++c) {
+    work += p;
     for (unsigned j = 0; j < p; ++j)
       for (OpResult r : at(c, j)->getResults())
         for (OpOperand &use : r.getUses()) {
@@ -311,29 +339,29 @@ Reject RunAnalyzer::classify(unsigned s, unsigned p, unsigned k, RunPlan &plan) 
           }
           // A qubit of an earlier copy: re-read it from the final register
           // if that copy inserted it at a static wire no later copy touches.
-          bool done = false;
-          for (unsigned jj = 0; jj < p && !done; ++jj) {
-            std::optional<RegisterAccess> ins = RegisterAccess::get(at(c, jj));
+          // The insert is one of the qubit's users.
+          std::optional<int64_t> wire;
+          for (Operation *u : r.getUsers()) {
+            std::optional<RegisterAccess> ins = RegisterAccess::get(u);
             if (!ins || !ins->isInsert || ins->qubit != r || !ins->staticIdx)
               continue;
-            int64_t wire = *ins->staticIdx;
-            bool touchedLater = false;
-            for (unsigned c2 = c + 1; c2 < k && !touchedLater; ++c2)
-              for (unsigned j2 = 0; j2 < p && !touchedLater; ++j2)
-                if (auto a2 = RegisterAccess::get(at(c2, j2)); a2 && a2->isInsert)
-                  touchedLater = !a2->staticIdx || *a2->staticIdx == wire;
-            if (touchedLater)
+            std::optional<unsigned> upos = positionOf(u, posOf(c, j));
+            if (upos && *upos >= posOf(c, 0) && *upos < posOf(c + 1, 0)) {
+              wire = *ins->staticIdx;
               break;
-            bool known = false;
-            for (auto &e : plan.externalized)
-              known |= e.copy == c && e.j == j && e.result == r.getResultNumber();
-            if (!known)
-              plan.externalized.push_back({c, j, r.getResultNumber(), wire});
-            done = true;
+            }
           }
-          if (!done)
-            return Reject::Operands;
+          bool touchedLater =
+              !wire || lastInsertAt(*wire) > c || (lastDynamicInsert && lastDynamicInsert - 1 > c);
+          if (touchedLater)
+            return refuse(Reject::Operands, k, /*late=*/true);
+          bool known = false;
+          for (auto &e : plan.externalized)
+            known |= e.copy == c && e.j == j && e.result == r.getResultNumber();
+          if (!known)
+            plan.externalized.push_back({c, j, r.getResultNumber(), *wire});
         }
+  }
   // Externalized qubits are read from the carried register, which must be a
   // live-out of the last copy.
   if (!plan.externalized.empty()) {
@@ -341,17 +369,12 @@ Reject RunAnalyzer::classify(unsigned s, unsigned p, unsigned k, RunPlan &plan) 
     for (auto [j, res] : plan.liveOut)
       haveReg |= qshape::classify(at(k - 1, j)) == QOpKind::Insert;
     if (!haveReg)
-      return Reject::Operands;
+      return refuse(Reject::Operands, k, /*late=*/true);
   }
   // Live-outs must be carried values (the loop can only return those).
-  for (auto [j, res] : plan.liveOut) {
-    bool carried = false;
-    for (unsigned jj = 0; jj < p && !carried; ++jj)
-      for (OperandPlan &op : plan.operands[jj])
-        carried |= op.kind == OperandPlan::Carried && op.defOp == j && op.defResult == res;
-    if (!carried)
-      return Reject::Operands;
-  }
+  for (auto key : plan.liveOut)
+    if (!carriedInit.count(key))
+      return refuse(Reject::Operands, k, /*late=*/true);
 
   // Cost of the loop: the for, its yield and its trip-count constant (the
   // bounds 0 and 1 are usually there already), the index_cast of the
@@ -404,7 +427,8 @@ Reject RunAnalyzer::classify(unsigned s, unsigned p, unsigned k, RunPlan &plan) 
   }
   overhead += needIv + plan.externalized.size();
   plan.overhead = overhead;
-  return Reject::None;
+  verdict.copiesOk = k;
+  return verdict;
 }
 
 } // namespace qshape::roll

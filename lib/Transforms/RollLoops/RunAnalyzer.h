@@ -38,12 +38,25 @@ struct OperandScan {
   Type type() const { return vals[0].getType(); }
 };
 
+/// What classify() found. A refusal says how many copies from the same
+/// start passed the checks that read the run copy by copy (all of them when
+/// `late`: the uses after the run failed), so that the driver tries that
+/// many next instead of searching for them.
+struct Verdict {
+  Reject reason = Reject::None;
+  unsigned copiesOk = 0;
+  bool late = false;
+  explicit operator bool() const { return reason == Reject::None; }
+};
+
 class RunAnalyzer {
 public:
   RunAnalyzer(ArrayRef<Operation *> ops, const OpPositions &index, bool paramTables)
       : ops(ops), index(index), paramTables(paramTables) {}
 
-  Reject classify(unsigned start, unsigned period, unsigned copies, RunPlan &plan);
+  Verdict classify(unsigned start, unsigned period, unsigned copies, RunPlan &plan);
+  /// Ops read so far by classify(), to bound the work per candidate.
+  uint64_t work = 0;
 
 private:
   Operation *at(unsigned copy, unsigned j) const { return ops[start + copy * period + j]; }
@@ -77,8 +90,9 @@ private:
   /// Adds copy `c` of one operand of body op `j` to its scan; false when no
   /// case of OperandPlan fits any more.
   bool scanOperand(OperandScan &scan, unsigned c, unsigned j, Value v);
-  /// The plan of a scanned operand; false when there is none.
-  bool finishOperand(OperandScan &scan, OperandPlan &plan);
+  /// The plan of a scanned operand; returns how many copies from the start
+  /// it fits (all of them, or fewer when only a prefix is affine or equal).
+  unsigned finishOperand(OperandScan &scan, OperandPlan &plan);
 
   ArrayRef<Operation *> ops;
   const OpPositions &index;
