@@ -30,6 +30,8 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 
+#include <limits>
+
 #define DEBUG_TYPE "qshape-roll-loops"
 
 namespace qshape {
@@ -77,7 +79,8 @@ void QShapeRollLoopsPass::runOnOperation() {
   firstCopts.sortFloatConstants = false;
   roll::RollOptions options;
   options.minTripCount = minTripCount;
-  options.maxPeriod = maxPeriod;
+  // 0: no bound.
+  options.maxPeriod = maxPeriod ? unsigned(maxPeriod) : std::numeric_limits<unsigned>::max();
   options.minSavings = minSavings;
   options.paramTables = paramTables;
   options.emitRemarks = emitRemarks;

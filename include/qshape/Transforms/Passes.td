@@ -250,8 +250,9 @@ def QShapeRollLoops : Pass<"qshape-roll-loops", "mlir::ModuleOp"> {
   let options = [
     Option<"minTripCount", "min-trip-count", "unsigned", /*default=*/"3",
            "Fewest copies that make a loop">,
-    Option<"maxPeriod", "max-period", "unsigned", /*default=*/"256",
-           "Most ops in one loop body (bounds the candidate periods)">,
+    Option<"maxPeriod", "max-period", "unsigned", /*default=*/"0",
+           "Most ops in one loop body; 0 (the default) for no bound. The "
+           "search takes O(n log n) whatever the bound">,
     Option<"minSavings", "min-savings", "int64_t", /*default=*/"1",
            "Roll only when the op count drops by at least this much">,
     Option<"nest", "nest", "bool", /*default=*/"true",

@@ -20,7 +20,7 @@ namespace qshape::roll {
 /// The pass options the driver reads.
 struct RollOptions {
   unsigned minTripCount = 3;
-  unsigned maxPeriod = 256;
+  unsigned maxPeriod = ~0u; ///< no bound
   int64_t minSavings = 1;
   bool paramTables = true;
   bool emitRemarks = false;
