@@ -29,6 +29,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
+#include "llvm/Support/Debug.h"
 
 #include <limits>
 
@@ -87,40 +88,60 @@ void QShapeRollLoopsPass::runOnOperation() {
   roll::RollStats stats;
   roll::BlockRoller roller(options, stats);
   for (Operation *func : funcs) {
-    Operation *original = verifyRoundtrip ? func->clone() : nullptr;
+    // The work is done on a copy: a function in which nothing rolls stays
+    // exactly as it came in (it would otherwise be canonicalized for
+    // nothing), and the function itself is the reference of
+    // verify-roundtrip.
+    Operation *work = func->clone();
     CanonicalizeStats firstStats;
     BlockOrder order; // the blocks, innermost first, with their ops
-    if (failed(canonicalize(func, firstCopts, &firstStats, &order)))
+    if (failed(canonicalize(work, firstCopts, &firstStats, &order))) {
+      work->erase();
       return signalPassFailure();
+    }
     numOpsBefore += firstStats.opsBefore;
     // Roll every block of straight-line code, innermost structure first;
     // with `nest`, loops of identical loops then roll again.
+    unsigned loops = 0;
     for (int round = 0; round < 8; ++round) {
       unsigned created = 0;
       for (auto [block, ops] : llvm::zip(order.blocks, order.ops))
-        if (isRolledBlock(block, func))
+        if (isRolledBlock(block, work))
           // The recorded ops are current until a loop is built (rolling a
           // block may erase constants of an enclosing one).
           created += roller.rollBlock(*block, created ? nullptr : &ops);
-      numLoops += created;
+      loops += created;
+      LLVM_DEBUG(llvm::dbgs() << "qshape-roll-loops: round " << round << ": " << created
+                              << " loops\n");
       if (!created || !nest)
         break;
       order = BlockOrder();
-      if (failed(canonicalize(func, copts, nullptr, &order)))
+      if (failed(canonicalize(work, copts, nullptr, &order))) {
+        work->erase();
         return signalPassFailure();
+      }
     }
-    if (failed(canonicalize(func, copts)))
+    numLoops += loops;
+    if (!loops) {
+      numOpsAfter += firstStats.opsBefore;
+      work->erase();
+      continue;
+    }
+    if (failed(canonicalize(work, copts))) {
+      work->erase();
       return signalPassFailure();
-    uint64_t afterCount = 0;
-    func->walk([&](Operation *) { ++afterCount; });
-    numOpsAfter += afterCount - 1;
-    if (original) {
-      LogicalResult ok = roll::verifyRoundTrip(original, func);
-      original->erase();
-      if (failed(ok))
-        return signalPassFailure();
     }
-    func->walk([&](scf::ForOp f) { f->removeAttr(roll::kRolledMarker); });
+    uint64_t afterCount = 0;
+    work->walk([&](Operation *) { ++afterCount; });
+    numOpsAfter += afterCount - 1;
+    if (verifyRoundtrip && failed(roll::verifyRoundTrip(func, work))) {
+      work->erase();
+      return signalPassFailure();
+    }
+    work->walk([&](scf::ForOp f) { f->removeAttr(roll::kRolledMarker); });
+    for (auto [mine, rolled] : llvm::zip(func->getRegions(), work->getRegions()))
+      mine.takeBody(rolled);
+    work->erase();
   }
   numRejectedUnprofitable += stats.rejectedUnprofitable;
   numRejectedSideEffects += stats.rejectedSideEffects;
