@@ -17,6 +17,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "RollLoops/Barriers.h"
 #include "RollLoops/RollDriver.h"
 #include "RollLoops/RoundTrip.h"
 #include "RollLoops/Support.h"
@@ -28,6 +29,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/Support/Debug.h"
 
@@ -58,6 +60,46 @@ static bool isRolledBlock(Block *block, Operation *func) {
   return parent == func || parent->getName().getStringRef() == "scf.for" ||
          parent->getName().getStringRef() == "scf.if" || classify(parent) == QOpKind::Adjoint ||
          classify(parent) == QOpKind::Ctrl;
+}
+
+/// A copy of `func` to roll, cloned op by op so that each top-level op is
+/// checked for a barrier while it is at hand; notes in `guard` the blocks
+/// (nested ones too) that hold one.
+static Operation *cloneFunction(Operation *func, roll::BarrierGuard &guard) {
+  IRMapping mapper;
+  Operation *copy = func->cloneWithoutRegions(mapper);
+  for (auto [from, to] : llvm::zip(func->getRegions(), copy->getRegions())) {
+    // Blocks first: branches refer to them.
+    for (Block &block : from) {
+      Block *clone = new Block();
+      for (BlockArgument arg : block.getArguments())
+        mapper.map(arg, clone->addArgument(arg.getType(), arg.getLoc()));
+      mapper.map(&block, clone);
+      to.push_back(clone);
+    }
+    for (Block &block : from) {
+      Block *clone = mapper.lookup(&block);
+      bool barrier = false;
+      for (Operation &op : block) {
+        Operation *cloned = op.clone(mapper);
+        clone->push_back(cloned);
+        if (roll::isBarrier(cloned)) {
+          barrier = true;
+          if (cloned->getNumRegions() == 0)
+            continue;
+        } else if (cloned->getNumRegions() == 0) {
+          continue;
+        }
+        cloned->walk([&](Block *inner) {
+          if (llvm::any_of(*inner, [](Operation &o) { return roll::isBarrier(&o); }))
+            guard.noteBlock(inner);
+        });
+      }
+      if (barrier)
+        guard.noteBlock(clone);
+    }
+  }
+  return copy;
 }
 
 void QShapeRollLoopsPass::runOnOperation() {
@@ -92,10 +134,22 @@ void QShapeRollLoopsPass::runOnOperation() {
     // exactly as it came in (it would otherwise be canonicalized for
     // nothing), and the function itself is the reference of
     // verify-roundtrip.
-    Operation *work = func->clone();
+    roll::BarrierGuard guard;
+    Operation *work = cloneFunction(func, guard);
+    // The canonical form, with the ops it moved across a barrier put back.
+    auto normalForm = [&](const CanonicalizeOptions &opts, CanonicalizeStats *stats,
+                          BlockOrder &order) {
+      if (!guard.empty())
+        guard.record();
+      if (failed(canonicalize(work, opts, stats, &order)))
+        return failure();
+      if (!guard.empty())
+        guard.restore(order);
+      return success();
+    };
     CanonicalizeStats firstStats;
     BlockOrder order; // the blocks, innermost first, with their ops
-    if (failed(canonicalize(work, firstCopts, &firstStats, &order))) {
+    if (failed(normalForm(firstCopts, &firstStats, order))) {
       work->erase();
       return signalPassFailure();
     }
@@ -116,7 +170,7 @@ void QShapeRollLoopsPass::runOnOperation() {
       if (!created || !nest)
         break;
       order = BlockOrder();
-      if (failed(canonicalize(work, copts, nullptr, &order))) {
+      if (failed(normalForm(copts, nullptr, order))) {
         work->erase();
         return signalPassFailure();
       }
@@ -127,7 +181,8 @@ void QShapeRollLoopsPass::runOnOperation() {
       work->erase();
       continue;
     }
-    if (failed(canonicalize(work, copts))) {
+    order = BlockOrder();
+    if (failed(normalForm(copts, nullptr, order))) {
       work->erase();
       return signalPassFailure();
     }

@@ -187,37 +187,58 @@ func.func @nested(%r: !quantum.reg) -> !quantum.reg {
 
 // -----
 
-// Not rolled: a measurement interrupts the run (2 copies on each side).
+// A measurement in the middle of the qubit's chain: six Hadamards on each
+// side are each a loop, the measurement stays between them (a loop of the
+// twelve gates would have to move them across it).
 // CHECK-LABEL: func.func @measure_in_middle
-// CHECK-NOT: scf.for
-// CHECK: quantum.measure
+// CHECK: %[[A:.*]] = scf.for {{.*}} = %c0 to %c6 step %c1 iter_args(%{{.*}} = %arg0)
+// CHECK: %[[M:.*]], %[[Q:.*]] = quantum.measure %[[A]]
+// CHECK-NEXT: scf.for {{.*}} = %c0 to %c6 step %c1 iter_args(%{{.*}} = %[[Q]])
 // CHECK-NOT: scf.for
 // CHECK: return
 func.func @measure_in_middle(%q: !quantum.bit) -> (!quantum.bit, i1) {
   %q0 = quantum.custom "Hadamard"() %q : !quantum.bit
   %q1 = quantum.custom "Hadamard"() %q0 : !quantum.bit
-  %m, %q2 = quantum.measure %q1 : i1, !quantum.bit
+  %q2 = quantum.custom "Hadamard"() %q1 : !quantum.bit
   %q3 = quantum.custom "Hadamard"() %q2 : !quantum.bit
   %q4 = quantum.custom "Hadamard"() %q3 : !quantum.bit
-  return %q4, %m : !quantum.bit, i1
+  %q5 = quantum.custom "Hadamard"() %q4 : !quantum.bit
+  %m, %q6 = quantum.measure %q5 : i1, !quantum.bit
+  %q7 = quantum.custom "Hadamard"() %q6 : !quantum.bit
+  %q8 = quantum.custom "Hadamard"() %q7 : !quantum.bit
+  %q9 = quantum.custom "Hadamard"() %q8 : !quantum.bit
+  %q10 = quantum.custom "Hadamard"() %q9 : !quantum.bit
+  %q11 = quantum.custom "Hadamard"() %q10 : !quantum.bit
+  %q12 = quantum.custom "Hadamard"() %q11 : !quantum.bit
+  return %q12, %m : !quantum.bit, i1
 }
 
 // -----
 
-// Not rolled: an op qshape does not know sits between the copies, and is
-// never moved or duplicated.
+// An op qshape does not know sits between the copies: it is a barrier, never
+// moved, duplicated or rolled over. Six copies on each side would be one
+// profitable loop of twelve without it (see also roll-loops-barriers.mlir).
 // CHECK-LABEL: func.func @unknown_in_middle
-// CHECK-NOT: scf.for
+// CHECK: scf.for {{.*}} = %c0 to %c6 step %c1
 // CHECK: "test.opaque"
-// CHECK-NOT: scf.for
+// CHECK-NEXT: scf.for {{.*}} = %c0 to %c6 step %c1
+// CHECK-NOT: %c12
 // CHECK: return
 func.func @unknown_in_middle(%q: !quantum.bit) -> !quantum.bit {
   %q0 = quantum.custom "S"() %q : !quantum.bit
   %q1 = quantum.custom "S"() %q0 : !quantum.bit
-  "test.opaque"() : () -> ()
   %q2 = quantum.custom "S"() %q1 : !quantum.bit
   %q3 = quantum.custom "S"() %q2 : !quantum.bit
-  return %q3 : !quantum.bit
+  %q4 = quantum.custom "S"() %q3 : !quantum.bit
+  %q5 = quantum.custom "S"() %q4 : !quantum.bit
+  "test.opaque"() : () -> ()
+  %q6 = quantum.custom "S"() %q5 : !quantum.bit
+  %q7 = quantum.custom "S"() %q6 : !quantum.bit
+  %q8 = quantum.custom "S"() %q7 : !quantum.bit
+  %q9 = quantum.custom "S"() %q8 : !quantum.bit
+  %q10 = quantum.custom "S"() %q9 : !quantum.bit
+  %q11 = quantum.custom "S"() %q10 : !quantum.bit
+  return %q11 : !quantum.bit
 }
 
 // -----

@@ -18,7 +18,7 @@ using namespace mlir;
 namespace qshape::roll {
 
 SmallVector<Operation *> normalizeRegisters(Block &block, const std::vector<Operation *> *knownOps,
-                                            function_ref<void(Operation *)> visit,
+                                            function_ref<bool(Operation *)> visit,
                                             SmallVectorImpl<unsigned> &before) {
   // The block's list is walked at most once (not at all when the caller
   // knows its ops): on large blocks each step of a walk is a cache miss that
@@ -60,22 +60,38 @@ SmallVector<Operation *> normalizeRegisters(Block &block, const std::vector<Oper
   DenseMap<void *, Operation *> lazyResults; // result of a lazy op -> the op
   SmallVector<unsigned> special;             // positions of eager and lazy ops
   // Other ops that read a lazy op's result, found while their operands are
-  // at hand (a producer comes before its users in the blocks rolled here).
-  SmallVector<uint8_t> readsLazy(n, 0);
+  // at hand (a producer comes before its users in the blocks rolled here),
+  // and barriers.
+  enum : uint8_t { kReadsLazy = 1, kBarrier = 2 };
+  SmallVector<uint8_t> flags(n, 0);
+  // Inserts are quantum ops: they do not rise above the barrier before
+  // them, which releases them (barrier position -> inserts).
+  DenseMap<unsigned, SmallVector<unsigned, 2>> waitingFor;
+  std::optional<unsigned> lastBarrier;
   for (unsigned i = 0; i < n; ++i) {
     prefetch(i);
-    visit(ops[i]);
+    bool barrier = visit(ops[i]);
     Kind k = kindOf(ops[i]);
     if (k == Other) {
       if (!lazyResults.empty())
-        canonical::forEachOperandDeep(
-            ops[i], [&](Value v) { readsLazy[i] |= lazyResults.contains(v.getAsOpaquePointer()); });
+        canonical::forEachOperandDeep(ops[i], [&](Value v) {
+          if (lazyResults.contains(v.getAsOpaquePointer()))
+            flags[i] |= kReadsLazy;
+        });
+      if (barrier) {
+        flags[i] |= kBarrier;
+        lastBarrier = i;
+      }
       continue;
     }
     State &s = state[ops[i]];
     s.kind = k;
     s.index = i;
     special.push_back(i);
+    if (k == Eager && lastBarrier && classify(ops[i]) != QOpKind::NotQuantum) {
+      waitingFor[*lastBarrier].push_back(i);
+      ++s.missing;
+    }
     if (k == Lazy)
       for (Value r : ops[i]->getResults())
         lazyResults[r.getAsOpaquePointer()] = ops[i];
@@ -156,13 +172,28 @@ SmallVector<Operation *> normalizeRegisters(Block &block, const std::vector<Oper
     emitLazyOperands(ops[i]);
     emit(ops[i], i);
   }
+  unsigned nextSpecial = 0; // lazy ops before a barrier are emitted before it
   for (unsigned i = 0; i < n; ++i) {
     Operation *op = ops[i];
     if (op == terminator || stateOf(op))
       continue;
-    if (readsLazy[i])
+    if (flags[i] & kReadsLazy)
       emitLazyOperands(op);
+    if (!(flags[i] & kBarrier)) {
+      emit(op, i);
+      continue;
+    }
+    for (; nextSpecial < special.size() && special[nextSpecial] < i; ++nextSpecial)
+      if (State &ls = state[ops[special[nextSpecial]]]; ls.kind == Lazy && !ls.emitted) {
+        emitLazyOperands(ops[special[nextSpecial]]);
+        emit(ops[special[nextSpecial]], special[nextSpecial]);
+      }
     emit(op, i);
+    for (unsigned w : waitingFor.lookup(i))
+      if (State &ws = state[ops[w]]; --ws.missing == 0 && !ws.emitted) {
+        emitLazyOperands(ops[w]);
+        emit(ops[w], w);
+      }
   }
   // Whatever is left (eager ops waiting on something unusual, unused lazy
   // ops) keeps its original relative order before the terminator.

@@ -23,14 +23,15 @@ namespace qshape::roll {
 ///  - `quantum.extract` and observables go down to just before their first
 ///    user (ALAP): each copy reads its wire where it starts, and a
 ///    measurement at the end does not cut a run in two;
-///  - every other op keeps its relative order.
+///  - every other op keeps its relative order;
+///  - no extract, observable or insert crosses a barrier (Barriers.h).
 /// All moved ops are free of side effects, so this keeps the meaning.
 /// `visit` sees each op once, in the block's order before, while its memory
-/// is at hand; `before` receives, for each op of the result, its position in
-/// that order.
+/// is at hand, and says whether it is a barrier; `before` receives, for
+/// each op of the result, its position in that order.
 llvm::SmallVector<mlir::Operation *>
 normalizeRegisters(mlir::Block &block, const std::vector<mlir::Operation *> *knownOps,
-                   llvm::function_ref<void(mlir::Operation *)> visit,
+                   llvm::function_ref<bool(mlir::Operation *)> visit,
                    llvm::SmallVectorImpl<unsigned> &before);
 
 } // namespace qshape::roll

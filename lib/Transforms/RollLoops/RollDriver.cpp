@@ -2,6 +2,7 @@
 
 #include "RollDriver.h"
 
+#include "Barriers.h"
 #include "LoopBuilder.h"
 #include "RegisterNormalForm.h"
 #include "RepeatFinder.h"
@@ -30,7 +31,8 @@ static constexpr unsigned kMaxPhases = 16;
 unsigned BlockRoller::rollBlock(Block &block, const std::vector<Operation *> *knownOps) {
   // Each op is read once, by the normal form's first sweep: what the token
   // loop needs (its token, or why it has none) is taken there.
-  enum : uint8_t { kConstant = 1, kExtract = 2, kUnrollable = 4 };
+  enum : uint8_t { kConstant = 1, kExtract = 2, kUnrollable = 4, kBarrier = 8 };
+  bool barriers = false;
   SmallVector<uint8_t> flags;
   SmallVector<uint64_t> opTokens;
   if (knownOps) {
@@ -46,8 +48,12 @@ unsigned BlockRoller::rollBlock(Block &block, const std::vector<Operation *> *kn
                     : qshape::classify(op) == QOpKind::Extract ? kExtract
                     : isRollable(op)                           ? 0
                                                                : kUnrollable;
-        flags.push_back(f);
+        // Only an op that cannot be in a loop can be a barrier.
+        bool barrier = f == kUnrollable && isBarrier(op);
+        barriers |= barrier;
+        flags.push_back(f | (barrier ? kBarrier : 0));
         opTokens.push_back(f ? 0 : tokenizer.token(op));
+        return barrier;
       },
       before);
   // Sized once: on a large block each reallocation is a malloc that may
@@ -56,9 +62,16 @@ unsigned BlockRoller::rollBlock(Block &block, const std::vector<Operation *> *kn
   SmallVector<uint64_t> tokens;
   ops.reserve(blockOps.size());
   tokens.reserve(blockOps.size());
+  // Between which barriers each op of the scan, and each extract, stands:
+  // a loop does not read a wire extracted before a barrier.
+  std::optional<Segments> segments;
+  if (barriers)
+    segments.emplace();
+  unsigned segment = 0;
   bool leading = true;
   for (unsigned i = 0, e = blockOps.size(); i < e; ++i) {
     uint8_t f = flags[before[i]];
+    segment += bool(f & kBarrier);
     // The constants the canonical form put at the top of the block are
     // left out: they are never in a run (any other constant is, below, a
     // unique token that ends runs).
@@ -67,9 +80,14 @@ unsigned BlockRoller::rollBlock(Block &block, const std::vector<Operation *> *kn
     leading = false;
     // Extracts are not part of runs: a copy's qubit read is classified as
     // an operand (WireRead), so a run may start after its extracts.
-    if (f & kExtract)
+    if (f & kExtract) {
+      if (segments)
+        segments->ofExtract[blockOps[i]] = segment;
       continue;
+    }
     ops.push_back(blockOps[i]);
+    if (segments)
+      segments->ofOp.push_back(segment);
     // Constants, terminators and unknown ops never repeat into a loop: give
     // them unique tokens so runs stop there.
     tokens.push_back((f & (kConstant | kUnrollable)) ? mix(0xDEAD, ops.size())
@@ -82,7 +100,7 @@ unsigned BlockRoller::rollBlock(Block &block, const std::vector<Operation *> *kn
   std::vector<RunPlan> accepted;
   OpPositions index;
   index.assign(ops);
-  RunAnalyzer analyzer(ops, index, opts.paramTables);
+  RunAnalyzer analyzer(ops, index, opts.paramTables, segments ? &*segments : nullptr);
   auto count = [&](const Verdict &v) {
     if (v.reason == Reject::SideEffects)
       ++stats.rejectedSideEffects;

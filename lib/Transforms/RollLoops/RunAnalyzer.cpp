@@ -90,8 +90,10 @@ bool RunAnalyzer::scanOperand(OperandScan &scan, unsigned c, unsigned j, Value v
   if (scan.wireRead) {
     Operation *def = v.getDefiningOp();
     std::optional<RegisterAccess> a = def ? RegisterAccess::get(def) : std::nullopt;
+    // A wire extracted before a barrier is not read again after it.
     scan.wireRead = a && !a->isInsert && a->staticIdx && !inRun(a->reg, near) &&
-                    (!scan.reg || a->reg == scan.reg);
+                    (!scan.reg || a->reg == scan.reg) &&
+                    (!segments || segments->ofExtract.lookup(def) == segments->ofOp[start]);
     if (scan.wireRead) {
       scan.reg = a->reg;
       scan.wires.push_back(*a->staticIdx);

@@ -14,6 +14,7 @@
 
 #include "mlir/IR/Operation.h"
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/DenseMap.h"
 
 #include <optional>
 
@@ -49,10 +50,19 @@ struct Verdict {
   explicit operator bool() const { return reason == Reject::None; }
 };
 
+/// Where the ops of a block scan and the extracts left out of it stand
+/// between the block's barriers (the number of barriers before them).
+struct Segments {
+  SmallVector<unsigned> ofOp; ///< aligned with the scan
+  llvm::DenseMap<Operation *, unsigned> ofExtract;
+};
+
 class RunAnalyzer {
 public:
-  RunAnalyzer(ArrayRef<Operation *> ops, const OpPositions &index, bool paramTables)
-      : ops(ops), index(index), paramTables(paramTables) {}
+  /// `segments` is null when the block has no barrier.
+  RunAnalyzer(ArrayRef<Operation *> ops, const OpPositions &index, bool paramTables,
+              const Segments *segments)
+      : ops(ops), index(index), paramTables(paramTables), segments(segments) {}
 
   Verdict classify(unsigned start, unsigned period, unsigned copies, RunPlan &plan);
   /// Ops read so far by classify(), to bound the work per candidate.
@@ -97,6 +107,7 @@ private:
   ArrayRef<Operation *> ops;
   const OpPositions &index;
   bool paramTables;
+  const Segments *segments;
   unsigned start = 0, period = 0, copies = 0, end = 0;
 };
 
