@@ -18,6 +18,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "RollLoops/Barriers.h"
+#include "RollLoops/RegisterNormalForm.h"
 #include "RollLoops/RollDriver.h"
 #include "RollLoops/RoundTrip.h"
 #include "RollLoops/Support.h"
@@ -186,6 +187,10 @@ void QShapeRollLoopsPass::runOnOperation() {
       work->erase();
       return signalPassFailure();
     }
+    // Catalyst's value semantics: reads before consumers, extracts from the
+    // live register (the canonical form reads past inserts).
+    for (Block *block : order.blocks)
+      roll::linearizeReads(*block);
     uint64_t afterCount = 0;
     work->walk([&](Operation *) { ++afterCount; });
     numOpsAfter += afterCount - 1;

@@ -3,9 +3,9 @@
 // Each case has enough copies that rolling across the barrier would be
 // profitable, so only the barrier rule keeps it apart (removing it makes
 // these checks fail).
-// RUN: qshape-opt %s --allow-unregistered-dialect -split-input-file '--qshape-roll-loops=verify-roundtrip' | FileCheck %s
+// RUN: qshape-opt %s --allow-unregistered-dialect -split-input-file '--qshape-roll-loops=verify-roundtrip' --qshape-check-linearity | FileCheck %s
 // The pass plugin in upstream mlir-opt, on generic quantum ops:
-// RUN: qshape-opt %s --allow-unregistered-dialect -split-input-file --mlir-print-op-generic | %upstream_mlir_opt --load-pass-plugin=%pass_plugin --allow-unregistered-dialect -split-input-file --pass-pipeline='builtin.module(qshape-roll-loops{verify-roundtrip})' | qshape-opt --allow-unregistered-dialect -split-input-file | FileCheck %s
+// RUN: qshape-opt %s --allow-unregistered-dialect -split-input-file --mlir-print-op-generic | %upstream_mlir_opt --load-pass-plugin=%pass_plugin --allow-unregistered-dialect -split-input-file --pass-pipeline='builtin.module(qshape-roll-loops{verify-roundtrip},qshape-check-linearity)' | qshape-opt --allow-unregistered-dialect -split-input-file | FileCheck %s
 
 // An unregistered op after the sixth of twelve S gates: two loops of six,
 // with the op between them (not one loop of twelve with the op after it).

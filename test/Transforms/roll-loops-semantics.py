@@ -1,8 +1,9 @@
 # The oracle check for qshape-roll-loops: for seeded W4 random-repetitive
 # circuits (affine wires, parameter tables, nesting, interruptions) and for
 # W1/W2, the rolled program must simulate to the same results as the input
-# (qshape-sim, 1e-9), and rolling runs with verify-roundtrip on (unroll the
-# new loops, canonicalize, compare exact fingerprints).
+# (qshape-sim, 1e-9), rolling runs with verify-roundtrip on (unroll the
+# new loops, canonicalize, compare exact fingerprints), and the rolled
+# program passes qshape-check-linearity.
 #
 # RUN: %python %s --seeds 300 --workdir %t
 import argparse
@@ -38,6 +39,12 @@ def check(name, gen_args, workdir, failures, stats):
     r = run(["qshape-opt", src, "--qshape-roll-loops=verify-roundtrip", "-o", rolled])
     if r.returncode != 0:
         failures.append(f"{name}: qshape-roll-loops failed:\n{r.stderr.strip()}")
+        return
+    # Catalyst's value semantics: the rolled program uses qubits and
+    # registers linearly (loop bodies read the carried register).
+    lin = run(["qshape-opt", rolled, "--qshape-check-linearity", "-o", os.devnull])
+    if lin.returncode != 0:
+        failures.append(f"{name}: rolled output is not linear:\n{lin.stderr.strip()[:600]}")
         return
     results = []
     for f in (src, rolled):

@@ -1,14 +1,16 @@
-// RUN: qshape-opt %s --allow-unregistered-dialect -split-input-file '--qshape-roll-loops=verify-roundtrip' | FileCheck %s
-// RUN: qshape-opt %s --allow-unregistered-dialect -split-input-file '--qshape-roll-loops=verify-roundtrip param-tables=false' | FileCheck %s --check-prefix=NOTAB
+// RUN: qshape-opt %s --allow-unregistered-dialect -split-input-file '--qshape-roll-loops=verify-roundtrip' --qshape-check-linearity | FileCheck %s
+// RUN: qshape-opt %s --allow-unregistered-dialect -split-input-file '--qshape-roll-loops=verify-roundtrip param-tables=false' --qshape-check-linearity | FileCheck %s --check-prefix=NOTAB
 // RUN: qshape-opt %s --allow-unregistered-dialect -split-input-file '--qshape-roll-loops=emit-remarks' -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
 // The pass plugin in upstream mlir-opt, on unregistered quantum ops:
-// RUN: qshape-opt %s --allow-unregistered-dialect -split-input-file --mlir-print-op-generic | %upstream_mlir_opt --load-pass-plugin=%pass_plugin --allow-unregistered-dialect -split-input-file --pass-pipeline='builtin.module(qshape-roll-loops{verify-roundtrip})' | qshape-opt --allow-unregistered-dialect -split-input-file | FileCheck %s
+// RUN: qshape-opt %s --allow-unregistered-dialect -split-input-file --mlir-print-op-generic | %upstream_mlir_opt --load-pass-plugin=%pass_plugin --allow-unregistered-dialect -split-input-file --pass-pipeline='builtin.module(qshape-roll-loops{verify-roundtrip},qshape-check-linearity)' | qshape-opt --allow-unregistered-dialect -split-input-file | FileCheck %s
 
-// Class 1 + 5: affine wire indices, the register carried from copy to copy.
+// Class 1 + 5: affine wire indices, the register carried from copy to copy;
+// the body reads its wire from the carried register (linear use, as
+// Catalyst emits it), not from the register before the loop.
 // CHECK-LABEL: func.func @affine_wires
 // CHECK: %[[R:[a-zA-Z0-9_]+]] = scf.for %[[I:[a-zA-Z0-9_]+]] = %c0 to %c4 step %c1 iter_args(%[[REG:[a-zA-Z0-9_]+]] = %arg0) -> (!quantum.reg)
 // CHECK-NEXT: %[[W:[a-zA-Z0-9_]+]] = arith.index_cast %[[I]] : index to i64
-// CHECK-NEXT: %[[Q:[a-zA-Z0-9_]+]] = quantum.extract %arg0[%[[W]]]
+// CHECK-NEXT: %[[Q:[a-zA-Z0-9_]+]] = quantum.extract %[[REG]][%[[W]]]
 // CHECK-NEXT: %[[H:[a-zA-Z0-9_]+]] = quantum.custom "Hadamard"() %[[Q]]
 // CHECK-NEXT: %[[N:[a-zA-Z0-9_]+]] = quantum.insert %[[REG]][%[[W]]], %[[H]]
 // CHECK-NEXT: scf.yield %[[N]]
@@ -60,9 +62,9 @@ func.func @strided_wires(%r: !quantum.reg) -> !quantum.reg {
 // param-tables=false the run is left alone.
 // CHECK-LABEL: func.func @wire_table
 // CHECK: %[[T:[a-zA-Z0-9_]+]] = arith.constant dense<[0, 3, 1, 2]> : tensor<4xi64>
-// CHECK: scf.for %[[I:[a-zA-Z0-9_]+]] =
+// CHECK: scf.for %[[I:[a-zA-Z0-9_]+]] = {{.*}} iter_args({{.*}}, %[[REG:[a-zA-Z0-9_]+]] = %arg0)
 // CHECK: %[[W:[a-zA-Z0-9_]+]] = tensor.extract %[[T]][%[[I]]] : tensor<4xi64>
-// CHECK: quantum.extract %arg0[%[[W]]]
+// CHECK: quantum.extract %[[REG]][%[[W]]]
 // NOTAB-LABEL: func.func @wire_table
 // NOTAB-NOT: scf.for
 // NOTAB: return

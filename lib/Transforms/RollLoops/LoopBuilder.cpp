@@ -112,6 +112,34 @@ scf::ForOp LoopBuilder::build() {
   OpBuilder bb = OpBuilder::atBlockBegin(body);
   Value iv = forOp.getInductionVar();
 
+  // Wires read before the run are read inside the loop from the register
+  // live at that point (linear use, as Catalyst emits and expects): the
+  // carried register of the same chain, or what this copy's inserts made
+  // of it so far. Reading it there gives the qubit the unrolled copy read
+  // from the older register, since the canonical form only reads past an
+  // insert at another wire.
+  DenseMap<Value, Value> liveReg; // register read before the run -> live value
+  auto liveRegisterFor = [&](Value reg) -> Value {
+    if (Value live = liveReg.lookup(reg))
+      return live;
+    for (auto [idx, init] : llvm::enumerate(inits)) {
+      if (init.getType() != reg.getType())
+        continue;
+      // init is reg or made from it by inserts.
+      Value v = init;
+      for (int steps = 0; v != reg && steps < 4096; ++steps) {
+        Operation *def = v.getDefiningOp();
+        std::optional<RegisterAccess> a = def ? RegisterAccess::get(def) : std::nullopt;
+        if (!a || !a->isInsert)
+          break;
+        v = a->reg;
+      }
+      if (v == reg)
+        return liveReg[reg] = forOp.getRegionIterArgs()[idx];
+    }
+    return liveReg[reg] = reg; // not carried: the register itself is live
+  };
+
   SmallVector<Operation *> clones(p, nullptr);
   for (unsigned j = 0; j < p; ++j) {
     Operation *orig = at(0, j);
@@ -143,7 +171,8 @@ scf::ForOp LoopBuilder::build() {
       case OperandPlan::WireRead: {
         Value idx = op.base >= 0 ? indexValue(bb, loc, iv, bb.getI64Type(), op.base, op.stride)
                                  : tableValue(bb, loc, iv, tables[{j, m}]);
-        v = buildExtract(bb, orig->getLoc(), op.reg, IndexSpec::ofDynamic(idx))->getResult(0);
+        v = buildExtract(bb, orig->getLoc(), liveRegisterFor(op.reg), IndexSpec::ofDynamic(idx))
+                ->getResult(0);
         break;
       }
       }
@@ -166,6 +195,11 @@ scf::ForOp LoopBuilder::build() {
       clone = bb.clone(*orig, map);
     }
     clones[j] = clone;
+    // An insert into the live register makes its result the live one.
+    if (std::optional<RegisterAccess> a = RegisterAccess::get(clone); a && a->isInsert)
+      for (auto &[read, live] : liveReg)
+        if (live == a->reg)
+          live = a->result;
   }
   SmallVector<Value> yields;
   for (auto [j, res] : carriedKeys)

@@ -2,6 +2,7 @@
 
 #include "RegisterNormalForm.h"
 
+#include "Barriers.h"
 #include "Support.h"
 
 #include "qshape/Fingerprint/CanonicalForm.h"
@@ -12,6 +13,7 @@
 #include "llvm/ADT/DenseSet.h"
 
 #include <functional>
+#include <queue>
 
 using namespace mlir;
 
@@ -212,6 +214,111 @@ SmallVector<Operation *> normalizeRegisters(Block &block, const std::vector<Oper
     before.push_back(n - 1);
   }
   return order;
+}
+
+} // namespace qshape::roll
+
+namespace qshape::roll {
+
+/// Whether `use` reads its value without consuming it: the register of an
+/// extract, any operand of an observable.
+static bool isRead(OpOperand &use) {
+  Operation *owner = use.getOwner();
+  QOpKind kind = classify(owner);
+  if (kind == QOpKind::Observable)
+    return true;
+  if (kind != QOpKind::Extract)
+    return false;
+  std::optional<RegisterAccess> a = RegisterAccess::get(owner);
+  return a && use.get() == a->reg;
+}
+
+bool linearizeReads(Block &block) {
+  SmallVector<Operation *> ops;
+  for (Operation &op : block)
+    ops.push_back(&op);
+  unsigned n = ops.size();
+  DenseMap<Operation *, unsigned> position;
+  for (unsigned i = 0; i < n; ++i)
+    position[ops[i]] = i;
+  auto positionOf = [&](Operation *op) -> std::optional<unsigned> {
+    Operation *anc = block.findAncestorOpInBlock(*op);
+    auto it = anc ? position.find(anc) : position.end();
+    return it == position.end() ? std::nullopt : std::optional<unsigned>(it->second);
+  };
+  // A read after a consumer of the same value in the block: reorder the
+  // block, as little as possible (a stable topological order by the
+  // current positions), with every read before every consumer of what it
+  // reads, ordered ops in their order and pinned ops on their side of each
+  // barrier. (The canonical form reads past inserts at other wires, and
+  // puts inserts before the observables of the same qubits: the reads move
+  // up.)
+  SmallVector<SmallVector<unsigned, 4>> succ(n);
+  bool late = false;
+  for (unsigned i = 0; i < n; ++i)
+    for (OpOperand &use : ops[i]->getOpOperands()) {
+      if (!isRead(use))
+        continue;
+      for (OpOperand &other : use.get().getUses()) {
+        if (&other == &use || isRead(other))
+          continue;
+        std::optional<unsigned> c = positionOf(other.getOwner());
+        if (!c || *c == i)
+          continue;
+        succ[i].push_back(*c);
+        late |= *c < i;
+      }
+    }
+  if (!late)
+    return false;
+  SmallVector<unsigned> indegree(n, 0);
+  std::optional<unsigned> lastOrdered, lastBarrier;
+  SmallVector<unsigned> pinnedSinceBarrier;
+  for (unsigned i = 0; i < n; ++i) {
+    Operation *op = ops[i];
+    canonical::forEachOperandDeep(op, [&](Value v) {
+      if (Operation *def = v.getDefiningOp())
+        if (std::optional<unsigned> d = positionOf(def); d && *d != i)
+          succ[*d].push_back(i);
+    });
+    if (isOrdered(op) || op->hasTrait<OpTrait::IsTerminator>()) {
+      if (lastOrdered)
+        succ[*lastOrdered].push_back(i);
+      lastOrdered = i;
+    }
+    if (isBarrier(op)) {
+      for (unsigned p : pinnedSinceBarrier)
+        succ[p].push_back(i);
+      pinnedSinceBarrier.clear();
+      lastBarrier = i;
+    } else if (isPinned(op)) {
+      if (lastBarrier)
+        succ[*lastBarrier].push_back(i);
+      pinnedSinceBarrier.push_back(i);
+    }
+  }
+  for (auto &s : succ)
+    for (unsigned j : s)
+      ++indegree[j];
+  std::priority_queue<unsigned, std::vector<unsigned>, std::greater<unsigned>> ready;
+  for (unsigned i = 0; i < n; ++i)
+    if (!indegree[i])
+      ready.push(i);
+  SmallVector<Operation *> order;
+  order.reserve(n);
+  while (!ready.empty()) {
+    unsigned i = ready.top();
+    ready.pop();
+    order.push_back(ops[i]);
+    for (unsigned j : succ[i])
+      if (--indegree[j] == 0)
+        ready.push(j);
+  }
+  if (order.size() != n)
+    return false; // the reads cannot all come first: leave the order
+  canonical::placeInOrder(
+      block, n, [&](size_t i) { return order[i]; }, nullptr);
+  return true;
 }
 
 } // namespace qshape::roll

@@ -34,6 +34,12 @@ normalizeRegisters(mlir::Block &block, const std::vector<mlir::Operation *> *kno
                    llvm::function_ref<bool(mlir::Operation *)> visit,
                    llvm::SmallVectorImpl<unsigned> &before);
 
+/// Makes the reads of `block` linear, as Catalyst's value semantics want
+/// them: every read (the register of an extract, an observable's operands)
+/// comes before the ops that consume what it reads.
+/// Returns whether it changed the block.
+bool linearizeReads(mlir::Block &block);
+
 } // namespace qshape::roll
 
 #endif // QSHAPE_TRANSFORMS_ROLLLOOPS_REGISTERNORMALFORM_H
