@@ -15,7 +15,7 @@
 // CHECK-NEXT: %[[N:[a-zA-Z0-9_]+]] = quantum.insert %[[REG]][%[[W]]], %[[H]]
 // CHECK-NEXT: scf.yield %[[N]]
 // CHECK: return %[[R]]
-// REMARK: remark: qshape-roll-loops: rolled 4 copies of a 2-op body into a loop, saving 5 ops
+// REMARK: remark: qshape-roll-loops: rolled 4 copies of a 1-op body into a loop, saving 5 ops
 func.func @affine_wires(%r: !quantum.reg) -> !quantum.reg {
   %q0 = quantum.extract %r[ 0] : !quantum.reg -> !quantum.bit
   %h0 = quantum.custom "Hadamard"() %q0 : !quantum.bit

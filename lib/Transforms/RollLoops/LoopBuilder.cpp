@@ -104,6 +104,19 @@ scf::ForOp LoopBuilder::build() {
         }
       }
 
+  // A register the loop carries only for the qubits it writes back.
+  constexpr std::pair<unsigned, unsigned> kWriteBackCarry{~0u, ~0u};
+  if (plan.newCarry) {
+    carriedKeys.push_back(kWriteBackCarry);
+    inits.push_back(plan.writeBackReg);
+  }
+  DenseMap<unsigned, Value> writeBackTables; // write-back # -> tensor<kxi64>
+  for (auto [w, wb] : llvm::enumerate(plan.writeBacks))
+    if (!wb.affine) {
+      auto tensorType = RankedTensorType::get({int64_t(k)}, b.getI64Type());
+      writeBackTables[w] = arith::ConstantOp::create(
+          b, loc, DenseElementsAttr::get(tensorType, ArrayRef<int64_t>(wb.wires)));
+    }
   Value lb = arith::ConstantIndexOp::create(b, loc, 0);
   Value ub = arith::ConstantIndexOp::create(b, loc, k);
   Value step = arith::ConstantIndexOp::create(b, loc, 1);
@@ -144,7 +157,11 @@ scf::ForOp LoopBuilder::build() {
   for (unsigned j = 0; j < p; ++j) {
     Operation *orig = at(0, j);
     IRMapping map;
-    for (unsigned m = 0; m < orig->getNumOperands(); ++m) {
+    // Operands, then the values the regions capture (the analyzer's order).
+    SmallVector<Value> slots(orig->getOperands());
+    if (orig->getNumRegions())
+      slots.append(capturedValues(orig));
+    for (unsigned m = 0; m < slots.size(); ++m) {
       OperandPlan &op = plan.operands[j][m];
       Value v;
       switch (op.kind) {
@@ -176,7 +193,7 @@ scf::ForOp LoopBuilder::build() {
         break;
       }
       }
-      map.map(orig->getOperand(m), v);
+      map.map(slots[m], v);
     }
     IndexPlan &ip = plan.indices[j];
     Operation *clone;
@@ -201,9 +218,40 @@ scf::ForOp LoopBuilder::build() {
         if (live == a->reg)
           live = a->result;
   }
+  // Write-backs: at the end of the copy, into the live register of their
+  // chain, which is then what the loop carries on.
+  std::optional<unsigned> chain;
+  if (!plan.writeBacks.empty()) {
+    Value live = liveRegisterFor(plan.writeBackReg);
+    // The iter_arg that starts the chain (the analyzer made sure there is one).
+    auto args = forOp.getRegionIterArgs();
+    Value v = live;
+    while (v && !llvm::is_contained(args, v)) {
+      Operation *def = v.getDefiningOp();
+      std::optional<RegisterAccess> ra = def ? RegisterAccess::get(def) : std::nullopt;
+      v = ra && ra->isInsert ? ra->reg : Value();
+    }
+    assert(v && "write-backs need a carried register");
+    chain = llvm::find(args, v) - args.begin();
+    for (auto [w, wb] : llvm::enumerate(plan.writeBacks)) {
+      Value idx =
+          wb.affine
+              ? indexValue(bb, loc, iv, bb.getI64Type(), wb.wires[0],
+                           k > 1 ? wb.wires[1] - wb.wires[0] : 0)
+              : tableValue(bb, loc, iv, writeBackTables[w]);
+      live = buildInsert(bb, loc, live, IndexSpec::ofDynamic(idx), clones[wb.j]->getResult(wb.result))
+                 ->getResult(0);
+    }
+    liveReg[plan.writeBackReg] = live;
+  }
   SmallVector<Value> yields;
-  for (auto [j, res] : carriedKeys)
-    yields.push_back(clones[j]->getResult(res));
+  for (auto [a, key] : llvm::enumerate(carriedKeys)) {
+    if (chain && a == *chain) {
+      yields.push_back(liveReg[plan.writeBackReg]);
+      continue;
+    }
+    yields.push_back(clones[key.first]->getResult(key.second));
+  }
   scf::YieldOp::create(bb, loc, yields);
   forOp->setAttr(kRolledMarker, UnitAttr::get(forOp->getContext()));
 
@@ -214,13 +262,25 @@ scf::ForOp LoopBuilder::build() {
     unsigned idx = llvm::find(carriedKeys, std::make_pair(j, res)) - carriedKeys.begin();
     at(k - 1, j)->getResult(res).replaceAllUsesWith(forOp.getResult(idx));
   }
+  if (plan.newCarry) {
+    // What consumed the register after the run takes the loop's.
+    Value result = forOp.getResult(*chain);
+    Block *block = forOp->getBlock();
+    plan.writeBackReg.replaceUsesWithIf(result, [&](OpOperand &use) {
+      Operation *anc = block->findAncestorOpInBlock(*use.getOwner());
+      return anc && anc != forOp && forOp->isBeforeInBlock(anc);
+    });
+  }
   if (!plan.externalized.empty()) {
     Value finalReg;
-    for (auto [j, res] : plan.liveOut)
-      if (classify(at(k - 1, j)) == QOpKind::Insert) {
-        unsigned idx = llvm::find(carriedKeys, std::make_pair(j, res)) - carriedKeys.begin();
-        finalReg = forOp.getResult(idx);
-      }
+    if (chain)
+      finalReg = forOp.getResult(*chain);
+    else
+      for (auto [j, res] : plan.liveOut)
+        if (classify(at(k - 1, j)) == QOpKind::Insert) {
+          unsigned idx = llvm::find(carriedKeys, std::make_pair(j, res)) - carriedKeys.begin();
+          finalReg = forOp.getResult(idx);
+        }
     for (auto &e : plan.externalized) {
       Operation *ext = buildExtract(after, loc, finalReg, IndexSpec::ofStatic(e.wire));
       at(e.copy, e.j)->getResult(e.result).replaceAllUsesWith(ext->getResult(0));

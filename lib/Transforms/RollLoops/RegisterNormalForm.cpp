@@ -41,10 +41,28 @@ SmallVector<Operation *> normalizeRegisters(Block &block, const std::vector<Oper
   };
   Operation *terminator = n && ops.back()->hasTrait<OpTrait::IsTerminator>() ? ops.back() : nullptr;
   enum Kind : uint8_t { Other, Eager, Lazy };
-  auto kindOf = [](Operation *op) {
+  // A closing insert: no extract reads its register, nor the register of an
+  // insert after it (the qubits go back for good, as before measurements
+  // and deallocation). It goes down, not up: going up, the inserts after
+  // the last copy of a repeated body would cut that copy in two.
+  DenseMap<Operation *, bool> closing;
+  std::function<bool(Operation *)> isClosing = [&](Operation *ins) {
+    if (auto it = closing.find(ins); it != closing.end())
+      return it->second;
+    bool result = true;
+    for (Operation *user : ins->getResult(0).getUsers()) {
+      std::optional<RegisterAccess> a = RegisterAccess::get(user);
+      if (a && (!a->isInsert || user->getBlock() != &block || !isClosing(user))) {
+        result = false;
+        break;
+      }
+    }
+    return closing[ins] = result;
+  };
+  auto kindOf = [&](Operation *op) {
     QOpKind k = qshape::classify(op);
     if (k == QOpKind::Insert)
-      return Eager;
+      return isClosing(op) ? Lazy : Eager;
     if (k == QOpKind::Extract || k == QOpKind::Observable)
       return Lazy;
     return k == QOpKind::NotQuantum && isFloatingPure(op) ? Eager : Other;

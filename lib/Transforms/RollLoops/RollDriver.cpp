@@ -12,6 +12,7 @@
 #include "qshape/GateView/GateView.h"
 
 #include "mlir/IR/Diagnostics.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/Debug.h"
 
@@ -27,6 +28,103 @@ namespace qshape::roll {
 /// Phases (rotations) of the period tried at a position before a stretch is
 /// given up: a loop usually starts where the stretch starts, or a few ops in.
 static constexpr unsigned kMaxPhases = 16;
+
+/// Loops that differ only in what they capture roll into an outer loop
+/// when they stand next to each other. Between two loops with the same
+/// token (the same body), the ops the second one does not depend on move
+/// past it, keeping their order: gates on other wires commute with the
+/// loop. Nothing moves across a barrier or an op it cannot be in a loop
+/// with (`stop` flags), and ordered ops (global phases, measurements, which
+/// the loops may hold too) stay. `before` and `flags`/`tokens` (by position
+/// before the normal form) follow the new order.
+static void gatherAlikeLoops(Block &block, SmallVectorImpl<Operation *> &ops,
+                             SmallVectorImpl<unsigned> &before, ArrayRef<uint8_t> flags,
+                             ArrayRef<uint64_t> tokens, uint8_t stop) {
+  constexpr unsigned kWindow = 64; // ops looked at between two loops
+  unsigned n = ops.size();
+  unsigned regionOps = 0;
+  for (Operation *op : ops)
+    regionOps += op->getNumRegions() != 0;
+  if (regionOps < 2)
+    return;
+  for (unsigned i = 0; i < n; ++i) {
+    Operation *loop = ops[i];
+    if (!loop->getNumRegions() || (flags[before[i]] & stop))
+      continue;
+    uint64_t token = tokens[before[i]];
+    unsigned j = i + 1;
+    while (j < n && j <= i + kWindow && !(flags[before[j]] & stop) &&
+           !(ops[j]->getNumRegions() && tokens[before[j]] == token))
+      ++j;
+    if (j >= n || j == i + 1 || j > i + kWindow || !ops[j]->getNumRegions() ||
+        tokens[before[j]] != token)
+      continue;
+    // What the second loop needs of the ops in between stays before it.
+    DenseSet<Operation *> needed;
+    auto markOperands = [&](Operation *op) {
+      SmallVector<Value> used(op->getOperands());
+      used.append(capturedValues(op));
+      for (Value v : used)
+        if (Operation *def = v.getDefiningOp(); def && def->getBlock() == &block)
+          needed.insert(def);
+    };
+    markOperands(ops[j]);
+    SmallVector<unsigned> move;
+    for (unsigned x = j - 1; x > i; --x) {
+      Operation *op = ops[x];
+      if (needed.contains(op) || isOrdered(op) || op->getNumRegions()) {
+        markOperands(op);
+      } else {
+        move.push_back(x);
+      }
+    }
+    if (move.empty())
+      continue;
+    // An op that stays may not use one that moves (it would then come
+    // before its producer): those stay too.
+    DenseSet<Operation *> moved;
+    for (unsigned x : move)
+      moved.insert(ops[x]);
+    bool changed = true;
+    while (changed) {
+      changed = false;
+      for (unsigned x = i + 1; x < j; ++x) {
+        if (moved.contains(ops[x]))
+          continue;
+        SmallVector<Value> used(ops[x]->getOperands());
+        if (ops[x]->getNumRegions())
+          used.append(capturedValues(ops[x]));
+        for (Value v : used)
+          if (Operation *def = v.getDefiningOp(); def && moved.erase(def))
+            changed = true;
+      }
+    }
+    if (moved.empty())
+      continue;
+    SmallVector<Operation *> newOps;
+    SmallVector<unsigned> newBefore;
+    for (unsigned x = i + 1; x < j; ++x)
+      if (!moved.contains(ops[x])) {
+        newOps.push_back(ops[x]);
+        newBefore.push_back(before[x]);
+      }
+    newOps.push_back(ops[j]);
+    newBefore.push_back(before[j]);
+    for (unsigned x = i + 1; x < j; ++x)
+      if (moved.contains(ops[x])) {
+        newOps.push_back(ops[x]);
+        newBefore.push_back(before[x]);
+      }
+    Operation *prev = ops[i];
+    for (unsigned x = 0; x < newOps.size(); ++x) {
+      ops[i + 1 + x] = newOps[x];
+      before[i + 1 + x] = newBefore[x];
+      if (prev->getNextNode() != newOps[x])
+        newOps[x]->moveAfter(prev);
+      prev = newOps[x];
+    }
+  }
+}
 
 unsigned BlockRoller::rollBlock(Block &block, const std::vector<Operation *> *knownOps) {
   // Each op is read once, by the normal form's first sweep: what the token
@@ -56,6 +154,8 @@ unsigned BlockRoller::rollBlock(Block &block, const std::vector<Operation *> *kn
         return barrier;
       },
       before);
+  if (opts.gatherLoops)
+    gatherAlikeLoops(block, blockOps, before, flags, opTokens, kUnrollable | kBarrier);
   // Sized once: on a large block each reallocation is a malloc that may
   // first sort thousands of chunks the parser freed.
   SmallVector<Operation *> ops;
@@ -187,7 +287,7 @@ unsigned BlockRoller::rollBlock(Block &block, const std::vector<Operation *> *kn
         pos = limit; // past the accepted run in the way
         continue;
       }
-      int64_t saved = int64_t(plan.copies - 1) * p - plan.overhead;
+      int64_t saved = int64_t(plan.copies - 1) * plan.bodyOps - plan.overhead;
       if (saved < opts.minSavings) {
         ++stats.rejectedUnprofitable;
         break;
@@ -209,7 +309,7 @@ unsigned BlockRoller::rollBlock(Block &block, const std::vector<Operation *> *kn
       mlir::emitRemark(loop.getLoc())
           << "qshape-roll-loops: rolled " << plan.copies << " copies of a " << plan.period
           << "-op body into a loop, saving "
-          << int64_t(plan.copies - 1) * plan.period - plan.overhead << " ops";
+          << int64_t(plan.copies - 1) * plan.bodyOps - plan.overhead << " ops";
   }
   return accepted.size();
 }

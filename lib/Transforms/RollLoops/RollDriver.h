@@ -24,6 +24,9 @@ struct RollOptions {
   int64_t minSavings = 1;
   bool paramTables = true;
   bool emitRemarks = false;
+  /// Move ops that commute with a loop past it when that brings two alike
+  /// loops together (for loops of loops).
+  bool gatherLoops = true;
 };
 
 /// Why candidate runs were not rolled, for the pass statistics.

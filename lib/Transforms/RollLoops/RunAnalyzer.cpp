@@ -7,6 +7,8 @@
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/OperationSupport.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "llvm/ADT/STLExtras.h"
 
 #include <tuple>
@@ -18,18 +20,28 @@ namespace qshape::roll {
 /// Whether `other`'s regions are `first`'s (same body, same captured
 /// values); the ops' own operands are classified separately, so they are
 /// treated as equivalent here.
-static bool sameRegions(Operation *first, Operation *other) {
+static bool sameRegions(Operation *first, Operation *other, ArrayRef<Value> firstCaptured,
+                        ArrayRef<Value> otherCaptured) {
+  // Values defined inside the regions (block arguments, results) are
+  // matched as the comparison meets them.
+  DenseMap<Value, Value> inside;
   return OperationEquivalence::isEquivalentTo(
       first, other,
       [&](Value a, Value b) {
-        if (a == b)
+        if (a == b || inside.lookup(a) == b)
           return success();
         if (llvm::is_contained(first->getOperands(), a) &&
             llvm::is_contained(other->getOperands(), b))
           return success();
+        // Captured values correspond by position; they are classified like
+        // operands.
+        auto ia = llvm::find(firstCaptured, a), ib = llvm::find(otherCaptured, b);
+        if (ia != firstCaptured.end() && ib != otherCaptured.end() &&
+            ia - firstCaptured.begin() == ib - otherCaptured.begin())
+          return success();
         return failure();
       },
-      /*markEquivalent=*/nullptr, OperationEquivalence::IgnoreLocations);
+      [&](Value a, Value b) { inside[a] = b; }, OperationEquivalence::IgnoreLocations);
 }
 
 bool RunAnalyzer::scanOperand(OperandScan &scan, unsigned c, unsigned j, Value v) {
@@ -184,6 +196,113 @@ unsigned RunAnalyzer::finishOperand(OperandScan &scan, OperandPlan &plan) {
   return equalPrefix(); // e.g. distinct qubits from before the run
 }
 
+
+/// The result of `op` that carries its qubit operand `m` through it: a
+/// gate's output for that input, a loop's result for that init.
+static std::optional<unsigned> carrierOf(Operation *op, unsigned m) {
+  if (std::optional<GateView> g = GateView::get(op)) {
+    Value out = g->getOutFor(m);
+    if (out)
+      return cast<OpResult>(out).getResultNumber();
+    return std::nullopt;
+  }
+  if (auto loop = dyn_cast<scf::ForOp>(op)) {
+    unsigned first = loop.getNumControlOperands();
+    if (m >= first && m - first < loop.getNumResults())
+      return m - first;
+  }
+  return std::nullopt;
+}
+
+const SmallVector<int64_t> *RunAnalyzer::wiresOf(RunPlan &plan, unsigned j, unsigned res,
+                                                 Value &reg) {
+  auto key = std::make_pair(j, res);
+  if (auto it = wiresMemo.find(key); it != wiresMemo.end()) {
+    reg = it->second.second;
+    return it->second.first.empty() ? nullptr : &it->second.first;
+  }
+  auto &slot = wiresMemo[key];
+  Operation *op = at(0, j);
+  for (unsigned m = 0; m < op->getNumOperands(); ++m) {
+    if (carrierOf(op, m) != std::optional<unsigned>(res))
+      continue;
+    OperandPlan &o = plan.operands[j][m];
+    if (o.kind == OperandPlan::WireRead) {
+      slot.first = o.wires;
+      slot.second = o.reg;
+    } else if (o.kind == OperandPlan::Internal) {
+      Value r;
+      if (const SmallVector<int64_t> *w = wiresOf(plan, o.defOp, o.defResult, r)) {
+        SmallVector<int64_t> copy = *w; // wiresMemo may grow
+        wiresMemo[key] = {std::move(copy), r};
+      }
+    }
+    break;
+  }
+  auto &done = wiresMemo[key];
+  reg = done.second;
+  return done.first.empty() ? nullptr : &done.first;
+}
+
+const RunPlan::WriteBack *RunAnalyzer::writeBack(RunPlan &plan, unsigned j, unsigned res) {
+  for (const RunPlan::WriteBack &wb : plan.writeBacks)
+    if (wb.j == j && wb.result == res)
+      return &wb;
+  Value reg;
+  const SmallVector<int64_t> *wires = wiresOf(plan, j, res, reg);
+  if (!wires || (plan.writeBackReg && reg != plan.writeBackReg))
+    return nullptr;
+  // Every copy its own wire, and no other qubit written back there.
+  DenseSet<int64_t> seen;
+  for (int64_t w : *wires)
+    if (!seen.insert(w).second)
+      return nullptr;
+  for (const RunPlan::WriteBack &other : plan.writeBacks)
+    for (int64_t w : other.wires)
+      if (seen.contains(w))
+        return nullptr;
+  bool affine = true;
+  for (unsigned c = 2; c < wires->size() && affine; ++c)
+    affine = (*wires)[c] - (*wires)[c - 1] == (*wires)[1] - (*wires)[0];
+  if (!affine && !paramTables)
+    return nullptr;
+  plan.writeBackReg = reg;
+  plan.writeBacks.push_back({j, res, *wires, affine});
+  return &plan.writeBacks.back();
+}
+
+LogicalResult
+RunAnalyzer::carryWriteBacks(RunPlan &plan,
+                             const DenseMap<std::pair<unsigned, unsigned>, Value> &carried) {
+  // The loop already carries the register's chain (the copies insert into
+  // it): the write-backs go there.
+  for (auto &[key, init] : carried) {
+    Value v = init;
+    for (int steps = 0; v && v != plan.writeBackReg && steps < 4096; ++steps) {
+      Operation *def = v.getDefiningOp();
+      std::optional<RegisterAccess> a = def ? RegisterAccess::get(def) : std::nullopt;
+      v = a && a->isInsert ? a->reg : Value();
+    }
+    if (v == plan.writeBackReg)
+      return success();
+  }
+  // Else the loop carries the register itself, which nothing may have
+  // consumed before the run; what consumes it after the run takes the
+  // loop's result.
+  for (OpOperand &use : plan.writeBackReg.getUses()) {
+    Operation *user = use.getOwner();
+    std::optional<RegisterAccess> a = RegisterAccess::get(user);
+    if (a && !a->isInsert)
+      continue; // a read
+    Operation *anc = ops[start]->getBlock()->findAncestorOpInBlock(*user);
+    std::optional<unsigned> pos = anc ? positionOf(anc, end) : std::nullopt;
+    if (!pos || *pos < end)
+      return failure();
+  }
+  plan.newCarry = true;
+  return success();
+}
+
 Verdict RunAnalyzer::classify(unsigned s, unsigned p, unsigned k, RunPlan &plan) {
   start = s;
   period = p;
@@ -196,6 +315,10 @@ Verdict RunAnalyzer::classify(unsigned s, unsigned p, unsigned k, RunPlan &plan)
   plan.indices.assign(p, {});
   plan.liveOut.clear();
   plan.externalized.clear();
+  plan.writeBacks.clear();
+  plan.writeBackReg = Value();
+  plan.newCarry = false;
+  wiresMemo.clear();
   Verdict verdict;
   // A refusal says how many copies from the start could still be a loop:
   // the driver tries that many next instead of searching for them.
@@ -211,8 +334,19 @@ Verdict RunAnalyzer::classify(unsigned s, unsigned p, unsigned k, RunPlan &plan)
       return refuse(Reject::SideEffects, 0);
   SmallVector<unsigned> firstScan(p + 1, 0); // operand scans, [j][m] flattened
   SmallVector<bool> staticIdx(p);            // body op j has a static register index
+  // Copy 0's captured values of the body ops with regions (rare: loops).
+  DenseMap<unsigned, SmallVector<Value>> firstCaptured;
+  plan.bodyOps = p;
   for (unsigned j = 0; j < p; ++j) {
-    firstScan[j + 1] = firstScan[j] + at(0, j)->getNumOperands();
+    unsigned slots = at(0, j)->getNumOperands();
+    if (at(0, j)->getNumRegions()) {
+      int64_t nested = 0;
+      SmallVector<Value> &cap = firstCaptured[j] = capturedValues(at(0, j), &nested);
+      slots += cap.size();
+      plan.bodyOps += nested;
+      work += nested;
+    }
+    firstScan[j + 1] = firstScan[j] + slots;
     std::optional<RegisterAccess> a = RegisterAccess::get(at(0, j));
     staticIdx[j] = a && a->staticIdx;
   }
@@ -227,14 +361,27 @@ Verdict RunAnalyzer::classify(unsigned s, unsigned p, unsigned k, RunPlan &plan)
       unsigned i = posOf(c, j);
       prefetchAhead(ops, i);
       Operation *first = at(0, j), *o = ops[i];
+      SmallVector<Value> captured;
+      if (first->getNumRegions()) {
+        if (c == 0) {
+          captured = firstCaptured[j];
+        } else {
+          captured = capturedValues(o);
+          work += captured.size();
+        }
+      }
       if (c > 0 &&
           (o->getName() != first->getName() || o->getNumOperands() != first->getNumOperands() ||
            o->getResultTypes() != first->getResultTypes() ||
-           (first->getNumRegions() && !sameRegions(first, o))))
+           (first->getNumRegions() &&
+            (captured.size() != firstCaptured[j].size() ||
+             !sameRegions(first, o, firstCaptured[j], captured)))))
         return refuse(Reject::Operands, c);
       bool ok = true;
       for (unsigned m = 0; m < o->getNumOperands() && ok; ++m)
         ok = scanOperand(scans[firstScan[j] + m], c, j, o->getOperand(m));
+      for (unsigned x = 0; x < captured.size() && ok; ++x)
+        ok = scanOperand(scans[firstScan[j] + o->getNumOperands() + x], c, j, captured[x]);
       if (ok && staticIdx[j]) {
         std::optional<RegisterAccess> a = RegisterAccess::get(o);
         ok = a && a->staticIdx;
@@ -250,6 +397,15 @@ Verdict RunAnalyzer::classify(unsigned s, unsigned p, unsigned k, RunPlan &plan)
     for (unsigned x = firstScan[j]; x < firstScan[j + 1]; ++x) {
       OperandPlan op;
       supported = std::min(supported, finishOperand(scans[x], op));
+      // A captured qubit is not re-read from its register inside a region,
+      // and the bounds of an inner loop stay the same (verify-roundtrip
+      // unrolls only constant trip counts).
+      unsigned m = x - firstScan[j];
+      if (m >= at(0, j)->getNumOperands() ? op.kind == OperandPlan::WireRead
+                                          : at(0, j)->getNumRegions() &&
+                                                op.perCopy[0].getType().isIndex() &&
+                                                op.kind != OperandPlan::Invariant)
+        supported = 0;
       plan.operands[j].push_back(std::move(op));
     }
     if (staticIdx[j]) {
@@ -314,6 +470,8 @@ Verdict RunAnalyzer::classify(unsigned s, unsigned p, unsigned k, RunPlan &plan)
     unsigned last = it == lastInsert->end() ? 0 : it->second;
     return std::max(last, lastDynamicInsert ? lastDynamicInsert - 1 : 0);
   };
+  // (copy, j, result #) already re-read after the run.
+  DenseSet<std::tuple<unsigned, unsigned, unsigned>> reread;
   for (unsigned c = 0; c < k; ++c) {
     work += p;
     for (unsigned j = 0; j < p; ++j)
@@ -324,49 +482,64 @@ Verdict RunAnalyzer::classify(unsigned s, unsigned p, unsigned k, RunPlan &plan)
             unsigned cc = c + rd.nextCopy;
             return rd.result == r.getResultNumber() && cc < k && at(cc, rd.j) == user;
           });
+          std::optional<unsigned> pos;
           if (!inside) {
             Operation *anc = user->getBlock() == at(c, j)->getBlock()
                                  ? user
                                  : at(c, j)->getBlock()->findAncestorOpInBlock(*user);
-            std::optional<unsigned> pos = anc ? positionOf(anc, posOf(c, j)) : std::nullopt;
+            pos = anc ? positionOf(anc, posOf(c, j)) : std::nullopt;
             inside = pos && *pos >= start && *pos < end;
           }
           if (inside)
             continue;
-          if (c == k - 1) {
-            auto key = std::make_pair(j, r.getResultNumber());
+          auto key = std::make_pair(j, r.getResultNumber());
+          if (c == k - 1 && carriedInit.count(key)) {
             if (!llvm::is_contained(plan.liveOut, key))
               plan.liveOut.push_back(key);
             continue;
           }
+          if (!reread.insert({c, j, r.getResultNumber()}).second)
+            continue;
           // A qubit of an earlier copy: re-read it from the final register
           // if that copy inserted it at a static wire no later copy touches.
           // The insert is one of the qubit's users.
           std::optional<int64_t> wire;
-          for (Operation *u : r.getUsers()) {
-            std::optional<RegisterAccess> ins = RegisterAccess::get(u);
-            if (!ins || !ins->isInsert || ins->qubit != r || !ins->staticIdx)
-              continue;
-            std::optional<unsigned> upos = positionOf(u, posOf(c, j));
-            if (upos && *upos >= posOf(c, 0) && *upos < posOf(c + 1, 0)) {
-              wire = *ins->staticIdx;
-              break;
+          if (c + 1 < k)
+            for (Operation *u : r.getUsers()) {
+              std::optional<RegisterAccess> ins = RegisterAccess::get(u);
+              if (!ins || !ins->isInsert || ins->qubit != r || !ins->staticIdx)
+                continue;
+              std::optional<unsigned> upos = positionOf(u, posOf(c, j));
+              if (upos && *upos >= posOf(c, 0) && *upos < posOf(c + 1, 0)) {
+                wire = *ins->staticIdx;
+                break;
+              }
             }
-          }
+          (void)lastInsertAt(0); // builds the table
           bool touchedLater =
               !wire || lastInsertAt(*wire) > c || (lastDynamicInsert && lastDynamicInsert - 1 > c);
-          if (touchedLater)
-            return refuse(Reject::Operands, k, /*late=*/true);
-          bool known = false;
-          for (auto &e : plan.externalized)
-            known |= e.copy == c && e.j == j && e.result == r.getResultNumber();
-          if (!known)
+          if (!touchedLater) {
             plan.externalized.push_back({c, j, r.getResultNumber(), *wire});
+            continue;
+          }
+          // Else a qubit the copies leave on their own wires: the loop writes
+          // it back and the uses after the run read it again. That moves the
+          // use's insert into the loop, so never across a barrier.
+          if (segments && segments->ofOp.back() != segments->ofOp[start] &&
+              (!pos || segments->ofOp[*pos] != segments->ofOp[start]))
+            return refuse(Reject::Operands, k, /*late=*/true);
+          const RunPlan::WriteBack *wb = writeBack(plan, j, r.getResultNumber());
+          if (!wb || lastDynamicInsert ||
+              llvm::any_of(wb->wires, [&](int64_t w) { return lastInsert->count(w); }))
+            return refuse(Reject::Operands, k, /*late=*/true);
+          plan.externalized.push_back({c, j, r.getResultNumber(), wb->wires[c]});
         }
   }
+  if (!plan.writeBacks.empty() && failed(carryWriteBacks(plan, carriedInit)))
+    return refuse(Reject::Operands, k, /*late=*/true);
   // Externalized qubits are read from the carried register, which must be a
   // live-out of the last copy.
-  if (!plan.externalized.empty()) {
+  if (!plan.externalized.empty() && plan.writeBacks.empty()) {
     bool haveReg = false;
     for (auto [j, res] : plan.liveOut)
       haveReg |= qshape::classify(at(k - 1, j)) == QOpKind::Insert;
@@ -427,7 +600,27 @@ Verdict RunAnalyzer::classify(unsigned s, unsigned p, unsigned k, RunPlan &plan)
         overhead += 2;
     }
   }
+  // A write-back is an insert in the body, at the wire expression of its
+  // WireRead (shared) or of a table.
+  for (const RunPlan::WriteBack &wb : plan.writeBacks) {
+    overhead += 1;
+    if (wb.affine)
+      addAffine(true, wb.wires[0], k > 1 ? wb.wires[1] - wb.wires[0] : 0);
+    else
+      overhead += 2;
+  }
   overhead += needIv + plan.externalized.size();
+  // A qubit re-read after the loop only to be inserted back at its wire
+  // costs nothing: the canonical form drops the pair (the loop wrote it
+  // back), and the insert goes with it.
+  for (const RunPlan::Externalized &e : plan.externalized) {
+    Value q = at(e.copy, e.j)->getResult(e.result);
+    if (!q.hasOneUse())
+      continue;
+    std::optional<RegisterAccess> a = RegisterAccess::get(*q.getUsers().begin());
+    if (a && a->isInsert && a->staticIdx == e.wire)
+      overhead -= 2;
+  }
   plan.overhead = overhead;
   verdict.copiesOk = k;
   return verdict;

@@ -13,6 +13,7 @@
 #include "Support.h"
 
 #include "mlir/IR/Operation.h"
+#include "mlir/Support/LogicalResult.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/DenseMap.h"
 
@@ -100,6 +101,17 @@ private:
   /// Adds copy `c` of one operand of body op `j` to its scan; false when no
   /// case of OperandPlan fits any more.
   bool scanOperand(OperandScan &scan, unsigned c, unsigned j, Value v);
+  /// The wire of result `res` of body op `j` in each copy, when it is a
+  /// qubit read from a wire before the run (`reg`) and passed through gates.
+  const SmallVector<int64_t> *wiresOf(RunPlan &plan, unsigned j, unsigned res, Value &reg);
+  /// The write-back of result `res` of body op `j` (made on first use), or
+  /// null when the copies do not leave it on distinct wires of one register.
+  const RunPlan::WriteBack *writeBack(RunPlan &plan, unsigned j, unsigned res);
+  /// Which register the write-backs go into: a chain the loop carries, or
+  /// the register itself when nothing consumed it before the run.
+  mlir::LogicalResult
+  carryWriteBacks(RunPlan &plan,
+                  const llvm::DenseMap<std::pair<unsigned, unsigned>, Value> &carried);
   /// The plan of a scanned operand; returns how many copies from the start
   /// it fits (all of them, or fewer when only a prefix is affine or equal).
   unsigned finishOperand(OperandScan &scan, OperandPlan &plan);
@@ -109,6 +121,7 @@ private:
   bool paramTables;
   const Segments *segments;
   unsigned start = 0, period = 0, copies = 0, end = 0;
+  llvm::DenseMap<std::pair<unsigned, unsigned>, std::pair<SmallVector<int64_t>, Value>> wiresMemo;
 };
 
 } // namespace qshape::roll

@@ -16,7 +16,10 @@
 
 namespace qshape::roll {
 
-/// How operand `m` of body op `j` is obtained in every copy.
+/// How operand `m` of body op `j` is obtained in every copy. For an op with
+/// regions, the operands are followed by the values its regions capture
+/// from above (capturedValues()): loops that differ only in those roll into
+/// an outer loop that computes them.
 struct OperandPlan {
   enum Kind {
     Internal,
@@ -59,7 +62,23 @@ struct RunPlan {
     int64_t wire;
   };
   llvm::SmallVector<Externalized> externalized;
+  // Qubits that each copy leaves on its own wire without inserting them
+  // (qubits threaded through the copies, as traced code keeps them): the
+  // loop writes result `result` of body op `j` back to wire `wires[c]` of
+  // writeBackReg's chain, and the uses after the run read it again
+  // (externalized). With `newCarry` the loop carries writeBackReg itself.
+  struct WriteBack {
+    unsigned j, result;
+    llvm::SmallVector<int64_t> wires;
+    bool affine;
+  };
+  llvm::SmallVector<WriteBack> writeBacks;
+  mlir::Value writeBackReg;
+  bool newCarry = false;
   int64_t overhead = 0;
+  // Ops in one copy, those nested in its loops included: what each copy
+  // that the loop replaces saves.
+  int64_t bodyOps = 0;
 };
 
 enum class Reject { None, SideEffects, Operands, Unprofitable };

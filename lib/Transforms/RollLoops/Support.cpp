@@ -6,6 +6,8 @@
 #include "qshape/GateView/GateView.h"
 
 #include "mlir/IR/OpDefinition.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
@@ -29,7 +31,48 @@ bool isRollable(Operation *op) {
     return !isOrdered(op);
   if (!op->isRegistered())
     return false; // never move or duplicate what we do not understand
-  return !isOrdered(op);
+  if (!isOrdered(op))
+    return true;
+  // A loop (or branch) whose effects are its body's, and whose body holds
+  // only what a loop body may hold: ordered quantum ops in it (a global
+  // phase, a measurement) keep their order, since the copies run in order.
+  if (!op->getNumRegions() || !op->hasTrait<OpTrait::HasRecursiveMemoryEffects>())
+    return false;
+  return !op->walk([&](Operation *inner) {
+              if (inner == op || inner->hasTrait<OpTrait::IsTerminator>())
+                return WalkResult::advance();
+              if (inner->getNumRegions() && inner->isRegistered() &&
+                  inner->hasTrait<OpTrait::HasRecursiveMemoryEffects>())
+                return WalkResult::advance(); // its own body is walked too
+              QOpKind k = classify(inner);
+              bool ok = k == QOpKind::GlobalPhase || k == QOpKind::Measure ||
+                        (inner->isRegistered() && !isOrdered(inner));
+              return ok ? WalkResult::advance() : WalkResult::interrupt();
+            }).wasInterrupted();
+}
+
+SmallVector<Value> capturedValues(Operation *op, int64_t *nested) {
+  SmallVector<Value> captured;
+  if (nested)
+    *nested = 0;
+  if (!op->getNumRegions())
+    return captured;
+  llvm::SmallDenseSet<Value, 16> seen;
+  op->walk<WalkOrder::PreOrder>([&](Operation *inner) {
+    if (inner == op)
+      return;
+    if (nested)
+      ++*nested;
+    for (Value v : inner->getOperands()) {
+      // Defined inside: in one of op's regions or nested deeper.
+      Region *defRegion = v.getParentRegion();
+      if (defRegion && op->isAncestor(defRegion->getParentOp()))
+        continue;
+      if (seen.insert(v).second)
+        captured.push_back(v);
+    }
+  });
+  return captured;
 }
 
 void prefetchAhead(ArrayRef<Operation *> ops, size_t i, int step) {

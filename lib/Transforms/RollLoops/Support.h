@@ -11,6 +11,7 @@
 
 #include "mlir/IR/Operation.h"
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 
 #include <cstdint>
@@ -34,6 +35,11 @@ bool isRollable(mlir::Operation *op);
 /// Marks the loops this pass creates until it finishes, so verify-roundtrip
 /// unrolls those and leaves the program's own loops alone.
 constexpr llvm::StringLiteral kRolledMarker = "qshape.rolled";
+
+/// The values the regions of `op` use but do not define, in the order of
+/// their first use (so isomorphic ops list them alike); empty without
+/// regions. `nested` receives the number of ops in the regions.
+llvm::SmallVector<mlir::Value> capturedValues(mlir::Operation *op, int64_t *nested = nullptr);
 
 inline uint64_t mix(uint64_t h, uint64_t v) {
   h ^= v + 0x9E3779B97F4A7C15ull + (h << 6) + (h >> 2);
