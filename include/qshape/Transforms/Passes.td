@@ -212,7 +212,9 @@ def QShapeRollLoops : Pass<"qshape-roll-loops", "mlir::ModuleOp"> {
     varying values defined before the run (gathered with
     `tensor.from_elements`), and values flowing from one copy into the next
     (`iter_args`). Each run becomes an `scf.for`; the pass re-runs on its
-    result so repeated loops become nested loops (with `nest`).
+    result so repeated loops become nested loops (with `nest`), also when
+    the loops differ in the values their bodies capture (tables) or in the
+    wire they read (affine), as W2's controlled Trotter blocks do.
 
     Quantum registers are first put in a register normal form inside a
     candidate run (a wire is extracted at the top of its copy and inserted
