@@ -13,6 +13,7 @@
 
 #include "mlir/IR/Diagnostics.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/Debug.h"
 
@@ -207,11 +208,21 @@ unsigned BlockRoller::rollBlock(Block &block, const std::vector<Operation *> *kn
     else if (v.reason == Reject::Operands)
       ++stats.rejectedOperands;
   };
+  // Work spent on each run, over all the periods it offers.
+  DenseMap<std::pair<unsigned, unsigned>, uint64_t> runWork;
   for (const Candidate &c : candidates) {
     unsigned p = c.period, end = c.start + c.span;
-    // The work on a candidate is bounded by a multiple of its length, so
-    // that the whole search stays proportional to the candidates.
-    uint64_t budget = analyzer.work + 64 * uint64_t(c.span) + 4096;
+    // The work on a run, over all its candidate periods (a run of period 2
+    // over 800 ops offers 133), is bounded by a multiple of its length:
+    // the runs of a string have lengths that sum to O(n), so the whole
+    // search stays linear after finding them.
+    uint64_t &spent = runWork[{c.start, c.span}];
+    uint64_t limit = 64 * uint64_t(c.span) + 4096;
+    if (spent >= limit)
+      continue;
+    uint64_t startWork = analyzer.work;
+    auto charge = llvm::make_scope_exit([&] { spent += analyzer.work - startWork; });
+    uint64_t budget = analyzer.work + (limit - spent);
     // The most copies from s within [s, limit): all that fit, else as many
     // as the analyzer says passed (a late refusal, about the uses after
     // the run, is searched downwards).

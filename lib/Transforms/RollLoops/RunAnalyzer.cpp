@@ -25,6 +25,13 @@ static bool sameRegions(Operation *first, Operation *other, ArrayRef<Value> firs
   // Values defined inside the regions (block arguments, results) are
   // matched as the comparison meets them.
   DenseMap<Value, Value> inside;
+  // Captured values by position (a loop body may capture hundreds: W2's
+  // angles), looked up by address.
+  DenseMap<Value, unsigned> firstAt, otherAt;
+  for (auto [i, v] : llvm::enumerate(firstCaptured))
+    firstAt.try_emplace(v, i);
+  for (auto [i, v] : llvm::enumerate(otherCaptured))
+    otherAt.try_emplace(v, i);
   return OperationEquivalence::isEquivalentTo(
       first, other,
       [&](Value a, Value b) {
@@ -35,9 +42,8 @@ static bool sameRegions(Operation *first, Operation *other, ArrayRef<Value> firs
           return success();
         // Captured values correspond by position; they are classified like
         // operands.
-        auto ia = llvm::find(firstCaptured, a), ib = llvm::find(otherCaptured, b);
-        if (ia != firstCaptured.end() && ib != otherCaptured.end() &&
-            ia - firstCaptured.begin() == ib - otherCaptured.begin())
+        auto ia = firstAt.find(a), ib = otherAt.find(b);
+        if (ia != firstAt.end() && ib != otherAt.end() && ia->second == ib->second)
           return success();
         return failure();
       },
