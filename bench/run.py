@@ -273,7 +273,16 @@ def main():
                     help="comma-separated subset of: fingerprint, canonicalize, sim, cache, remote, roll, "
                          "native, artifact, allocators (not in the default: W3 rolling under each malloc "
                          "installed), catalyst-cache and topology (bench/topology_bench.py: the MLIR "
-                         "cache in a Catalyst-shaped pipeline; one artifact per topology)")
+                         "cache in a Catalyst-shaped pipeline; one artifact per topology), roll-scale "
+                         "(not in the default: roll vs parse on W2 with "
+                         "15-1000 terms, W1, W3; --roll-terms, --roll-trotter)")
+    ap.add_argument("--roll-terms", default="15,100,400,1000",
+                    help="roll-scale: term counts of the synthetic W2 Hamiltonians")
+    ap.add_argument("--roll-trotter", default="10,40",
+                    help="roll-scale: n_trotter values of the W2 rows")
+    ap.add_argument("--roll-max-ops", type=int, default=3_000_000,
+                    help="roll-scale: W2 rows estimated above this many ops are left out (and "
+                         "listed as such)")
     ap.add_argument("--mlir-opt", default="/usr/lib/llvm-22/bin/mlir-opt",
                     help="upstream mlir-opt, the second host of the roll benchmark")
     ap.add_argument("--cache-rounds", type=int, default=200,
@@ -306,6 +315,8 @@ def main():
         native_bench(bindir, work, args)
     if "artifact" in sections:
         artifact_bench(bindir, work, args)
+    if "roll-scale" in sections:
+        roll_scale_bench(bindir, work, args)
     if "allocators" in sections:
         allocator_bench(work, args)
     if "catalyst-cache" in sections or "topology" in sections:
@@ -428,6 +439,146 @@ def roll_bench(bindir, work, args):
             print(f"\nGrowth for x{sizes[-1] // sizes[0]} ops: roll pass x{m1[0] / m0[0]:.0f} "
                   f"(fastest runs: x{f1 / f0:.0f}); MLIR's parser on the same files "
                   f"x{m1[1] / m0[1]:.0f}; process wall time x{m1[2] / m0[2]:.0f}.\n")
+
+
+# roll-scale: W2's synthetic Hamiltonians, from 15 terms on 8 qubits to 1000
+# on 12 (more terms need more qubits for distinct Pauli words).
+ROLL_QUBITS = {15: 8, 100: 8, 400: 10, 1000: 12}
+
+
+def roll_scale_run(tool, passes, path, out):
+    """One roll run: (roll s, parse s, wall s, peak MB) from --mlir-timing
+    and /usr/bin/time."""
+    wall, mb, err = timed(tool + [path] + passes + ["--mlir-timing", "-o", out])
+    roll = re.search(r"([0-9.]+) \(\s*[0-9.]+%\)\s+QShapeRollLoops", err)
+    return float(roll.group(1)), float(MLIR_PARSER.search(err).group(1)), wall, mb
+
+
+def roll_scale_bench(bindir, work, args):
+    """Roll time against parse time in both hosts, peak memory against
+    parse-and-print, rolled/unrolled ops, on W2 (synthetic Hamiltonians),
+    W1 and W3. Raw numbers in <build>/bench/roll.json."""
+    opt = os.path.join(bindir, "qshape-opt")
+    gen = [sys.executable, os.path.join(HERE, "workloads.py")]
+    cmd = f"python3 bench/run.py --build {args.build} --sections roll-scale"
+    for flag, val, default in (("--roll-terms", args.roll_terms, "15,100,400,1000"),
+                               ("--roll-trotter", args.roll_trotter, "10,40"),
+                               ("--roll-max-ops", args.roll_max_ops, 3_000_000),
+                               ("--repeat", args.repeat, 3), ("--sizes", args.sizes,
+                                                             "10000,100000,1000000")):
+        if val != default:
+            cmd += f" {flag} {val}"
+    print("## Loop rolling at scale (qshape-roll-loops)\n")
+    print(f"Command: `{cmd}`\n")
+    print("`qshape-roll-loops` alone after parsing, in qshape-opt and in upstream mlir-opt with "
+          "qshape's plugins (system malloc); roll and parser times from `--mlir-timing`, peak "
+          "memory from `/usr/bin/time` against parsing and printing alone in the same host. "
+          "Times are the fastest of --repeat runs (one run above 10^6 ops). Ops are counted by "
+          "`--qshape-stats`; every rolled output passes `--qshape-check-linearity`. Targets: roll "
+          "<= 1.0x parse (qshape-opt), <= 1.5x (mlir-opt); memory <= 1.5x parse-and-print; "
+          "Trotter workloads at n_trotter >= 10 rolled to <= 1/40 of unrolled.\n")
+    plan = []
+    for terms in [int(x) for x in args.roll_terms.split(",")]:
+        q = ROLL_QUBITS.get(terms, 12)
+        for variant in ("native", "decomposed"):
+            for n in [int(x) for x in args.roll_trotter.split(",")]:
+                name = f"w2-{variant}-t{terms}-q{q}-n{n}.mlir"
+                plan.append((f"W2 {variant} {terms} terms q={q} n_trotter={n}", name,
+                             ["w2", "--variant", variant, "--hamiltonian", "synthetic", "--terms",
+                              str(terms), "--qubits", str(q), "--n-trotter", str(n)],
+                             (terms, variant, n)))
+    plan.append(("W1 unrolled L=4", "w1-unrolled-L4.mlir",
+                 ["w1", "--layers", "4", "--form", "unrolled"], None))
+    for n in [int(x) for x in args.sizes.split(",")]:
+        plan.append((f"W3 {n} ops", f"w3-{n}.mlir", None, None))
+    hosts = [("qshape-opt", [opt], ["--qshape-roll-loops"], 1.0)]
+    if os.path.exists(args.mlir_opt):
+        hosts.append(("mlir-opt", plugin_host(args),
+                      ["--pass-pipeline=builtin.module(qshape-roll-loops)"], 1.5))
+    print("| workload | ops | rolled ops | rolled / unrolled | host | parse (s) | roll (s) | "
+          "roll / parse | roll peak (MB) | parse+print peak (MB) | memory ratio |")
+    print("|---|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|")
+    rows, skipped = [], []
+    ops_per_term = {}  # (variant, n) -> ops per term and qubit, to estimate before generating
+    for label, name, genargs, key in plan:
+        if key:
+            terms, variant, n = key
+            q = ROLL_QUBITS.get(terms, 12)
+            est = ops_per_term.get((variant, n))
+            if est and est * terms * q > args.roll_max_ops:
+                skipped.append((label, int(est * terms * q)))
+                print(f"| {label} | ~{int(est * terms * q)} | left out (--roll-max-ops "
+                      f"{args.roll_max_ops}) | | | | | | | | |", flush=True)
+                continue
+        src = os.path.join(work, name)
+        if genargs is None:
+            gen_w3(int(name.split("-")[1].split(".")[0]), src)
+        elif not os.path.exists(src):
+            subprocess.run(gen + genargs + ["-o", src], check=True)
+        before = op_count(opt, src)
+        if key:
+            ops_per_term.setdefault((key[1], key[2]), before / (key[0] * q))
+        row = {"workload": label, "input": name, "ops": before, "hosts": {}}
+        for host, tool, passes, target in hosts:
+            rolled = os.path.join(work, os.path.splitext(name)[0] + f".rolled-{host}.mlir")
+            _, pp_mb, _ = timed(tool + [src, "-o", os.devnull])
+            runs = [roll_scale_run(tool, passes, src, rolled)
+                    for _ in range(1 if before > 10**6 else args.repeat)]
+            roll = min(r[0] for r in runs)
+            parse = min(r[1] for r in runs)
+            mb = min(r[3] for r in runs)
+            row["hosts"][host] = {"roll": roll, "parse": parse, "wall": min(r[2] for r in runs),
+                                  "peak_mb": mb, "parse_print_peak_mb": pp_mb,
+                                  "runs": len(runs), "target_roll_over_parse": target}
+            if host == "qshape-opt":
+                subprocess.run([opt, rolled, "--qshape-check-linearity", "-o", os.devnull],
+                               check=True)
+                row["rolled_ops"] = op_count(opt, rolled)
+            after = row["rolled_ops"]
+            print(f"| {label} | {before} | {after} | 1/{before / after:.1f} | {host} | "
+                  f"{parse:.3f} | {roll:.3f} | {roll / parse:.2f} | {mb:.0f} | {pp_mb:.0f} | "
+                  f"{mb / pp_mb:.2f} |", flush=True)
+        rows.append(row)
+
+    print("\nTargets:\n")
+    for host, _, _, target in hosts:
+        over = [(r["workload"], r["hosts"][host]["roll"] / r["hosts"][host]["parse"]) for r in rows
+                if r["hosts"][host]["roll"] > target * r["hosts"][host]["parse"]]
+        worst = max((r["hosts"][host]["roll"] / r["hosts"][host]["parse"], r["workload"])
+                    for r in rows)
+        print(f"- {host}: roll <= {target}x parse: {'met' if not over else 'NOT met'} on "
+              f"{len(rows) - len(over)} of {len(rows)} workloads (worst {worst[0]:.2f}x, "
+              f"{worst[1]})")
+        memo = [r["workload"] for r in rows
+                if r["hosts"][host]["peak_mb"] > 1.5 * r["hosts"][host]["parse_print_peak_mb"]]
+        print(f"- {host}: memory <= 1.5x parse-and-print: "
+              f"{'met' if not memo else 'NOT met on ' + ', '.join(memo)}")
+    trotter = [r for r in rows if r["workload"].startswith("W2")]
+    bad = [(r["workload"], r["ops"] / r["rolled_ops"]) for r in trotter
+           if 40 * r["rolled_ops"] > r["ops"]]
+    print(f"- W2 rolled to <= 1/40 of unrolled: met on {len(trotter) - len(bad)} of "
+          f"{len(trotter)}" + ("" if not bad else "; not on " + ", ".join(
+              f"{w} (1/{x:.1f})" for w, x in bad)))
+    if skipped:
+        print(f"- not measured (too large for this machine): "
+              + ", ".join(f"{w} (~{n} ops)" for w, n in skipped))
+    write_roll_json(work, cmd, rows, skipped)
+    print(f"\nRaw numbers: `{os.path.join(work, 'roll.json')}`.\n", flush=True)
+
+
+def write_roll_json(work, cmd, rows, skipped):
+    """<build>/bench/roll.json: the rows, and for bench/plots.py one series
+    of (ops, roll, parse) points per host and workload family (W2 variant at
+    one n_trotter, W3)."""
+    series = {}
+    for r in rows:
+        w = r["workload"].split()
+        family = (" ".join([w[0], w[1], w[-1]]) if w[0] == "W2" else w[0])
+        for host, h in r["hosts"].items():
+            series.setdefault(f"{family}, {host}", []).append(
+                {"ops": r["ops"], "roll": h["roll"], "parse": h["parse"]})
+    save_json(work, "roll", {"command": cmd, "rows": rows, "skipped": skipped,
+                             "series": [{"label": k, "points": v} for k, v in series.items()]})
 
 
 def plugin_host(args):
