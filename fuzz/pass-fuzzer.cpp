@@ -68,9 +68,20 @@ bool aliasesAWire(ModuleOp module) {
   llvm::DenseSet<std::pair<Value, int64_t>> seen;
   bool aliases = false;
   module.walk([&](Operation *op) {
-    if (std::optional<qshape::RegisterAccess> ra = qshape::RegisterAccess::get(op))
-      if (!ra->isInsert && ra->staticIdx && !seen.insert({ra->reg, *ra->staticIdx}).second)
-        aliases = true;
+    std::optional<qshape::RegisterAccess> ra = qshape::RegisterAccess::get(op);
+    if (!ra || ra->isInsert || !ra->staticIdx)
+      return;
+    // The register the wire was last written in: past inserts at other
+    // wires (two reads of wire 7 around an insert at wire 6 alias too).
+    Value reg = ra->reg;
+    while (Operation *def = reg.getDefiningOp()) {
+      std::optional<qshape::RegisterAccess> ins = qshape::RegisterAccess::get(def);
+      if (!ins || !ins->isInsert || !ins->staticIdx || *ins->staticIdx == *ra->staticIdx)
+        break;
+      reg = ins->reg;
+    }
+    if (!seen.insert({reg, *ra->staticIdx}).second)
+      aliases = true;
   });
   return aliases;
 }

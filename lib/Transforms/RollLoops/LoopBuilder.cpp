@@ -14,6 +14,7 @@
 #include "mlir/IR/Matchers.h"
 #include "llvm/ADT/STLExtras.h"
 
+#include <functional>
 #include <vector>
 
 using namespace mlir;
@@ -46,8 +47,37 @@ Value LoopBuilder::tableValue(OpBuilder &b, Location loc, Value iv, Value table)
 scf::ForOp LoopBuilder::build() {
   Operation *first = at(0, 0);
   Location loc = first->getLoc();
-  OpBuilder b(first);
   unsigned k = plan.copies, p = plan.period;
+  // Values from before the run that the loop takes (inits, invariants,
+  // gathered values, registers read) may be defined by an op left out of
+  // the scan that stands inside the run (an extract sunk to its first use
+  // in copy 0): such an op, and the ops of the block it needs, move up to
+  // just before the run.
+  Block *block = first->getBlock();
+  std::function<void(Value)> hoist = [&](Value v) {
+    Operation *def = v.getDefiningOp();
+    if (!def || def->getBlock() != block || def->isBeforeInBlock(first) || def == first)
+      return;
+    // Only what the scan leaves out moves: reads and pure ops.
+    if (classify(def) != QOpKind::Extract && !isFloatingPure(def) && !isConstant(def))
+      return;
+    for (Value operand : def->getOperands())
+      hoist(operand);
+    def->moveBefore(first);
+  };
+  for (unsigned j = 0; j < p; ++j)
+    for (OperandPlan &op : plan.operands[j]) {
+      if (op.kind == OperandPlan::Carried || op.kind == OperandPlan::Invariant)
+        hoist(op.invariant);
+      if (op.kind == OperandPlan::Gather)
+        for (Value v : op.perCopy)
+          hoist(v);
+      if (op.kind == OperandPlan::WireRead)
+        hoist(op.reg);
+    }
+  if (plan.writeBackReg)
+    hoist(plan.writeBackReg);
+  OpBuilder b(first);
 
   // Tables live before the loop.
   DenseMap<std::pair<unsigned, unsigned>, Value> tables; // (j, m) -> tensor

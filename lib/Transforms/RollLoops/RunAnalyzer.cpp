@@ -267,6 +267,21 @@ const RunPlan::WriteBack *RunAnalyzer::writeBack(RunPlan &plan, unsigned j, unsi
     for (int64_t w : other.wires)
       if (seen.contains(w))
         return nullptr;
+  // The slot a written-back qubit leaves behind must be written again after
+  // the run (else the register holds the qubit twice once a use after the
+  // run puts it elsewhere): an insert at that wire comes later.
+  if (!lastInsertPos) {
+    lastInsertPos.emplace();
+    for (unsigned i = 0; i < ops.size(); ++i)
+      if (std::optional<RegisterAccess> a = RegisterAccess::get(ops[i]); a && a->isInsert && a->staticIdx)
+        (*lastInsertPos)[*a->staticIdx] = i;
+    work += ops.size();
+  }
+  for (int64_t w : *wires) {
+    auto it = lastInsertPos->find(w);
+    if (it == lastInsertPos->end() || it->second < end)
+      return nullptr;
+  }
   bool affine = true;
   for (unsigned c = 2; c < wires->size() && affine; ++c)
     affine = (*wires)[c] - (*wires)[c - 1] == (*wires)[1] - (*wires)[0];

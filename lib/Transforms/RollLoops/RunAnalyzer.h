@@ -122,6 +122,8 @@ private:
   const Segments *segments;
   unsigned start = 0, period = 0, copies = 0, end = 0;
   llvm::DenseMap<std::pair<unsigned, unsigned>, std::pair<SmallVector<int64_t>, Value>> wiresMemo;
+  /// Position of the last insert at each static wire in the scan (made once).
+  std::optional<llvm::DenseMap<int64_t, unsigned>> lastInsertPos;
 };
 
 } // namespace qshape::roll
