@@ -84,7 +84,7 @@ static Operation *cloneFunction(Operation *func, roll::BarrierGuard &guard) {
       for (Operation &op : block) {
         Operation *cloned = op.clone(mapper);
         clone->push_back(cloned);
-        if (roll::isBarrier(cloned)) {
+        if (qshape::isBarrier(cloned)) {
           barrier = true;
           if (cloned->getNumRegions() == 0)
             continue;
@@ -92,7 +92,7 @@ static Operation *cloneFunction(Operation *func, roll::BarrierGuard &guard) {
           continue;
         }
         cloned->walk([&](Block *inner) {
-          if (llvm::any_of(*inner, [](Operation &o) { return roll::isBarrier(&o); }))
+          if (llvm::any_of(*inner, [](Operation &o) { return qshape::isBarrier(&o); }))
             guard.noteBlock(inner);
         });
       }

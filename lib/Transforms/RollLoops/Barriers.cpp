@@ -4,10 +4,9 @@
 
 #include "Support.h"
 
+#include "qshape/GateView/Barriers.h"
 #include "qshape/GateView/GateView.h"
 
-#include "mlir/IR/OpDefinition.h"
-#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/Debug.h"
 
@@ -19,61 +18,12 @@ using namespace mlir;
 
 namespace qshape::roll {
 
-/// isBarrier for `op` alone; `recursive` says whether its nested ops may
-/// make it one (then the caller looks at them).
-static bool isBarrierHere(Operation *op, bool &recursive) {
-  recursive = false;
-  QOpKind kind = classify(op);
-  if (kind != QOpKind::NotQuantum && kind != QOpKind::OtherQuantum)
-    return false;
-  if (op->hasTrait<OpTrait::IsTerminator>() || isConstant(op))
-    return false;
-  if (!op->isRegistered())
-    return true;
-  recursive = op->hasTrait<OpTrait::HasRecursiveMemoryEffects>();
-  auto effects = dyn_cast<MemoryEffectOpInterface>(op);
-  if (!effects)
-    return !recursive; // unknown effects
-  SmallVector<MemoryEffects::EffectInstance> list;
-  effects.getEffects(list);
-  return llvm::any_of(list, [](const MemoryEffects::EffectInstance &e) {
-    return isa<MemoryEffects::Write, MemoryEffects::Free>(e.getEffect());
-  });
-}
-
-bool isBarrier(Operation *op) {
-  bool recursive;
-  if (isBarrierHere(op, recursive))
-    return true;
-  if (!recursive)
-    return false;
-  return op
-      ->walk([&](Operation *inner) {
-        bool nestedRecursive;
-        return inner != op && isBarrierHere(inner, nestedRecursive) ? WalkResult::interrupt()
-                                                                    : WalkResult::advance();
-      })
-      .wasInterrupted();
-}
-
-bool isPinned(Operation *op) {
-  if (classify(op) != QOpKind::NotQuantum || !op->isRegistered() || !isMemoryEffectFree(op))
-    return true;
-  // A loop of gates is free of memory effects for MLIR: the quantum ops in
-  // it pin it.
-  return op->getNumRegions() && op->walk([](Operation *inner) {
-                                    return classify(inner) != QOpKind::NotQuantum
-                                               ? WalkResult::interrupt()
-                                               : WalkResult::advance();
-                                  }).wasInterrupted();
-}
-
 void BarrierGuard::record() {
   segment.clear();
   for (Block *block : blocks) {
     unsigned barriers = 0;
     for (Operation &op : *block) {
-      bool barrier = isBarrier(&op);
+      bool barrier = qshape::isBarrier(&op);
       segment[&op] = 2 * barriers + barrier;
       barriers += barrier;
     }
@@ -95,7 +45,7 @@ unsigned BarrierGuard::restore(BlockOrder &order) {
     for (Operation *op : ops) {
       unsigned k = 0;
       auto it = segment.find(op);
-      if (it != segment.end() && (isPinned(op) || it->second % 2))
+      if (it != segment.end() && (qshape::isPinnedByBarriers(op) || it->second % 2))
         k = it->second;
       else
         canonical::forEachOperandDeep(op, [&](Value v) {
@@ -108,7 +58,7 @@ unsigned BarrierGuard::restore(BlockOrder &order) {
         k = std::max(k, top);
       key[op] = k;
       top = std::max(top, k);
-      if (isPinned(op) || k % 2) {
+      if (qshape::isPinnedByBarriers(op) || k % 2) {
         ordered &= k >= last;
         last = std::max(last, k);
       }

@@ -1,10 +1,9 @@
 //===- Barriers.h - qshape-roll-loops: ops nothing moves across -*- C++ -*-===//
 //
-// An op whose effects are unknown or include a write (an unregistered op,
-// an op without MemoryEffectOpInterface such as a call, `catalyst.print`,
-// an op whose interface reports a write) is a barrier: rolling never moves
-// a quantum op or any other effectful op across it, and no loop holds it.
-// Pure ops may still move.
+// Barriers follow qshape's one rule (qshape/GateView/Barriers.h, shared with
+// the canonical form): rolling never moves an op the rule pins across a
+// barrier, and no loop holds one. This file adds only the guard the roller
+// keeps around rescheduling it does not control.
 //
 //===----------------------------------------------------------------------===//
 
@@ -12,22 +11,13 @@
 #define QSHAPE_TRANSFORMS_ROLLLOOPS_BARRIERS_H
 
 #include "qshape/Fingerprint/CanonicalForm.h"
+#include "qshape/GateView/Barriers.h"
 
 #include "mlir/IR/Block.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SetVector.h"
 
 namespace qshape::roll {
-
-/// Whether `op` is a barrier (see above). Quantum ops qshape knows by name
-/// are not: their order follows from the values they use and produce, and
-/// the ordered ones among them (measurements, global phases) keep their
-/// order anyway.
-bool isBarrier(mlir::Operation *op);
-
-/// Whether `op` must stay between the barriers it stands between: quantum
-/// ops, and ops that are not free of memory effects.
-bool isPinned(mlir::Operation *op);
 
 /// Keeps the pinned ops of the blocks that hold barriers where they stood
 /// relative to those barriers across a rescheduling the roller does not

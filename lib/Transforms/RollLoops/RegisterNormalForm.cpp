@@ -304,12 +304,12 @@ bool linearizeReads(Block &block) {
         succ[*lastOrdered].push_back(i);
       lastOrdered = i;
     }
-    if (isBarrier(op)) {
+    if (qshape::isBarrier(op)) {
       for (unsigned p : pinnedSinceBarrier)
         succ[p].push_back(i);
       pinnedSinceBarrier.clear();
       lastBarrier = i;
-    } else if (isPinned(op)) {
+    } else if (qshape::isPinnedByBarriers(op)) {
       if (lastBarrier)
         succ[*lastBarrier].push_back(i);
       pinnedSinceBarrier.push_back(i);

@@ -148,7 +148,7 @@ unsigned BlockRoller::rollBlock(Block &block, const std::vector<Operation *> *kn
                     : isRollable(op)                           ? 0
                                                                : kUnrollable;
         // Only an op that cannot be in a loop can be a barrier.
-        bool barrier = f == kUnrollable && isBarrier(op);
+        bool barrier = f == kUnrollable && qshape::isBarrier(op);
         barriers |= barrier;
         flags.push_back(f | (barrier ? kBarrier : 0));
         opTokens.push_back(f ? 0 : tokenizer.token(op));
