@@ -49,25 +49,37 @@ def missing(name, sections):
 def roll_fingerprint_plot(work, out):
     fp, roll = load(work, "fingerprint"), load(work, "roll")
     if fp is None and roll is None:
-        return missing("roll-fingerprint-vs-ops.png", "fingerprint,roll")
-    fig, ax = plt.subplots(figsize=(6.4, 4.6))
-    if fp:
-        ops = [r["ops"] for r in fp["rows"]]
-        ax.plot(ops, [r["fingerprint"] for r in fp["rows"]], "o-", label="qshape-fingerprint (W3)")
-        ax.plot(ops, [r["parse"] for r in fp["rows"]], "k--", marker="s", label="parse (qshape-fingerprint)")
-    for series in (roll or {}).get("series", []):
-        pts = sorted(series["points"], key=lambda p: p["ops"])
-        ax.plot([p["ops"] for p in pts], [p["roll"] for p in pts], "^-", label=f"roll: {series['label']}")
-        if all("parse" in p for p in pts):
-            ax.plot([p["ops"] for p in pts], [p["parse"] for p in pts], ":", marker=".",
-                    label=f"parse: {series['label']}")
-    ax.set_xscale("log")
-    ax.set_yscale("log")
-    ax.set_xlabel("ops in the module")
-    ax.set_ylabel("seconds")
-    ax.set_title("Roll and fingerprint time vs size, parser for reference")
-    ax.grid(True, which="both", alpha=0.3)
-    ax.legend(fontsize=7)
+        return missing("roll-fingerprint-vs-ops.png", "fingerprint,roll-scale")
+    # One panel per host (the roll section's series are "<family>, <host>"),
+    # a colour per workload family: the roll solid, the parser dotted.
+    series = (roll or {}).get("series", [])
+    hosts = list(dict.fromkeys(sr["label"].rsplit(", ", 1)[-1] for sr in series)) or ["qshape-opt"]
+    fig, axes = plt.subplots(1, len(hosts), figsize=(5.2 * len(hosts), 4.8), sharey=True, squeeze=False)
+    colors = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    for ax, host in zip(axes[0], hosts):
+        mine = [sr for sr in series if sr["label"].rsplit(", ", 1)[-1] == host]
+        for k, sr in enumerate(mine):
+            c = colors[k % len(colors)]
+            pts = sorted(sr["points"], key=lambda p: p["ops"])
+            family = sr["label"].rsplit(", ", 1)[0]
+            ax.plot([p["ops"] for p in pts], [p["roll"] for p in pts], "^-", color=c,
+                    label=f"roll: {family}")
+            if all("parse" in p for p in pts):
+                ax.plot([p["ops"] for p in pts], [p["parse"] for p in pts], ":", marker=".", color=c,
+                        label=f"parse: {family}")
+        if fp and host == hosts[0]:
+            ops = [r["ops"] for r in fp["rows"]]
+            ax.plot(ops, [r["fingerprint"] for r in fp["rows"]], "o-", color="black",
+                    label="fingerprint: W3")
+            ax.plot(ops, [r["parse"] for r in fp["rows"]], "s:", color="black", label="parse: W3")
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        ax.set_xlabel("ops in the module")
+        ax.set_title(host)
+        ax.grid(True, which="both", alpha=0.3)
+        ax.legend(fontsize=6)
+    axes[0][0].set_ylabel("seconds")
+    fig.suptitle("qshape-roll-loops and qshape-fingerprint vs size, MLIR's parser for reference")
     save(fig, out, "roll-fingerprint-vs-ops.png")
 
 
@@ -110,10 +122,11 @@ def cache_plot(work, out):
             if remote["wall"].get(name):
                 bars.append(("MLIR cache (qshape-opt --qshape-cache)", name,
                              statistics.median(remote["wall"][name])))
-    for row in (artifact or {}).get("rows", []):
+    for row in (artifact or {}).get("rows", []):  # qshape-compile in a new process
         for name in ("miss", "hit"):
-            if row.get(name) is not None:
-                bars.append((f"artifact cache: {row['workload']}", name, row[name]))
+            if row.get(f"{name}_s"):
+                bars.append((f"artifact cache, {row['workload']}", name,
+                             statistics.median(row[f"{name}_s"])))
     fig, ax = plt.subplots(figsize=(7.2, 0.42 * len(bars) + 1.6))
     labels = [f"{g}: {n}" for g, n, _ in bars]
     secs = [s for _, _, s in bars]
