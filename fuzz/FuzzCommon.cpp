@@ -45,7 +45,10 @@ MLIRContext &freshContext() {
 OwningOpRef<ModuleOp> parseModule(llvm::StringRef text, MLIRContext &ctx) {
   DiagnosticCapture quiet(ctx);
   ParserConfig config(&ctx, /*verifyAfterParse=*/true);
-  return parseSourceString<ModuleOp>(text, config, "fuzz-input");
+  // MLIR's lexer reads up to a NUL, as every file buffer the tools parse
+  // has; libFuzzer's bytes have none, so they are parsed from a copy.
+  std::string terminated = text.str();
+  return parseSourceString<ModuleOp>(terminated, config, "fuzz-input");
 }
 
 std::string printModule(Operation *op, bool generic) {

@@ -1,0 +1,2 @@
+
+func.func @sampla_observable_argument(%o: !quant5m.o
