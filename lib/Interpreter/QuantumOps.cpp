@@ -571,7 +571,13 @@ LogicalResult InterpreterImpl::execMeasurement(Operation *op, const OpDesc &d) {
     FailureOr<ArrayRef<int>> wires = getMeasuredWires(op, obs);
     if (failed(wires))
       return failure();
-    sim::Expected<std::vector<sim::Complex>> amps = device.state(viewOf(*wires));
+    // Catalyst lowers quantum.state to __catalyst__qis__State(out, 0), and its
+    // runtime returns the whole state in device wire order: the order in
+    // which the compbasis lists the qubits selects nothing. Device::state
+    // still rejects a compbasis of only some wires, as that runtime does.
+    SmallVector<int> inDeviceOrder(wires->begin(), wires->end());
+    llvm::sort(inDeviceOrder);
+    sim::Expected<std::vector<sim::Complex>> amps = device.state(viewOf(inDeviceOrder));
     if (amps.failed())
       return simError(op) << amps.message();
     auto t = std::make_shared<Tensor>();

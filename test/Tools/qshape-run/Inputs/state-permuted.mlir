@@ -1,7 +1,7 @@
 // quantum.state of a compbasis that lists every wire, in another order than
-// the device's. qshape-sim returns the amplitudes in the listed order; the
-// lowering passes 0 (all wires, device order) to __catalyst__qis__State,
-// although the runtime takes a permutation. See known-state-permuted.test.
+// the device's. Catalyst's lowering passes 0 to __catalyst__qis__State and
+// its runtime returns the whole state in device order; qshape-sim does the
+// same. See state-permuted.test.
 
 // CASE: permuted --args [0.7]
 func.func public @permuted(%t: tensor<f64>) -> tensor<8xcomplex<f64>> attributes {qnode} {
