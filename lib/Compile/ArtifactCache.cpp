@@ -54,16 +54,16 @@ std::string entryProducer() {
       .str();
 }
 
-KeyBuilder sourceKeyBuilder(llvm::StringRef inputBytes, const CompileOptions &options,
-                            const Linker &linker, llvm::StringRef parseOptions) {
-  llvm::BLAKE3 input;
-  input.update(inputBytes);
-  llvm::BLAKE3Result<> digest = input.final();
+/// The facts of an index key that need no parse; `kind` and `input` say
+/// which index and what of the input it is keyed by.
+static KeyBuilder indexKeyBuilder(llvm::StringRef kind, llvm::StringRef inputField,
+                                  llvm::StringRef input, const CompileOptions &options,
+                                  const Linker &linker, llvm::StringRef parseOptions) {
   const TargetInfo &target = TargetInfo::host();
   KeyBuilder b;
   // Its own kind of key: never the key of a library or of an MLIR entry.
-  b.add("artifact", "native-library-source-index")
-      .add("input-bytes", toHex(digest))
+  b.add("artifact", kind)
+      .add(inputField, input)
       .add("parse-options", parseOptions)
       .add("pipeline-spec", getPipelineSpec(options))
       .add("opt-level", options.optLevel)
@@ -77,6 +77,22 @@ KeyBuilder sourceKeyBuilder(llvm::StringRef inputBytes, const CompileOptions &op
       .add("llvm-version", LLVM_VERSION_STRING)
       .add("linker", linker.identity)
       .add("runtime-abi", QSHAPE_RUNTIME_ABI_VERSION);
+  return b;
+}
+
+KeyBuilder sourceKeyBuilder(llvm::StringRef inputBytes, const CompileOptions &options,
+                            const Linker &linker, llvm::StringRef parseOptions) {
+  llvm::BLAKE3 input;
+  input.update(inputBytes);
+  return indexKeyBuilder("native-library-source-index", "input-bytes", toHex(input.final()),
+                         options, linker, parseOptions);
+}
+
+KeyBuilder topologyKeyBuilder(const SourceSkeleton &skeleton, const CompileOptions &options,
+                              const Linker &linker, llvm::StringRef parseOptions) {
+  KeyBuilder b = indexKeyBuilder("native-library-topology-index", "input-skeleton",
+                                 skeleton.digest, options, linker, parseOptions);
+  b.add("float-literals", uint64_t(skeleton.literals.size()));
   return b;
 }
 
@@ -210,6 +226,35 @@ void ArtifactCache::storeLibrary(const CacheKey &key, llvm::StringRef path, uint
 
 void ArtifactCache::storeSource(const CacheKey &source, const CacheKey &key) {
   storeChecked(source, PayloadKind::Blob, (SourceIndexPrefix + key.str() + "\n").str(), 0);
+}
+
+std::optional<std::pair<CacheKey, TopologyMap>>
+ArtifactCache::lookupTopology(const CacheKey &topology) {
+  if (!reads())
+    return std::nullopt;
+  std::optional<CacheEntry> e = lookupChecked(topology, PayloadKind::Blob);
+  if (!e)
+    return std::nullopt;
+  // The compile key's line, then the map.
+  auto [first, rest] = e->Payload->getBuffer().split('\n');
+  std::optional<CacheKey> key;
+  std::optional<TopologyMap> map;
+  if (first.consume_front(SourceIndexPrefix))
+    key = CacheKey::parse(first);
+  if (key)
+    map = TopologyMap::parse(rest);
+  if (!key || !map) {
+    reportProblem("cache entry " + topology.str() + " is not a topology index entry; "
+                  "compiling instead");
+    return std::nullopt;
+  }
+  return std::make_pair(*key, std::move(*map));
+}
+
+void ArtifactCache::storeTopology(const CacheKey &topology, const CacheKey &key,
+                                  const TopologyMap &map) {
+  storeChecked(topology, PayloadKind::Blob,
+               (SourceIndexPrefix + key.str() + "\n" + map.serialize()).str(), 0);
 }
 
 } // namespace qshape::compile

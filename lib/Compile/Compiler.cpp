@@ -178,6 +178,7 @@ Compilation::parse(MLIRContext &context, llvm::SourceMgr &sourceMgr, CompileOpti
   std::string name =
       sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID())->getBufferIdentifier().str();
   std::unique_ptr<Compilation> c(new Compilation(context, std::move(options), name));
+  c->sourceMgr = &sourceMgr;
   {
     StageTimer timer(c->times.parse);
     c->module = parseSourceFile<ModuleOp>(sourceMgr, ParserConfig(&context));
@@ -220,6 +221,7 @@ llvm::Expected<const CompileFacts *> Compilation::getFacts() {
     if (failed(lifted))
       return llvm::createStringError(inputName + ": cannot lift the parameters (see above)");
     parameterValues = std::move(lifted->values);
+    placeLiftedSources(lifted->sources);
     f.preKey = "qshape-canonicalize,qshape-lift-parameters{abstract-values=true}";
   }
   FailureOr<Fingerprint> fp = computeFingerprint(*module);
@@ -414,6 +416,33 @@ llvm::Error Compilation::emitObject(llvm::SmallVectorImpl<char> &object) {
   pm.run(*s.module);
   stats.objectBytes = object.size();
   return llvm::Error::success();
+}
+
+void Compilation::placeLiftedSources(llvm::ArrayRef<LiftedParameters::Source> sources) {
+  unsigned mainId = sourceMgr->getMainFileID();
+  llvm::StringRef text = sourceMgr->getMemoryBuffer(mainId)->getBuffer();
+  for (const LiftedParameters::Source &source : sources) {
+    auto at = dyn_cast<FileLineColLoc>(source.loc);
+    llvm::SMLoc place;
+    if (at && at.getFilename() == inputName)
+      place = sourceMgr->FindLocForLineAndColumn(mainId, at.getLine(), at.getColumn());
+    if (!place.isValid()) {
+      unplaced = true;
+      liftedSources.clear();
+      return;
+    }
+    liftedSources.push_back({uint32_t(place.getPointer() - text.data()),
+                             uint32_t(source.firstSlot), uint32_t(source.count), source.splat});
+  }
+}
+
+llvm::Expected<TopologyMap> Compilation::getTopologyMap(const SourceSkeleton &skeleton) const {
+  if (unplaced)
+    return llvm::createStringError("no topology index entry: a lifted constant has no "
+                                   "location in the input's text");
+  llvm::StringRef text =
+      sourceMgr->getMemoryBuffer(sourceMgr->getMainFileID())->getBuffer();
+  return mapLiterals(text, skeleton, liftedSources, parameterValues);
 }
 
 llvm::Error Compilation::writeParameters(OutputFile &output) const {

@@ -82,6 +82,10 @@ FailureOr<LiftedParameters> qshape::liftParameters(ModuleOp module, bool abstrac
         auto constant = cast<arith::ConstantOp>(def);
         appendValues(constant, lifted.values);
         lifts.push_back({constant, slot});
+        auto dense = dyn_cast<DenseElementsAttr>(constant.getValue());
+        lifted.sources.push_back({def->getLoc(), slot,
+                                  int64_t(lifted.values.size()) - slot,
+                                  dense && dense.isSplat()});
       }
     });
     if (!lifts.empty())

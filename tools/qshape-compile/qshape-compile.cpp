@@ -17,6 +17,7 @@
 
 #include "qshape/Compile/ArtifactCache.h"
 #include "qshape/Compile/Compiler.h"
+#include "qshape/Compile/ParameterTable.h"
 
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/Diagnostics.h"
@@ -178,7 +179,64 @@ struct CacheRun {
     seconds += since(start);
   }
 
+  /// --share-topology, before parsing: the topology index by the input's
+  /// skeleton, then the library it names, with this program's values
+  /// (read from its literals) written in. True on a hit.
+  bool tryTopology(llvm::StringRef input, const CompileOptions &options, const Linker &linker,
+                   OutputFile &output) {
+    auto start = Clock::now();
+    skeleton = scanSkeleton(input);
+    topologyKey = topologyKeyBuilder(*skeleton, options, linker,
+                                     allowUnregistered ? "allow-unregistered-dialect" : "")
+                      .key();
+    bool hit = lookupByTopology(input, output);
+    seconds += since(start);
+    return hit;
+  }
+
+  /// After the facts of a --share-topology run: the skeleton's entry, if
+  /// the program's literals are its parameters (TopologyIndex.h); why not
+  /// goes to --timing's output.
+  void storeTopology(const Compilation &c, const CompileFacts &facts, bool timing) {
+    if (!topologyKey || !cache->writes())
+      return;
+    auto start = Clock::now();
+    llvm::Expected<TopologyMap> map = c.getTopologyMap(*skeleton);
+    if (map)
+      cache->storeTopology(*topologyKey, *qshape::cache::CacheKey::parse(facts.key()), *map);
+    else if (timing)
+      llvm::errs() << "qshape-compile: topology index: " << llvm::toString(map.takeError())
+                   << "\n";
+    else
+      llvm::consumeError(map.takeError());
+    seconds += since(start);
+  }
+
 private:
+  std::optional<SourceSkeleton> skeleton;
+  std::optional<qshape::cache::CacheKey> topologyKey;
+
+  bool lookupByTopology(llvm::StringRef input, OutputFile &output) {
+    auto found = cache->lookupTopology(*topologyKey);
+    if (!found)
+      return false;
+    llvm::Expected<std::vector<double>> values = found->second.readValues(input, *skeleton);
+    if (!values) {
+      llvm::consumeError(values.takeError());
+      return false;
+    }
+    if (!cache->lookupLibrary(found->first, output))
+      return false;
+    // The compile that follows a failure here writes OUT again.
+    if (llvm::Error err = writeParameterTable(output.getTempPath(), *values)) {
+      llvm::consumeError(std::move(err));
+      return false;
+    }
+    outcome = CacheOutcome::Hit;
+    key = found->first.str();
+    return true;
+  }
+
   bool lookupBySource(OutputFile &output) {
     std::optional<qshape::cache::CacheKey> k = cache->lookupSource(*sourceKey);
     if (!k || !cache->lookupLibrary(*k, output))
@@ -278,15 +336,19 @@ int main(int argc, char **argv) {
                                    since(start));
     return 0;
   };
-  auto printHitTiming = [&](double parse, double facts, double cacheSeconds) {
+  // `via`: the index that named the library (the compile key itself after
+  // a parse).
+  auto printHitTiming = [&](double parse, double facts, double cacheSeconds,
+                            llvm::StringRef via) {
     if (!timing)
       return;
     uint64_t size = 0;
     (void)llvm::sys::fs::file_size(output->getTempPath(), size);
-    llvm::errs() << llvm::format("qshape-compile: timing: hit: read %.4f s, parse %.4f s, facts "
+    llvm::errs() << llvm::format("qshape-compile: timing: hit (%s): read %.4f s, parse %.4f s, facts "
                                  "%.4f s, cache %.4f s, total %.4f s; no MLIR pass, LLVM or "
                                  "linker ran\n",
-                                 readSeconds, parse, facts, cacheSeconds, since(start));
+                                 via.str().c_str(), readSeconds, parse, facts, cacheSeconds,
+                                 since(start));
     llvm::errs() << "qshape-compile: sizes: output " << size << " bytes (from the cache)\n";
   };
 
@@ -306,7 +368,13 @@ int main(int argc, char **argv) {
     // there would lack this program's values, which only parsing yields.
     if ((run.cache->reads() || run.cache->writes()) && !shareTopology)
       if (run.tryBeforeParse(buffer->getBuffer(), options, *linker, *output)) {
-        printHitTiming(0, 0, run.seconds);
+        printHitTiming(0, 0, run.seconds, "source index");
+        return finish(CacheOutcome::Hit, run.key);
+      }
+    // With it, by the input's skeleton: another program of the topology.
+    if (shareTopology && (run.cache->reads() || run.cache->writes()))
+      if (run.tryTopology(buffer->getBuffer(), options, *linker, *output)) {
+        printHitTiming(0, 0, run.seconds, "topology index");
         return finish(CacheOutcome::Hit, run.key);
       }
   }
@@ -336,13 +404,16 @@ int main(int argc, char **argv) {
     // --share-topology: the topology's library, with this program's values.
     if (llvm::Error error = c.writeParameters(*output))
       return fail(llvm::toString(std::move(error)));
-    printHitTiming(c.getTimes().parse, c.getTimes().facts, run.seconds);
+    run.storeTopology(c, **facts, timing);
+    printHitTiming(c.getTimes().parse, c.getTimes().facts, run.seconds, "compile key");
     return finish(CacheOutcome::Hit, (*facts)->key());
   }
   if (llvm::Error error = c.compile(output ? &*output : nullptr))
     return fail(llvm::toString(std::move(error)));
-  if (run.cache)
+  if (run.cache) {
     run.storeAfterCompile(**facts, *output, since(start));
+    run.storeTopology(c, **facts, timing);
+  }
   // After the store: the cache keeps the value-free library of the topology.
   if (output)
     if (llvm::Error error = c.writeParameters(*output))

@@ -5,7 +5,7 @@
 // and no linker runs. It is a client of the one cache layer
 // (qshape/Cache/CacheBackend.h): the same directory, entry format, checks,
 // single-flight locks, statistics and `qshape-cache` maintenance as the MLIR
-// cache passes. Two kinds of entry:
+// cache passes. Three kinds of entry:
 //
 //   library  key: the compile key (CompileFacts::key(): exact fingerprint,
 //            pipeline, options, target, toolchain); payload kind
@@ -14,6 +14,12 @@
 //            needs no parse (sourceKeyBuilder()); payload kind Blob, the
 //            compile key of the library (ccache's "direct mode": an input
 //            seen before is not even parsed).
+//   topology key: the same with the input's skeleton, its text with the
+//            float literals blanked out (--share-topology only,
+//            topologyKeyBuilder()); payload kind Blob, the compile key and
+//            the map from the text's literals to the library's parameter
+//            slots (TopologyIndex.h): another program of the topology is not
+//            parsed either.
 //
 // Trust: a library is code. A hit is used only if the entry passed the
 // layer's checks (header checksum, key, size, payload BLAKE3, team tag for a
@@ -30,6 +36,7 @@
 
 #include "qshape/Cache/CacheBackend.h"
 #include "qshape/Compile/Compiler.h"
+#include "qshape/Compile/TopologyIndex.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
@@ -76,6 +83,13 @@ std::string entryProducer();
 cache::KeyBuilder sourceKeyBuilder(llvm::StringRef inputBytes, const CompileOptions &options,
                                    const Linker &linker, llvm::StringRef parseOptions);
 
+/// The key of the topology index entry (--share-topology, TopologyIndex.h):
+/// the input's skeleton instead of its bytes, and the same other facts as
+/// the source index.
+cache::KeyBuilder topologyKeyBuilder(const SourceSkeleton &skeleton,
+                                     const CompileOptions &options, const Linker &linker,
+                                     llvm::StringRef parseOptions);
+
 class ArtifactCache {
 public:
   /// Null when `options.mode` is Off.
@@ -109,6 +123,13 @@ public:
   /// layer's warnings, never errors.
   void storeLibrary(const cache::CacheKey &key, llvm::StringRef path, uint64_t compileMs);
   void storeSource(const cache::CacheKey &source, const cache::CacheKey &key);
+
+  /// The topology index (--share-topology): the compile key of the lifted
+  /// library of a skeleton, and where its values sit in the text.
+  std::optional<std::pair<cache::CacheKey, TopologyMap>>
+  lookupTopology(const cache::CacheKey &topology);
+  void storeTopology(const cache::CacheKey &topology, const cache::CacheKey &key,
+                     const TopologyMap &map);
 
 private:
   explicit ArtifactCache(ArtifactCacheOptions options, std::shared_ptr<cache::CacheBackend> b)

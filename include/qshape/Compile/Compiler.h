@@ -29,13 +29,16 @@
 #include "qshape/Cache/CacheKey.h"
 #include "qshape/Compile/OutputFile.h"
 #include "qshape/Compile/Toolchain.h"
+#include "qshape/Compile/TopologyIndex.h"
 #include "qshape/Native/LibraryInfo.h"
+#include "qshape/Transforms/LiftParameters.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
+#include "llvm/Support/SourceMgr.h"
 
 #include <cstdint>
 #include <functional>
@@ -172,6 +175,10 @@ public:
   /// --share-topology: writes the values into the output's temporary (a
   /// library compiled now or copied from a cache), before it is committed.
   llvm::Error writeParameters(OutputFile &output) const;
+  /// --share-topology: where the lifted values sit in the input's text (the
+  /// topology index, TopologyIndex.h), or why they cannot be found there
+  /// (valid after getFacts()).
+  llvm::Expected<TopologyMap> getTopologyMap(const SourceSkeleton &skeleton) const;
 
   const CompileOptions &getOptions() const { return options; }
   const StageTimes &getTimes() const { return times; }
@@ -182,6 +189,7 @@ public:
 private:
   Compilation(mlir::MLIRContext &context, CompileOptions options, std::string inputName);
   void describeEntries();
+  void placeLiftedSources(llvm::ArrayRef<LiftedParameters::Source> sources);
   llvm::Error runPipeline();
   llvm::Error translateAndOptimize();
   llvm::Error emitObject(llvm::SmallVectorImpl<char> &object);
@@ -199,6 +207,11 @@ private:
   std::string sourceDefaultEntry;
   std::optional<CompileFacts> facts;
   std::vector<double> parameterValues;
+  llvm::SourceMgr *sourceMgr = nullptr;
+  /// --share-topology: each lifted constant's place in the text; empty with
+  /// `unplaced` set when one of them has no file location in it.
+  std::vector<LiftedSource> liftedSources;
+  bool unplaced = false;
   std::unique_ptr<mlir::PassManager> passManager;
   std::optional<Linker> linker;
   std::unique_ptr<LLVMState> llvmState;

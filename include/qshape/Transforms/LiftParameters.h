@@ -30,6 +30,15 @@ struct LiftedParameters {
   std::vector<double> values;
   /// Constant ops replaced by reads of the table.
   uint64_t constantsLifted = 0;
+  /// Each lifted constant: its op's location and the slots it filled
+  /// (`splat`: one value for all of them). qshape-compile's topology index
+  /// finds the literals of the text with it.
+  struct Source {
+    mlir::Location loc;
+    int64_t firstSlot, count;
+    bool splat;
+  };
+  std::vector<Source> sources;
 };
 
 /// Replaces every f64 `arith.constant` (scalar or dense tensor) of the

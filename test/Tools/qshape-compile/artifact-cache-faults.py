@@ -145,7 +145,7 @@ def case_hit(work, inp, ref):
     check(b.outcome == "hit" and b.key == a.key, f"second compile hits the same key ({b.outcome})")
     check("IR Dump After" not in b.err, "the hit ran no MLIR pass")
     check(len(open(log).readlines()) == 1, "the hit ran no linker")
-    check("timing: hit:" in b.err and "no MLIR pass, LLVM or linker ran" in b.err,
+    check("timing: hit (source index):" in b.err and "no MLIR pass, LLVM or linker ran" in b.err,
           "--timing says the hit skipped every stage")
     check(open(a.out, "rb").read() == open(b.out, "rb").read(), "the hit's OUT is the miss's bytes")
     # Another spelling of the module: the source index misses, the compile key hits.

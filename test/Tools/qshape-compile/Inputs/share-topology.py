@@ -9,7 +9,8 @@ coefficients). For every program P of a group:
 
 and within a group:
   - every shared build has one key (`-v`), which is not the plain build's,
-    and with the artifact cache the first program misses and the others hit;
+    and with the artifact cache the first program misses and the others hit,
+    found by the topology index (`--timing`: no parse);
   - the shared libraries differ (each holds its own values), yet their
     `.qshape.params` sections are the only bytes that differ;
   - the programs' results differ (so the check can tell them apart).
@@ -31,6 +32,7 @@ compare_results = __import__("compare-results")
 
 WORKLOADS = os.path.join(SRC, "bench", "workloads.py")
 KEY = re.compile(r"qshape-compile: (\w+) (blake3:[0-9a-f]{64})")
+VIA = re.compile(r"qshape-compile: timing: hit \(([a-z ]+)\)")
 
 failures = []
 checks = 0
@@ -49,12 +51,13 @@ def run(cmd, **kw):
 
 
 def compile_(tools, src, out, flags):
-    """(hit|miss|off, key) of one qshape-compile -v."""
-    p = run([os.path.join(tools, "qshape-compile"), src, "-o", out, "-v"] + flags)
+    """(hit|miss|off, key, the index of a hit or None) of one qshape-compile -v --timing."""
+    p = run([os.path.join(tools, "qshape-compile"), src, "-o", out, "-v", "--timing"] + flags)
     if p.returncode:
         raise SystemExit(f"qshape-compile {' '.join(flags)} {src} failed:\n{p.stderr}")
     m = KEY.search(p.stderr)
-    return m.group(1), m.group(2)
+    via = VIA.search(p.stderr)
+    return m.group(1), m.group(2), via.group(1) if via else None
 
 
 def results(tool, target, args):
@@ -138,12 +141,15 @@ def main():
             programs += 1
             base = os.path.splitext(src)[0]
             shared, plain = base + ".shared.so", base + ".plain.so"
-            kind, key = compile_(a.tools, src, shared, ["--share-topology"])
-            _, plain_key = compile_(a.tools, src, plain, [])
+            kind, key, via = compile_(a.tools, src, shared, ["--share-topology"])
+            _, plain_key, _ = compile_(a.tools, src, plain, [])
             # The artifact cache: the first program of a topology compiles, the
-            # others hit its library (and get their own values written in).
+            # others hit its library (and get their own values written in),
+            # found by the topology index without a parse.
             want_kind = "miss" if not keys else "hit"
             check(kind == want_kind, f"{src}: --share-topology was a {kind}, expected a {want_kind}")
+            check(kind != "hit" or via == "topology index",
+                  f"{src}: the hit was found by the {via}, not by the topology index")
             check(key != plain_key, f"{src}: the shared key equals the plain key")
             want = results(sim, src, args)
             for label, lib in (("shared", shared), ("plain", plain)):
