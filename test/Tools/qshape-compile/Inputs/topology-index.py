@@ -30,17 +30,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 st = __import__("share-topology")
 compare_results = st.compare_results
-
-failures = []
-checks = 0
-
-
-def check(ok, message):
-    global checks
-    checks += 1
-    if not ok:
-        failures.append(message)
-        print("FAIL:", message, flush=True)
+check = st.check  # its counters: st.checks, st.failures
 
 
 PROGRAM = """module @m {{
@@ -179,8 +169,8 @@ def main():
     d, _ = agrees(a.tools, src_c, src_c + ".so")
     check(d is None, f"damaged: C's library vs qshape-sim: {d}")
 
-    print(f"topology-index: {len(CASES) + 1} cases, {checks} checks, {len(failures)} failed")
-    return 1 if failures else 0
+    print(f"topology-index: {len(CASES) + 1} cases, {st.checks} checks, {len(st.failures)} failed")
+    return 1 if st.failures else 0
 
 
 if __name__ == "__main__":
