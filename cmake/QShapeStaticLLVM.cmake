@@ -56,6 +56,10 @@ function(qshape_link_static_mlir_llvm target)
   # relocation of the ~100k pointers of its tables at start) 23 MB, 89 MB.
   # (lld's --icf=safe saved nothing measurable and is left out.)
   target_link_options(${target} PRIVATE -Wl,--gc-sections -no-pie)
+  # Nothing to find at run time but the system's libraries: no run path
+  # (CMake would make one of empty entries from the archives, which means
+  # the working directory).
+  set_target_properties(${target} PROPERTIES SKIP_BUILD_RPATH ON INSTALL_RPATH "")
   # lld reads the ~600 archives of one group in about a second; GNU ld takes
   # far longer and far more memory.
   if(QSHAPE_LLD)
