@@ -5,9 +5,11 @@
 //                  [--cache=off|read|write|readwrite] [--cache-dir=DIR]
 //                  [--cache-remote=URL] [--cache-lock-wait=DURATION]
 //
-// A thin main over qshape::compile::Compilation and ArtifactCache
-// (include/qshape/Compile): options in, one summary line (-v) and per-stage
-// times (--timing) out. With --emit=so the artifact cache is consulted
+// The compiler, libexec/qshape/qshape-compile-full: bin/qshape-compile (the
+// front end, frontend.cpp) serves source-index hits and exec()s this
+// program with the same arguments for everything else. A thin main over
+// qshape::compile::Compilation and ArtifactCache (include/qshape/Compile):
+// options in, one summary line (-v) and per-stage times (--timing) out. With --emit=so the artifact cache is consulted
 // before any lowering (ArtifactCache.h): first by the input's bytes, then by
 // the compile key after parsing; a hit writes the stored library to OUT.
 // Errors are located diagnostics where there is a location, then one
