@@ -17,6 +17,7 @@
 # Install layout (the Python package and the docs rely on it; build/ has the
 # same bin/ and lib/ for tools, plugins and shared libraries):
 #   bin/                  tools
+#   libexec/qshape/       programs that tools start (qshape-compile-full)
 #   lib/                  plugins, shared and static libraries
 #   include/qshape/       public headers and the generated .inc files
 #   lib/cmake/QShape/     QShapeConfig.cmake, QShapeConfigVersion.cmake, targets
@@ -26,6 +27,7 @@ include(CMakePackageConfigHelpers)
 set(QSHAPE_INSTALL_BINDIR bin)
 set(QSHAPE_INSTALL_LIBDIR lib)
 set(QSHAPE_INSTALL_INCLUDEDIR include)
+set(QSHAPE_INSTALL_LIBEXECDIR libexec/qshape)
 set(QSHAPE_INSTALL_CMAKEDIR ${QSHAPE_INSTALL_LIBDIR}/cmake/QShape)
 set(QSHAPE_EXPORT_SET QShapeTargets)
 
@@ -96,27 +98,37 @@ function(qshape_add_library name)
     LIBRARY DESTINATION ${QSHAPE_INSTALL_LIBDIR})
 endfunction()
 
-# qshape_tool_link(<target> [SYSTEM_MALLOC])
+# qshape_tool_link(<target> [SYSTEM_MALLOC] [LIBEXEC])
 #
 # Every qshape command-line tool calls this right after its add_executable:
 # the allocator, the output directory (build/bin), the install rule (bin/)
 # with an rpath that works from the prefix, and the export as QShape::<target>.
 # SYSTEM_MALLOC keeps the system's malloc (qshape-run: mimalloc's operator
-# new aborts where the runtime expects std::bad_alloc).
+# new aborts where the runtime expects std::bad_alloc). LIBEXEC puts a
+# program that another tool starts into libexec/qshape/ (build and prefix
+# alike) instead of bin/.
 function(qshape_tool_link target)
-  cmake_parse_arguments(ARG "SYSTEM_MALLOC" "" "" ${ARGN})
+  cmake_parse_arguments(ARG "SYSTEM_MALLOC;LIBEXEC" "" "" ${ARGN})
   if(QSHAPE_TOOL_ALLOCATOR STREQUAL "mimalloc" AND NOT ARG_SYSTEM_MALLOC)
     # Kept although nothing names it: it comes before libc in the search
     # order, so its malloc/free serve the whole process, libMLIR.so included.
     target_link_libraries(${target} PRIVATE -Wl,--push-state,--no-as-needed mimalloc
                           -Wl,--pop-state)
   endif()
-  set_target_properties(${target} PROPERTIES
-    RUNTIME_OUTPUT_DIRECTORY "${QSHAPE_TOOLS_DIR}"
-    INSTALL_RPATH "${QSHAPE_TOOL_INSTALL_RPATH}")
+  if(ARG_LIBEXEC)
+    set_target_properties(${target} PROPERTIES
+      RUNTIME_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/${QSHAPE_INSTALL_LIBEXECDIR}"
+      INSTALL_RPATH "$ORIGIN/../../${QSHAPE_INSTALL_LIBDIR};${LLVM_LIBRARY_DIR}")
+    set(destination ${QSHAPE_INSTALL_LIBEXECDIR})
+  else()
+    set_target_properties(${target} PROPERTIES
+      RUNTIME_OUTPUT_DIRECTORY "${QSHAPE_TOOLS_DIR}"
+      INSTALL_RPATH "${QSHAPE_TOOL_INSTALL_RPATH}")
+    set(destination ${QSHAPE_INSTALL_BINDIR})
+  endif()
   _qshape_mark(${target} tool)
   install(TARGETS ${target} EXPORT ${QSHAPE_EXPORT_SET}
-    RUNTIME DESTINATION ${QSHAPE_INSTALL_BINDIR})
+    RUNTIME DESTINATION ${destination})
 endfunction()
 
 # qshape_add_plugin(<name> <sources>... LINK <qshape libraries>...)

@@ -149,6 +149,56 @@ std::optional<std::string> hashFile(const char *Path) {
   return "blake3:" + toHex(Hasher.final<CacheKey::NumBytes>());
 }
 
+/// The hex of the NT_GNU_BUILD_ID note among the notes in [Note, End), or "".
+std::string findGnuBuildId(const char *Note, const char *End) {
+  while (Note + sizeof(ElfW(Nhdr)) <= End) {
+    auto *H = reinterpret_cast<const ElfW(Nhdr) *>(Note);
+    const char *Name = Note + sizeof(ElfW(Nhdr));
+    const char *Desc = Name + ((H->n_namesz + 3) & ~3u);
+    if (Desc + H->n_descsz > End)
+      break;
+    if (H->n_type == NT_GNU_BUILD_ID && H->n_namesz == 4 && std::memcmp(Name, "GNU", 4) == 0)
+      return llvm::toHex(llvm::StringRef(Desc, H->n_descsz), /*LowerCase=*/true);
+    Note = Desc + ((H->n_descsz + 3) & ~3u);
+  }
+  return "";
+}
+
+/// "gnu-build-id:<hex>:size:<bytes>": the one spelling of a build id taken
+/// from the linker's note (the size covers bytes appended to the file).
+std::string formatGnuBuildId(llvm::StringRef Hex, uint64_t Size) {
+  return ("gnu-build-id:" + Hex + ":size:" + llvm::Twine(Size)).str();
+}
+
+/// The build-id note of the ELF file at `Path`, read from its program
+/// headers the way the loader maps them (native class and byte order only).
+std::string readGnuBuildIdOfFile(int FD) {
+  using namespace fileutil;
+  ElfW(Ehdr) E{};
+  llvm::ErrorOr<size_t> N = readAt(FD, reinterpret_cast<char *>(&E), sizeof(E), 0);
+  if (!N || *N != sizeof(E) || std::memcmp(E.e_ident, ELFMAG, SELFMAG) != 0 ||
+      E.e_ident[EI_CLASS] != (sizeof(void *) == 8 ? ELFCLASS64 : ELFCLASS32) ||
+      E.e_phentsize != sizeof(ElfW(Phdr)) || E.e_phnum == 0 || E.e_phnum > 4096)
+    return "";
+  std::vector<ElfW(Phdr)> Phdrs(E.e_phnum);
+  size_t Bytes = Phdrs.size() * sizeof(ElfW(Phdr));
+  N = readAt(FD, reinterpret_cast<char *>(Phdrs.data()), Bytes, E.e_phoff);
+  if (!N || *N != Bytes)
+    return "";
+  for (const ElfW(Phdr) &P : Phdrs) {
+    if (P.p_type != PT_NOTE || P.p_filesz == 0 || P.p_filesz > (1u << 20))
+      continue;
+    std::vector<char> Notes(P.p_filesz);
+    N = readAt(FD, Notes.data(), Notes.size(), P.p_offset);
+    if (!N || *N != Notes.size())
+      continue;
+    std::string Hex = findGnuBuildId(Notes.data(), Notes.data() + Notes.size());
+    if (!Hex.empty())
+      return Hex;
+  }
+  return "";
+}
+
 /// The GNU build-id note (NT_GNU_BUILD_ID) of the loaded object that holds
 /// `Addr`: a linker-computed hash of the object's contents, read from memory.
 struct NoteSearch {
@@ -171,19 +221,9 @@ int findBuildIdNote(struct dl_phdr_info *Info, size_t, void *Data) {
     if (P.p_type != PT_NOTE)
       continue;
     const char *Note = reinterpret_cast<const char *>(Info->dlpi_addr + P.p_vaddr);
-    const char *End = Note + P.p_memsz;
-    while (Note + sizeof(ElfW(Nhdr)) <= End) {
-      auto *H = reinterpret_cast<const ElfW(Nhdr) *>(Note);
-      const char *Name = Note + sizeof(ElfW(Nhdr));
-      const char *Desc = Name + ((H->n_namesz + 3) & ~3u);
-      if (Desc + H->n_descsz > End)
-        break;
-      if (H->n_type == NT_GNU_BUILD_ID && H->n_namesz == 4 && std::memcmp(Name, "GNU", 4) == 0) {
-        Search->Hex = llvm::toHex(llvm::StringRef(Desc, H->n_descsz), /*LowerCase=*/true);
-        return 1;
-      }
-      Note = Desc + ((H->n_descsz + 3) & ~3u);
-    }
+    Search->Hex = findGnuBuildId(Note, Note + P.p_memsz);
+    if (!Search->Hex.empty())
+      return 1;
   }
   return 1;
 }
@@ -202,7 +242,7 @@ std::string computeBuildId() {
                 reinterpret_cast<void **>(&LinkMap), RTLD_DL_LINKMAP) != 0) {
       bool IsMain = LinkMap && LinkMap->l_name && LinkMap->l_name[0] == '\0';
       if (::stat(IsMain ? "/proc/self/exe" : DlInfo.dli_fname, &St) == 0)
-        return "gnu-build-id:" + Search.Hex + ":size:" + std::to_string(St.st_size);
+        return formatGnuBuildId(Search.Hex, St.st_size);
     }
   }
   Dl_info Info{};
@@ -224,6 +264,21 @@ std::string computeBuildId() {
   return ("version:" + getProducerVersion()).str();
 }
 } // namespace
+
+std::string qshape::cache::getBuildIdOfFile(llvm::StringRef Path) {
+  using namespace fileutil;
+  UniqueFD FD = openFile(Path, O_RDONLY);
+  struct stat St {};
+  if (FD.valid() && ::fstat(FD.get(), &St) == 0) {
+    std::string Hex = readGnuBuildIdOfFile(FD.get());
+    if (!Hex.empty())
+      return formatGnuBuildId(Hex, St.st_size);
+  }
+  std::string Copy = Path.str();
+  if (std::optional<std::string> Id = hashFile(Copy.c_str()))
+    return *Id;
+  return "";
+}
 
 llvm::StringRef qshape::cache::getBuildId() {
   static std::string Id = computeBuildId(); // thread-safe, once per process

@@ -22,13 +22,14 @@ ProblemState &state() {
   return *State;
 }
 
-void printToStderr(llvm::StringRef Message) {
+} // namespace
+
+void qshape::cache::printDefaultWarning(llvm::StringRef Message) {
   llvm::errs() << "qshape-cache: warning: " << Message
                << " (compilation goes on without the cache where it fails; "
                   "later cache problems of this process are only counted: "
                   "see `qshape-cache stats`)\n";
 }
-} // namespace
 
 WarningHandler qshape::cache::setWarningHandler(WarningHandler Handler) {
   ProblemState &S = state();
@@ -54,7 +55,7 @@ bool qshape::cache::reportProblem(const llvm::Twine &Message,
   if (Handler)
     Handler(Text);
   else
-    printToStderr(Text);
+    printDefaultWarning(Text);
   return true;
 }
 

@@ -3,10 +3,12 @@
 #include "qshape/Compile/ArtifactCache.h"
 
 #include "qshape/Cache/Diagnostics.h"
+#include "qshape/Native/LibraryInfo.h"
 #include "qshape/Runtime/RuntimeABI.h"
 
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Config/llvm-config.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/MemoryBuffer.h"
 
 using namespace qshape::cache;
@@ -48,6 +50,20 @@ llvm::StringRef getCacheOutcomeName(CacheOutcome outcome) {
   return "off";
 }
 
+void printSummary(llvm::raw_ostream &os, CacheOutcome outcome, llvm::StringRef key,
+                  double seconds) {
+  os << llvm::format("qshape-compile: %s %s %.3f s\n", getCacheOutcomeName(outcome).str().c_str(),
+                     key.str().c_str(), seconds);
+}
+
+void printHitTiming(llvm::raw_ostream &os, llvm::StringRef via, double read, double parse,
+                    double facts, double cache, double total, uint64_t outputBytes) {
+  os << llvm::format("qshape-compile: timing: hit (%s): read %.4f s, parse %.4f s, facts %.4f s, "
+                     "cache %.4f s, total %.4f s; no MLIR pass, LLVM or linker ran\n",
+                     via.str().c_str(), read, parse, facts, cache, total);
+  os << "qshape-compile: sizes: output " << outputBytes << " bytes (from the cache)\n";
+}
+
 std::string entryProducer() {
   return (getProducerVersion() + " llvm " LLVM_VERSION_STRING " runtime-abi " +
           llvm::Twine(QSHAPE_RUNTIME_ABI_VERSION))
@@ -58,7 +74,8 @@ std::string entryProducer() {
 /// which index and what of the input it is keyed by.
 static KeyBuilder indexKeyBuilder(llvm::StringRef kind, llvm::StringRef inputField,
                                   llvm::StringRef input, const CompileOptions &options,
-                                  const Linker &linker, llvm::StringRef parseOptions) {
+                                  const Linker &linker, llvm::StringRef parseOptions,
+                                  llvm::StringRef compilerBuildId) {
   const TargetInfo &target = TargetInfo::host();
   KeyBuilder b;
   // Its own kind of key: never the key of a library or of an MLIR entry.
@@ -73,7 +90,7 @@ static KeyBuilder indexKeyBuilder(llvm::StringRef kind, llvm::StringRef inputFie
       .add("cpu", target.cpu)
       .add("cpu-features", target.features)
       .add("producer", getProducerVersion())
-      .add("build-id", getBuildId())
+      .add("build-id", compilerBuildId)
       .add("llvm-version", LLVM_VERSION_STRING)
       .add("linker", linker.identity)
       .add("runtime-abi", QSHAPE_RUNTIME_ABI_VERSION);
@@ -81,17 +98,20 @@ static KeyBuilder indexKeyBuilder(llvm::StringRef kind, llvm::StringRef inputFie
 }
 
 KeyBuilder sourceKeyBuilder(llvm::StringRef inputBytes, const CompileOptions &options,
-                            const Linker &linker, llvm::StringRef parseOptions) {
+                            const Linker &linker, llvm::StringRef parseOptions,
+                            llvm::StringRef compilerBuildId) {
   llvm::BLAKE3 input;
   input.update(inputBytes);
   return indexKeyBuilder("native-library-source-index", "input-bytes", toHex(input.final()),
-                         options, linker, parseOptions);
+                         options, linker, parseOptions, compilerBuildId);
 }
 
 KeyBuilder topologyKeyBuilder(const SourceSkeleton &skeleton, const CompileOptions &options,
-                              const Linker &linker, llvm::StringRef parseOptions) {
+                              const Linker &linker, llvm::StringRef parseOptions,
+                              llvm::StringRef compilerBuildId) {
   KeyBuilder b = indexKeyBuilder("native-library-topology-index", "input-skeleton",
-                                 skeleton.digest, options, linker, parseOptions);
+                                 skeleton.digest, options, linker, parseOptions,
+                                 compilerBuildId);
   b.add("float-literals", uint64_t(skeleton.literals.size()));
   return b;
 }

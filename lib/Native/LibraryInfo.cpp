@@ -3,10 +3,11 @@
 #include "qshape/Native/LibraryInfo.h"
 
 #include "llvm/ADT/StringExtras.h"
-#include "llvm/Object/ELFObjectFile.h"
-#include "llvm/Object/ObjectFile.h"
+#include "llvm/BinaryFormat/ELF.h"
+#include "llvm/Object/ELF.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace llvm;
@@ -212,46 +213,65 @@ Expected<const EntryInfo *> LibraryInfo::findEntry(StringRef name) const {
                            "'; it has: " + (names.empty() ? "none" : names));
 }
 
-Expected<LibraryInfo> readLibraryInfo(StringRef path) {
-  auto notOurs = [&](const Twine &why) {
-    return createStringError("'" + path.str() + "' is not a library compiled by qshape-compile (" +
-                             why + ")");
-  };
-  Expected<object::OwningBinary<object::ObjectFile>> file =
-      object::ObjectFile::createObjectFile(path);
-  if (!file) {
-    std::string message = toString(file.takeError());
-    // A missing or unreadable file is a plain I/O error, not a format one.
-    if (!sys::fs::exists(path))
-      return createStringError("cannot open '" + path.str() + "': no such file");
-    return notOurs(message);
-  }
-  const object::ObjectFile &obj = *file->getBinary();
-  if (!obj.isELF())
-    return notOurs("not an ELF file");
-  if (auto *elf = dyn_cast<object::ELFObjectFileBase>(&obj);
-      !elf || elf->getEType() != ELF::ET_DYN)
+/// The info section of an ELF shared library of class ELFT. ELFFile alone,
+/// not ObjectFile::createObjectFile: that one links every object format's
+/// reader (and LLVM IR's), which the cache's front end must not carry.
+template <class ELFT>
+static Expected<LibraryInfo> readFromELF(StringRef path, StringRef bytes,
+                                         function_ref<Error(const Twine &)> notOurs) {
+  Expected<object::ELFFile<ELFT>> file = object::ELFFile<ELFT>::create(bytes);
+  if (!file)
+    return notOurs(toString(file.takeError()));
+  if (file->getHeader().e_type != ELF::ET_DYN)
     return notOurs("not a shared library");
-  for (const object::SectionRef &section : obj.sections()) {
-    Expected<StringRef> name = section.getName();
+  auto sections = file->sections();
+  if (!sections)
+    return notOurs(toString(sections.takeError()));
+  for (const typename ELFT::Shdr &section : *sections) {
+    Expected<StringRef> name = file->getSectionName(section);
     if (!name) {
       consumeError(name.takeError());
       continue;
     }
     if (*name != LibraryInfoSection)
       continue;
-    Expected<StringRef> contents = section.getContents();
+    Expected<ArrayRef<uint8_t>> contents = file->getSectionContents(section);
     if (!contents)
       return notOurs("its " + LibraryInfoSection + " section cannot be read: " +
                      toString(contents.takeError()));
     // The section holds the document and a terminating NUL.
-    StringRef text = contents->take_until([](char c) { return c == '\0'; });
+    StringRef text = toStringRef(*contents).take_until([](char c) { return c == '\0'; });
     Expected<LibraryInfo> info = LibraryInfo::fromJSON(text);
     if (!info)
       return createStringError("'" + path.str() + "': " + toString(info.takeError()));
     return info;
   }
   return notOurs("it has no " + LibraryInfoSection + " section");
+}
+
+Expected<LibraryInfo> readLibraryInfo(StringRef path) {
+  auto notOurs = [&](const Twine &why) -> Error {
+    return createStringError("'" + path.str() + "' is not a library compiled by qshape-compile (" +
+                             why + ")");
+  };
+  ErrorOr<std::unique_ptr<MemoryBuffer>> buffer =
+      MemoryBuffer::getFile(path, /*IsText=*/false, /*RequiresNullTerminator=*/false);
+  if (!buffer) {
+    // A missing or unreadable file is a plain I/O error, not a format one.
+    if (!sys::fs::exists(path))
+      return createStringError("cannot open '" + path.str() + "': no such file");
+    return createStringError("cannot read '" + path.str() + "': " + buffer.getError().message());
+  }
+  StringRef bytes = (*buffer)->getBuffer();
+  if (!bytes.starts_with("\x7f" "ELF") || bytes.size() < 6)
+    return notOurs("not an ELF file");
+  bool is64 = bytes[4] == ELF::ELFCLASS64;
+  bool little = bytes[5] == ELF::ELFDATA2LSB;
+  if (is64)
+    return little ? readFromELF<object::ELF64LE>(path, bytes, notOurs)
+                  : readFromELF<object::ELF64BE>(path, bytes, notOurs);
+  return little ? readFromELF<object::ELF32LE>(path, bytes, notOurs)
+                : readFromELF<object::ELF32BE>(path, bytes, notOurs);
 }
 
 } // namespace qshape::native

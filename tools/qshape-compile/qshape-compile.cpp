@@ -5,9 +5,11 @@
 //                  [--cache=off|read|write|readwrite] [--cache-dir=DIR]
 //                  [--cache-remote=URL] [--cache-lock-wait=DURATION]
 //
-// A thin main over qshape::compile::Compilation and ArtifactCache
-// (include/qshape/Compile): options in, one summary line (-v) and per-stage
-// times (--timing) out. With --emit=so the artifact cache is consulted
+// The compiler, libexec/qshape/qshape-compile-full: bin/qshape-compile (the
+// front end, frontend.cpp) serves source-index hits and exec()s this
+// program with the same arguments for everything else. A thin main over
+// qshape::compile::Compilation and ArtifactCache (include/qshape/Compile):
+// options in, one summary line (-v) and per-stage times (--timing) out. With --emit=so the artifact cache is consulted
 // before any lowering (ArtifactCache.h): first by the input's bytes, then by
 // the compile key after parsing; a hit writes the stored library to OUT.
 // Errors are located diagnostics where there is a location, then one
@@ -15,6 +17,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "qshape/Cache/Diagnostics.h"
 #include "qshape/Compile/ArtifactCache.h"
 #include "qshape/Compile/Compiler.h"
 #include "qshape/Compile/ParameterTable.h"
@@ -35,6 +38,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <chrono>
+#include <cstdlib>
 
 using namespace mlir;
 using namespace qshape::compile;
@@ -128,6 +132,8 @@ namespace {
 /// whatever the driver holds after it) can be added between parse and
 /// facts without touching it.
 struct CacheRun {
+  /// $QSHAPE_COMPILE_SOURCE_MISS as the front end set it (ArtifactCache.h).
+  std::optional<std::string> frontEndMiss;
   std::unique_ptr<ArtifactCache> cache;
   std::optional<qshape::cache::CacheKey> sourceKey;
   std::unique_ptr<qshape::cache::KeyLock> lock;
@@ -141,9 +147,16 @@ struct CacheRun {
                       const Linker &linker, OutputFile &output) {
     auto start = Clock::now();
     sourceKey = sourceKeyBuilder(input, options, linker,
-                                 allowUnregistered ? "allow-unregistered-dialect" : "")
+                                 allowUnregistered ? "allow-unregistered-dialect" : "",
+                                 qshape::cache::getBuildId())
                     .key();
-    bool hit = lookupBySource(output);
+    // The front end looked this key up a moment ago and found nothing.
+    bool lookedUp = frontEndMiss && *frontEndMiss == sourceKey->str();
+    if (frontEndMiss && !lookedUp)
+      qshape::cache::reportProblem("qshape-compile's front end keyed this input " +
+                                   *frontEndMiss + ", the compiler " + sourceKey->str() +
+                                   " (a front end of another build?); looking up again");
+    bool hit = !lookedUp && lookupBySource(output);
     if (!hit && cache->writes()) {
       bool waited = false;
       lock = cache->lock(*sourceKey, waited);
@@ -187,7 +200,8 @@ struct CacheRun {
     auto start = Clock::now();
     skeleton = scanSkeleton(input);
     topologyKey = topologyKeyBuilder(*skeleton, options, linker,
-                                     allowUnregistered ? "allow-unregistered-dialect" : "")
+                                     allowUnregistered ? "allow-unregistered-dialect" : "",
+                                     qshape::cache::getBuildId())
                       .key();
     bool hit = lookupByTopology(input, output);
     seconds += since(start);
@@ -251,6 +265,12 @@ private:
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   auto start = Clock::now();
+  // Read once and not passed on (to the linker, say).
+  std::optional<std::string> frontEndMiss;
+  if (const char *miss = getenv(SourceMissEnvironmentVariable)) {
+    frontEndMiss = miss;
+    unsetenv(SourceMissEnvironmentVariable);
+  }
   registerPassManagerCLOptions();
   registerDefaultTimingManagerCLOptions();
   registerAsmPrinterCLOptions();
@@ -331,9 +351,7 @@ int main(int argc, char **argv) {
     if (llvm::Error error = output->commit())
       return fail(llvm::toString(std::move(error)));
     if (verbose)
-      llvm::errs() << llvm::format("qshape-compile: %s %s %.3f s\n",
-                                   getCacheOutcomeName(outcome).str().c_str(), key.str().c_str(),
-                                   since(start));
+      printSummary(llvm::errs(), outcome, key, since(start));
     return 0;
   };
   // `via`: the index that named the library (the compile key itself after
@@ -344,16 +362,13 @@ int main(int argc, char **argv) {
       return;
     uint64_t size = 0;
     (void)llvm::sys::fs::file_size(output->getTempPath(), size);
-    llvm::errs() << llvm::format("qshape-compile: timing: hit (%s): read %.4f s, parse %.4f s, facts "
-                                 "%.4f s, cache %.4f s, total %.4f s; no MLIR pass, LLVM or "
-                                 "linker ran\n",
-                                 via.str().c_str(), readSeconds, parse, facts, cacheSeconds,
-                                 since(start));
-    llvm::errs() << "qshape-compile: sizes: output " << size << " bytes (from the cache)\n";
+    qshape::compile::printHitTiming(llvm::errs(), via, readSeconds, parse, facts, cacheSeconds,
+                                    since(start), size);
   };
 
   // The artifact cache, before anything is parsed.
   CacheRun run;
+  run.frontEndMiss = frontEndMiss;
   if (emit == EmitKind::SharedLibrary && *cacheMode != CacheMode::Off) {
     llvm::Expected<Linker> linker = findLinker(options.linker);
     if (!linker)
@@ -437,8 +452,7 @@ int main(int argc, char **argv) {
   }
   if (!output) {
     if (verbose)
-      llvm::errs() << llvm::format("qshape-compile: off %s %.3f s\n", (*facts)->key().c_str(),
-                                   since(start));
+      printSummary(llvm::errs(), CacheOutcome::Off, (*facts)->key(), since(start));
     return 0;
   }
   return finish(run.outcome, (*facts)->key());

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "qshape/Compile/ArtifactCache.h"
+#include "qshape/Compile/Compiler.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"

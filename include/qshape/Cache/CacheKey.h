@@ -111,6 +111,12 @@ llvm::StringRef getProducerVersion();
 /// when the version string did not change.
 llvm::StringRef getBuildId();
 
+/// What getBuildId() returns inside the executable at \p Path when it runs
+/// as the main program (the same note, size or file hash), read from the
+/// file: a front end that starts another binary keys with that binary's
+/// build id. Empty if the file cannot be read.
+std::string getBuildIdOfFile(llvm::StringRef Path);
+
 /// Lower-case hex of \p Bytes.
 std::string toHex(llvm::ArrayRef<uint8_t> Bytes);
 

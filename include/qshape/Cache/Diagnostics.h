@@ -30,6 +30,9 @@ using WarningHandler = std::function<void(llvm::StringRef Message)>;
 /// problems are only counted.
 WarningHandler setWarningHandler(WarningHandler Handler);
 
+/// What the default handler does with a message: one line on stderr.
+void printDefaultWarning(llvm::StringRef Message);
+
 /// Where a problem comes from. Each source has its own one warning, so a
 /// local problem (a read-only disk) does not hide that the shared cache is
 /// down, and a flapping server does not hide a full disk.

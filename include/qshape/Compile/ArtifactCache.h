@@ -35,10 +35,13 @@
 #define QSHAPE_COMPILE_ARTIFACTCACHE_H
 
 #include "qshape/Cache/CacheBackend.h"
-#include "qshape/Compile/Compiler.h"
+#include "qshape/Compile/CompileOptions.h"
+#include "qshape/Compile/OutputFile.h"
+#include "qshape/Compile/Toolchain.h"
 #include "qshape/Compile/TopologyIndex.h"
 
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/raw_ostream.h"
 #include "llvm/Support/Error.h"
 
 #include <chrono>
@@ -57,6 +60,15 @@ llvm::StringRef getCacheModeName(CacheMode mode);
 /// What a compilation did with the cache, as -v prints it.
 enum class CacheOutcome { Off, Hit, Miss };
 llvm::StringRef getCacheOutcomeName(CacheOutcome outcome);
+
+/// -v's line on stderr: "qshape-compile: hit|miss|off <key> <seconds> s".
+void printSummary(llvm::raw_ostream &os, CacheOutcome outcome, llvm::StringRef key,
+                  double seconds);
+/// --timing's lines for a hit (the stages that ran, and the output's size);
+/// `via`: the index that named the library ("source index", "topology
+/// index", or "compile key" after a parse).
+void printHitTiming(llvm::raw_ostream &os, llvm::StringRef via, double read, double parse,
+                    double facts, double cache, double total, uint64_t outputBytes);
 
 struct ArtifactCacheOptions {
   CacheMode mode = CacheMode::ReadWrite;
@@ -79,16 +91,28 @@ std::string entryProducer();
 /// text, so its unexpanded spec is enough here). `parseOptions` names the
 /// options that decide whether the bytes parse at all
 /// (--allow-unregistered-dialect): a hit must not accept an input that
-/// this run would refuse.
+/// this run would refuse. `compilerBuildId` is the build id of the
+/// compiler that makes the library (cache::getBuildId() in it, and
+/// cache::getBuildIdOfFile() of it in the front end, which compiles
+/// nothing itself): both halves of qshape-compile compute one key.
 cache::KeyBuilder sourceKeyBuilder(llvm::StringRef inputBytes, const CompileOptions &options,
-                                   const Linker &linker, llvm::StringRef parseOptions);
+                                   const Linker &linker, llvm::StringRef parseOptions,
+                                   llvm::StringRef compilerBuildId);
+
+/// The front end (tools/qshape-compile/frontend.cpp) sets
+/// this variable to the source key it looked up and did not find, with no
+/// problem on the way, before it starts the compiler: the compiler skips
+/// that one lookup (the statistics count one miss, as with one process),
+/// and says so if its own source key differs.
+constexpr const char *SourceMissEnvironmentVariable = "QSHAPE_COMPILE_SOURCE_MISS";
 
 /// The key of the topology index entry (--share-topology, TopologyIndex.h):
 /// the input's skeleton instead of its bytes, and the same other facts as
 /// the source index.
 cache::KeyBuilder topologyKeyBuilder(const SourceSkeleton &skeleton,
                                      const CompileOptions &options, const Linker &linker,
-                                     llvm::StringRef parseOptions);
+                                     llvm::StringRef parseOptions,
+                                     llvm::StringRef compilerBuildId);
 
 class ArtifactCache {
 public:

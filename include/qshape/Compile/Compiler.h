@@ -27,6 +27,7 @@
 #define QSHAPE_COMPILE_COMPILER_H
 
 #include "qshape/Cache/CacheKey.h"
+#include "qshape/Compile/CompileOptions.h"
 #include "qshape/Compile/OutputFile.h"
 #include "qshape/Compile/Toolchain.h"
 #include "qshape/Compile/TopologyIndex.h"
@@ -58,45 +59,6 @@ class PassManager;
 } // namespace mlir
 
 namespace qshape::compile {
-
-/// What qshape-compile writes.
-enum class EmitKind {
-  MLIR,          ///< the module after the MLIR pipeline (LLVM dialect), text
-  LLVMIR,        ///< LLVM IR after optimisation, text
-  Object,        ///< the object file
-  SharedLibrary, ///< the linked library (default)
-};
-/// "mlir", "llvm", "obj", "so": the values of --emit.
-llvm::StringRef getEmitName(EmitKind kind);
-
-/// Catalyst's default. Its driver (mlir/lib/Driver) runs no LLVM IR
-/// optimisation pipeline unless a module needs Enzyme, and generates code
-/// with CodeGenOptLevel::None; --opt-level=0 does the same (the O0 pipeline,
-/// which only runs always-inline, and CodeGenOptLevel::None).
-constexpr unsigned DefaultOptLevel = 0;
-
-struct CompileOptions {
-  /// LLVM optimisation and code generation level, 0..3.
-  unsigned optLevel = DefaultOptLevel;
-  /// qshape-roll-loops (with qshape-canonicalize) in the pipeline.
-  bool roll = true;
-  EmitKind emit = EmitKind::SharedLibrary;
-  /// The linker driver, overriding $QSHAPE_LINKER and the configured one.
-  std::string linker;
-  /// --share-topology: before the key, put the module in canonical form and
-  /// lift its f64 constants into one value-free table
-  /// (qshape-lift-parameters{abstract-values}), so every program of one shape
-  /// has one key and one library; the values are kept
-  /// (getParameterValues()) and writeParameters() puts them into OUT.
-  bool shareTopology = false;
-  /// Called on the MLIR pass manager before it runs (qshape-compile applies
-  /// MLIR's --mlir-timing, --mlir-print-ir-* options here).
-  std::function<mlir::LogicalResult(mlir::PassManager &)> configurePassManager;
-};
-
-/// The MLIR pipeline a compilation with `options` runs, as written (the
-/// one place that says so); CompileFacts::pipeline is its expansion.
-std::string getPipelineSpec(const CompileOptions &options);
 
 /// Seconds spent in each stage (0 for stages that did not run).
 struct StageTimes {

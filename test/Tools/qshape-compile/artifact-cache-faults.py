@@ -409,10 +409,17 @@ def case_keys(work, inp, ref):
     good(r, ref, "another linker")
     check(r.outcome == "miss" and r.key not in seen, "another linker: a miss")
     seen.add(r.key)
-    # Another build of qshape-compile (one byte more: another build id).
-    binary = os.path.join(work, "c8-qshape-compile")
+    # Another build of the compiler (one byte more: another build id),
+    # behind a copy of the front end: the key is the compiler's.
+    prefix = os.path.join(work, "c8-prefix")
+    os.makedirs(os.path.join(prefix, "bin"), exist_ok=True)
+    os.makedirs(os.path.join(prefix, "libexec", "qshape"), exist_ok=True)
+    binary = os.path.join(prefix, "bin", "qshape-compile")
     shutil.copy(TOOLS["compile"], binary)
-    with open(binary, "ab") as f:
+    full = os.path.join(prefix, "libexec", "qshape", "qshape-compile-full")
+    shutil.copy(os.path.join(os.path.dirname(TOOLS["compile"]), "..", "libexec", "qshape",
+                             "qshape-compile-full"), full)
+    with open(full, "ab") as f:
         f.write(b"\0")
     r = compile_(inp, d, out, tool=binary)
     good(r, ref, "another build")

@@ -1,0 +1,68 @@
+# qshape_link_static_mlir_llvm(<target>)
+#
+# Links <target> against the static archives of MLIR and LLVM (Debian ships
+# them next to libMLIR.so and libLLVM.so) instead of the two shared
+# libraries. A process that loads libLLVM.so and libMLIR.so pays for
+# relocating ~200 MB of code and for every static initializer in them before
+# main() (docs/native.md, "How qshape-compile is linked"); linked statically,
+# only the archive members the target calls are in the binary.
+#
+# The archives are the component targets that MLIR's and LLVM's CMake
+# packages export (MLIR_ALL_LIBS, LLVM_AVAILABLE_LIBS), by their files: their
+# INTERFACE_LINK_LIBRARIES name the LLVM dylib (Debian builds with
+# LLVM_LINK_LLVM_DYLIB), which must not come along. One --start-group keeps
+# the order free; the linker takes only what is referenced. The system
+# libraries are LLVMSupport's own (zlib, zstd, ...), as needed.
+function(qshape_link_static_mlir_llvm target)
+  get_property(mlir_libs GLOBAL PROPERTY MLIR_ALL_LIBS)
+  set(archives)
+  foreach(lib IN LISTS mlir_libs LLVM_AVAILABLE_LIBS)
+    # Test libraries, the C API and the dylibs themselves are not components
+    # a compiler links.
+    if(lib MATCHES "^(MLIR|LLVM|LTO|Remarks)$" OR lib MATCHES "Test|CAPI|^mlir_|^Polly$" OR NOT TARGET ${lib})
+      continue()
+    endif()
+    get_target_property(type ${lib} TYPE)
+    if(NOT type STREQUAL "STATIC_LIBRARY")
+      continue()
+    endif()
+    list(APPEND archives "$<TARGET_FILE:${lib}>")
+  endforeach()
+  get_target_property(system_libs LLVMSupport INTERFACE_LINK_LIBRARIES)
+  list(FILTER system_libs EXCLUDE REGEX "^LLVM")
+  # Imported targets that LLVMConfig.cmake did not find here (Debian ships
+  # libzstd.so.1 without the CMake package): the library by its file.
+  set(resolved)
+  foreach(lib IN LISTS system_libs)
+    if(lib MATCHES "::" AND NOT TARGET ${lib})
+      string(REGEX REPLACE "^([A-Za-z0-9]+)::.*" "\\1" name "${lib}")
+      string(TOLOWER "${name}" name)
+      find_library(QSHAPE_STATIC_${name}_LIBRARY NAMES ${name} lib${name}.so.1)
+      if(QSHAPE_STATIC_${name}_LIBRARY)
+        list(APPEND resolved ${QSHAPE_STATIC_${name}_LIBRARY})
+      else()
+        message(FATAL_ERROR "qshape-compile (QSHAPE_STATIC_COMPILER): LLVMSupport needs ${lib}, "
+                            "which is not installed; configure with -DQSHAPE_STATIC_COMPILER=OFF")
+      endif()
+    else()
+      list(APPEND resolved ${lib})
+    endif()
+  endforeach()
+  target_link_libraries(${target} PRIVATE
+    -Wl,--start-group ${archives} -Wl,--end-group
+    -Wl,--push-state,--as-needed ${resolved} -Wl,--pop-state)
+  # Measured on qshape-compile --version (docs/benchmarks.md): static 29 MB
+  # RSS, 118 MB file; with --gc-sections 25 MB, 91 MB; and not PIE (no
+  # relocation of the ~100k pointers of its tables at start) 23 MB, 89 MB.
+  # (lld's --icf=safe saved nothing measurable and is left out.)
+  target_link_options(${target} PRIVATE -Wl,--gc-sections -no-pie)
+  # Nothing to find at run time but the system's libraries: no run path
+  # (CMake would make one of empty entries from the archives, which means
+  # the working directory).
+  set_target_properties(${target} PROPERTIES SKIP_BUILD_RPATH ON INSTALL_RPATH "")
+  # lld reads the ~600 archives of one group in about a second; GNU ld takes
+  # far longer and far more memory.
+  if(QSHAPE_LLD)
+    target_link_options(${target} PRIVATE "--ld-path=${QSHAPE_LLD}")
+  endif()
+endfunction()

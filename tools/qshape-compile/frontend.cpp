@@ -1,0 +1,224 @@
+//===- frontend.cpp - qshape-compile: a cache hit without MLIR or LLVM ----===//
+//
+// `qshape-compile` as users call it (bin/). It serves the artifact cache's
+// source index hit and nothing else: it computes the source key of the
+// input's bytes and options, looks the library up and checks it with the
+// compiler's own code (QShapeArtifactCache: key builder, entry format,
+// producer, checksum, the library info naming the key, the runtime ABI), and
+// writes OUT atomically. Anything else (a miss, a problem, an option it does
+// not take exactly as the compiler would, --help, other emits, stdin) it
+// hands over unchanged by exec()ing the compiler, qshape-compile-full in
+// ../libexec/qshape/ (docs/native.md, "How qshape-compile is linked").
+//
+// It links no MLIR and only LLVM's Support, TargetParser and the ELF reader,
+// statically, so a hit starts in about a millisecond instead of paying for
+// the compiler's tens of megabytes of code. The toolchain in the key is the
+// compiler's: its build id is read from its file (cache::getBuildIdOfFile),
+// which is the id the compiler computes of itself.
+//
+//===----------------------------------------------------------------------===//
+
+#include "qshape/Cache/CacheKey.h"
+#include "qshape/Cache/Diagnostics.h"
+#include "qshape/Compile/ArtifactCache.h"
+
+#include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cerrno>
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <optional>
+#include <string>
+#include <unistd.h>
+#include <vector>
+
+using namespace qshape::compile;
+namespace cache = qshape::cache;
+
+namespace {
+using Clock = std::chrono::steady_clock;
+double since(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+/// The options a hit depends on, as the compiler's llvm::cl options read
+/// them (tools/qshape-compile/qshape-compile.cpp). Only the spellings that
+/// cl reads one way are taken: `-name`/`--name` flags without a value, and
+/// `-name=value`, `--name=value`, `-name value`, `--name value`; each at
+/// most once. Anything else is left to the compiler.
+struct Arguments {
+  std::string input, output;
+  std::optional<std::string> optLevel, emit, cacheMode, cacheDir, cacheRemote, lockWait, linker;
+  bool verbose = false, timing = false, noRoll = false, allowUnregistered = false;
+};
+
+std::optional<Arguments> parseArguments(int argc, char **argv) {
+  Arguments a;
+  llvm::StringSet<> seen;
+  for (int i = 1; i < argc; ++i) {
+    llvm::StringRef arg = argv[i];
+    if (arg == "-" || !arg.starts_with("-")) {
+      if (!a.input.empty() || arg.starts_with("@")) // a response file
+        return std::nullopt;
+      a.input = arg.str();
+      continue;
+    }
+    llvm::StringRef name = arg.drop_front(arg.starts_with("--") ? 2 : 1);
+    auto [key, value] = name.split('=');
+    bool hasValue = name.contains('=');
+    if (key.empty() || !seen.insert(key).second)
+      return std::nullopt;
+    bool *flag = llvm::StringSwitch<bool *>(key)
+                     .Case("v", &a.verbose)
+                     .Case("timing", &a.timing)
+                     .Case("no-roll", &a.noRoll)
+                     .Case("allow-unregistered-dialect", &a.allowUnregistered)
+                     .Default(nullptr);
+    if (flag) {
+      if (hasValue)
+        return std::nullopt;
+      *flag = true;
+      continue;
+    }
+    std::optional<std::string> *option = llvm::StringSwitch<std::optional<std::string> *>(key)
+                                             .Case("opt-level", &a.optLevel)
+                                             .Case("emit", &a.emit)
+                                             .Case("cache", &a.cacheMode)
+                                             .Case("cache-dir", &a.cacheDir)
+                                             .Case("cache-remote", &a.cacheRemote)
+                                             .Case("cache-lock-wait", &a.lockWait)
+                                             .Case("linker", &a.linker)
+                                             .Default(nullptr);
+    std::optional<std::string> output;
+    if (key == "o")
+      option = &output;
+    if (!option)
+      return std::nullopt;
+    if (!hasValue) {
+      if (i + 1 == argc)
+        return std::nullopt;
+      value = argv[++i];
+    }
+    *option = value.str();
+    if (key == "o")
+      a.output = *output;
+  }
+  return a;
+}
+
+/// ../libexec/qshape/qshape-compile-full next to this program (build tree
+/// and prefix alike).
+std::string compilerPath(const char *argv0) {
+  std::string self = llvm::sys::fs::getMainExecutable(argv0, (void *)&compilerPath);
+  llvm::SmallString<256> path(llvm::sys::path::parent_path(llvm::sys::path::parent_path(self)));
+  llvm::sys::path::append(path, "libexec", "qshape", "qshape-compile-full");
+  return path.str().str();
+}
+
+/// The hit, if there is one: 0 once OUT is written; nullopt to hand over.
+std::optional<int> tryHit(const Arguments &a, const std::string &compiler,
+                          Clock::time_point start) {
+  if (a.input.empty() || a.input == "-" || a.output.empty() || a.output == "-")
+    return std::nullopt;
+  if (a.emit && *a.emit != "so")
+    return std::nullopt;
+  CompileOptions options;
+  if (a.optLevel && (llvm::StringRef(*a.optLevel).getAsInteger(0, options.optLevel) ||
+                     options.optLevel > 3))
+    return std::nullopt;
+  options.roll = !a.noRoll;
+  options.emit = EmitKind::SharedLibrary;
+  if (a.linker)
+    options.linker = *a.linker;
+  std::optional<CacheMode> mode = parseCacheMode(a.cacheMode.value_or("readwrite"));
+  if (!mode || (*mode != CacheMode::Read && *mode != CacheMode::ReadWrite))
+    return std::nullopt;
+  if (!cache::parseDurationMs(a.lockWait.value_or("5m"), 1000))
+    return std::nullopt;
+
+  // The compiler reports each of these failures itself.
+  llvm::Expected<OutputFile> output = OutputFile::create(a.output, /*executable=*/true);
+  if (!output) {
+    llvm::consumeError(output.takeError());
+    return std::nullopt;
+  }
+  auto readStart = Clock::now();
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> input =
+      llvm::MemoryBuffer::getFile(a.input, /*IsText=*/false, /*RequiresNullTerminator=*/false);
+  if (!input)
+    return std::nullopt;
+  double readSeconds = since(readStart);
+  llvm::Expected<Linker> linker = findLinker(options.linker);
+  if (!linker) {
+    llvm::consumeError(linker.takeError());
+    return std::nullopt;
+  }
+  std::string buildId = cache::getBuildIdOfFile(compiler);
+  if (buildId.empty())
+    return std::nullopt;
+
+  auto cacheStart = Clock::now();
+  ArtifactCacheOptions cacheOptions;
+  cacheOptions.mode = *mode;
+  cacheOptions.directory = a.cacheDir.value_or("");
+  cacheOptions.remote = a.cacheRemote.value_or("");
+  std::unique_ptr<ArtifactCache> artifacts = ArtifactCache::open(cacheOptions);
+  cache::CacheKey source =
+      sourceKeyBuilder((*input)->getBuffer(), options, *linker,
+                       a.allowUnregistered ? "allow-unregistered-dialect" : "", buildId)
+          .key();
+  uint64_t problems = cache::problemCount();
+  std::optional<cache::CacheKey> key = artifacts->lookupSource(source);
+  if (!key) {
+    // A plain miss: the compiler need not look this key up again.
+    if (cache::problemCount() == problems)
+      setenv(SourceMissEnvironmentVariable, source.str().c_str(), /*overwrite=*/1);
+    return std::nullopt;
+  }
+  if (!artifacts->lookupLibrary(*key, *output))
+    return std::nullopt;
+  double cacheSeconds = since(cacheStart);
+  uint64_t size = 0;
+  (void)llvm::sys::fs::file_size(output->getTempPath(), size);
+  if (llvm::Error error = output->commit()) {
+    llvm::consumeError(std::move(error));
+    return std::nullopt;
+  }
+  if (a.timing)
+    printHitTiming(llvm::errs(), "source index", readSeconds, 0, 0, cacheSeconds, since(start), size);
+  if (a.verbose)
+    printSummary(llvm::errs(), CacheOutcome::Hit, key->str(), since(start));
+  return 0;
+}
+} // namespace
+
+int main(int argc, char **argv) {
+  auto start = Clock::now();
+  unsetenv(SourceMissEnvironmentVariable);
+  std::string compiler = compilerPath(argv[0]);
+  // The cache's warnings wait: on a hand-over the compiler meets the same
+  // problem and reports it, once.
+  std::vector<std::string> warnings;
+  cache::setWarningHandler([&](llvm::StringRef message) { warnings.push_back(message.str()); });
+  if (std::optional<Arguments> arguments = parseArguments(argc, argv))
+    if (std::optional<int> code = tryHit(*arguments, compiler, start)) {
+      for (const std::string &warning : warnings)
+        cache::printDefaultWarning(warning);
+      return *code;
+    }
+  llvm::errs().flush();
+  execv(compiler.c_str(), argv);
+  int error = errno;
+  llvm::errs() << "qshape-compile: error: cannot start the compiler '" << compiler
+               << "': " << std::strerror(error)
+               << "; qshape-compile runs it from ../libexec/qshape/ next to itself (a build "
+                  "tree or a `cmake --install` prefix): build or install qshape again\n";
+  return 1;
+}
