@@ -2,9 +2,8 @@
 
 #include "qshape/Compile/ParameterTable.h"
 
-#include "qshape/Transforms/LiftParameters.h"
+#include "qshape/Native/LibraryInfo.h"
 
-#include "llvm/Object/ObjectFile.h"
 #include "llvm/Support/Errc.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -29,32 +28,24 @@ struct SectionPlace {
 /// Where the table's bytes are in the file (ELF: a PROGBITS section, so its
 /// contents are the file's bytes at that offset).
 static llvm::Expected<SectionPlace> findTable(llvm::StringRef path) {
-  llvm::Expected<llvm::object::OwningBinary<llvm::object::ObjectFile>> file =
-      llvm::object::ObjectFile::createObjectFile(path);
-  if (!file)
-    return llvm::createStringError("cannot read '" + path.str() +
-                                   "' as an object file: " + llvm::toString(file.takeError()));
-  const llvm::object::ObjectFile &object = *file->getBinary();
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> bytes =
+      llvm::MemoryBuffer::getFile(path, /*IsText=*/false, /*RequiresNullTerminator=*/false);
+  if (!bytes)
+    return llvm::createStringError(bytes.getError(), "cannot read '" + path.str() + "'");
+  llvm::Expected<std::optional<native::ElfSection>> section =
+      native::findLibrarySection((*bytes)->getBuffer(), kParameterTableSection);
+  if (!section)
+    return llvm::createStringError("cannot read '" + path.str() + "' as a shared library: " +
+                                   llvm::toString(section.takeError()));
   SectionPlace place;
-  for (const llvm::object::SectionRef &section : object.sections()) {
-    llvm::Expected<llvm::StringRef> name = section.getName();
-    if (!name) {
-      llvm::consumeError(name.takeError());
-      continue;
-    }
-    if (*name != kParameterTableSection)
-      continue;
-    if (section.isBSS() || section.isVirtual())
-      return llvm::createStringError("'" + path.str() + "': section " +
-                                     kParameterTableSection.str() + " has no file contents");
-    llvm::Expected<llvm::StringRef> contents = section.getContents();
-    if (!contents)
-      return contents.takeError();
-    place.offset = uint64_t(contents->data() - object.getData().data());
-    place.size = contents->size();
-    place.found = true;
+  if (!*section)
     return place;
-  }
+  if (!(*section)->inFile)
+    return llvm::createStringError("'" + path.str() + "': section " +
+                                   kParameterTableSection.str() + " has no file contents");
+  place.offset = (*section)->offset;
+  place.size = (*section)->size;
+  place.found = true;
   return place;
 }
 

@@ -213,40 +213,43 @@ Expected<const EntryInfo *> LibraryInfo::findEntry(StringRef name) const {
                            "'; it has: " + (names.empty() ? "none" : names));
 }
 
-/// The info section of an ELF shared library of class ELFT. ELFFile alone,
-/// not ObjectFile::createObjectFile: that one links every object format's
-/// reader (and LLVM IR's), which the cache's front end must not carry.
 template <class ELFT>
-static Expected<LibraryInfo> readFromELF(StringRef path, StringRef bytes,
-                                         function_ref<Error(const Twine &)> notOurs) {
+static Expected<std::optional<ElfSection>> findInELF(StringRef bytes, StringRef name) {
   Expected<object::ELFFile<ELFT>> file = object::ELFFile<ELFT>::create(bytes);
   if (!file)
-    return notOurs(toString(file.takeError()));
+    return file.takeError();
   if (file->getHeader().e_type != ELF::ET_DYN)
-    return notOurs("not a shared library");
+    return createStringError("not a shared library");
   auto sections = file->sections();
   if (!sections)
-    return notOurs(toString(sections.takeError()));
+    return sections.takeError();
   for (const typename ELFT::Shdr &section : *sections) {
-    Expected<StringRef> name = file->getSectionName(section);
-    if (!name) {
-      consumeError(name.takeError());
+    Expected<StringRef> sectionName = file->getSectionName(section);
+    if (!sectionName) {
+      consumeError(sectionName.takeError());
       continue;
     }
-    if (*name != LibraryInfoSection)
+    if (*sectionName != name)
       continue;
-    Expected<ArrayRef<uint8_t>> contents = file->getSectionContents(section);
-    if (!contents)
-      return notOurs("its " + LibraryInfoSection + " section cannot be read: " +
-                     toString(contents.takeError()));
-    // The section holds the document and a terminating NUL.
-    StringRef text = toStringRef(*contents).take_until([](char c) { return c == '\0'; });
-    Expected<LibraryInfo> info = LibraryInfo::fromJSON(text);
-    if (!info)
-      return createStringError("'" + path.str() + "': " + toString(info.takeError()));
-    return info;
+    ElfSection place{uint64_t(section.sh_offset), uint64_t(section.sh_size),
+                     section.sh_type != ELF::SHT_NOBITS};
+    if (place.inFile && (place.offset > bytes.size() || place.size > bytes.size() - place.offset))
+      return createStringError("its " + name + " section lies outside the file");
+    return place;
   }
-  return notOurs("it has no " + LibraryInfoSection + " section");
+  return std::nullopt;
+}
+
+Expected<std::optional<ElfSection>> findLibrarySection(StringRef bytes, StringRef name) {
+  if (!bytes.starts_with("\x7f" "ELF") || bytes.size() < 6)
+    return createStringError("not an ELF file");
+  bool is64 = bytes[4] == ELF::ELFCLASS64;
+  bool little = bytes[5] == ELF::ELFDATA2LSB;
+  if (is64)
+    return little ? findInELF<object::ELF64LE>(bytes, name)
+                  : findInELF<object::ELF64BE>(bytes, name);
+  return little ? findInELF<object::ELF32LE>(bytes, name)
+                : findInELF<object::ELF32BE>(bytes, name);
 }
 
 Expected<LibraryInfo> readLibraryInfo(StringRef path) {
@@ -263,15 +266,19 @@ Expected<LibraryInfo> readLibraryInfo(StringRef path) {
     return createStringError("cannot read '" + path.str() + "': " + buffer.getError().message());
   }
   StringRef bytes = (*buffer)->getBuffer();
-  if (!bytes.starts_with("\x7f" "ELF") || bytes.size() < 6)
-    return notOurs("not an ELF file");
-  bool is64 = bytes[4] == ELF::ELFCLASS64;
-  bool little = bytes[5] == ELF::ELFDATA2LSB;
-  if (is64)
-    return little ? readFromELF<object::ELF64LE>(path, bytes, notOurs)
-                  : readFromELF<object::ELF64BE>(path, bytes, notOurs);
-  return little ? readFromELF<object::ELF32LE>(path, bytes, notOurs)
-                : readFromELF<object::ELF32BE>(path, bytes, notOurs);
+  Expected<std::optional<ElfSection>> place = findLibrarySection(bytes, LibraryInfoSection);
+  if (!place)
+    return notOurs(toString(place.takeError()));
+  if (!*place || !(*place)->inFile)
+    return notOurs("it has no " + LibraryInfoSection + " section");
+  // The section holds the document and a terminating NUL.
+  StringRef text = bytes.substr((*place)->offset, (*place)->size).take_until([](char c) {
+    return c == '\0';
+  });
+  Expected<LibraryInfo> info = LibraryInfo::fromJSON(text);
+  if (!info)
+    return createStringError("'" + path.str() + "': " + toString(info.takeError()));
+  return info;
 }
 
 } // namespace qshape::native

@@ -1,8 +1,10 @@
 //===- frontend.cpp - qshape-compile: a cache hit without MLIR or LLVM ----===//
 //
 // `qshape-compile` as users call it (bin/). It serves the artifact cache's
-// source index hit and nothing else: it computes the source key of the
-// input's bytes and options, looks the library up and checks it with the
+// index hits and nothing else: it computes the source key of the input's
+// bytes and options (with --share-topology: the topology key of its
+// skeleton, and the program's values from its literals), looks the library
+// up and checks it with the
 // compiler's own code (QShapeArtifactCache: key builder, entry format,
 // producer, checksum, the library info naming the key, the runtime ABI), and
 // writes OUT atomically. Anything else (a miss, a problem, an option it does
@@ -21,6 +23,8 @@
 #include "qshape/Cache/CacheKey.h"
 #include "qshape/Cache/Diagnostics.h"
 #include "qshape/Compile/ArtifactCache.h"
+#include "qshape/Compile/ParameterTable.h"
+#include "qshape/Compile/TopologyIndex.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringSwitch.h"
@@ -56,7 +60,8 @@ double since(Clock::time_point start) {
 struct Arguments {
   std::string input, output;
   std::optional<std::string> optLevel, emit, cacheMode, cacheDir, cacheRemote, lockWait, linker;
-  bool verbose = false, timing = false, noRoll = false, allowUnregistered = false;
+  bool verbose = false, timing = false, noRoll = false, allowUnregistered = false,
+       shareTopology = false;
 };
 
 std::optional<Arguments> parseArguments(int argc, char **argv) {
@@ -80,6 +85,7 @@ std::optional<Arguments> parseArguments(int argc, char **argv) {
                      .Case("timing", &a.timing)
                      .Case("no-roll", &a.noRoll)
                      .Case("allow-unregistered-dialect", &a.allowUnregistered)
+                     .Case("share-topology", &a.shareTopology)
                      .Default(nullptr);
     if (flag) {
       if (hasValue)
@@ -135,6 +141,7 @@ std::optional<int> tryHit(const Arguments &a, const std::string &compiler,
     return std::nullopt;
   options.roll = !a.noRoll;
   options.emit = EmitKind::SharedLibrary;
+  options.shareTopology = a.shareTopology;
   if (a.linker)
     options.linker = *a.linker;
   std::optional<CacheMode> mode = parseCacheMode(a.cacheMode.value_or("readwrite"));
@@ -170,20 +177,45 @@ std::optional<int> tryHit(const Arguments &a, const std::string &compiler,
   cacheOptions.directory = a.cacheDir.value_or("");
   cacheOptions.remote = a.cacheRemote.value_or("");
   std::unique_ptr<ArtifactCache> artifacts = ArtifactCache::open(cacheOptions);
-  cache::CacheKey source =
-      sourceKeyBuilder((*input)->getBuffer(), options, *linker,
-                       a.allowUnregistered ? "allow-unregistered-dialect" : "", buildId)
-          .key();
-  uint64_t problems = cache::problemCount();
-  std::optional<cache::CacheKey> key = artifacts->lookupSource(source);
-  if (!key) {
-    // A plain miss: the compiler need not look this key up again.
-    if (cache::problemCount() == problems)
-      setenv(SourceMissEnvironmentVariable, source.str().c_str(), /*overwrite=*/1);
-    return std::nullopt;
+  llvm::StringRef bytes = (*input)->getBuffer();
+  llvm::StringRef parseOptions = a.allowUnregistered ? "allow-unregistered-dialect" : "";
+  std::optional<cache::CacheKey> key;
+  std::vector<double> values; // --share-topology: this program's, for the library
+  if (a.shareTopology) {
+    // By the topology index (TopologyIndex.h): the input's skeleton names
+    // the library and where its values sit in the text.
+    SourceSkeleton skeleton = scanSkeleton(bytes);
+    auto found = artifacts->lookupTopology(
+        topologyKeyBuilder(skeleton, options, *linker, parseOptions, buildId).key());
+    if (!found)
+      return std::nullopt;
+    llvm::Expected<std::vector<double>> read = found->second.readValues(bytes, skeleton);
+    if (!read) {
+      llvm::consumeError(read.takeError());
+      return std::nullopt;
+    }
+    key = found->first;
+    values = std::move(*read);
+  } else {
+    cache::CacheKey source = sourceKeyBuilder(bytes, options, *linker, parseOptions, buildId).key();
+    uint64_t problems = cache::problemCount();
+    key = artifacts->lookupSource(source);
+    if (!key) {
+      // A plain miss: the compiler need not look this key up again.
+      if (cache::problemCount() == problems)
+        setenv(SourceMissEnvironmentVariable, source.str().c_str(), /*overwrite=*/1);
+      return std::nullopt;
+    }
   }
   if (!artifacts->lookupLibrary(*key, *output))
     return std::nullopt;
+  if (a.shareTopology) {
+    // The compile that follows a failure here writes OUT again.
+    if (llvm::Error error = writeParameterTable(output->getTempPath(), values)) {
+      llvm::consumeError(std::move(error));
+      return std::nullopt;
+    }
+  }
   double cacheSeconds = since(cacheStart);
   uint64_t size = 0;
   (void)llvm::sys::fs::file_size(output->getTempPath(), size);
@@ -192,7 +224,7 @@ std::optional<int> tryHit(const Arguments &a, const std::string &compiler,
     return std::nullopt;
   }
   if (a.timing)
-    printHitTiming(llvm::errs(), "source index", readSeconds, 0, 0, cacheSeconds, since(start), size);
+    printHitTiming(llvm::errs(), a.shareTopology ? "topology index" : "source index", readSeconds, 0, 0, cacheSeconds, since(start), size);
   if (a.verbose)
     printSummary(llvm::errs(), CacheOutcome::Hit, key->str(), since(start));
   return 0;

@@ -21,8 +21,18 @@
 #include "llvm/Support/Error.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
+
+namespace qshape {
+/// The symbol of the parameter table of a --share-topology build
+/// (memref.global, then an LLVM global; qshape-lift-parameters makes it).
+constexpr llvm::StringLiteral kParameterTableSymbol = "__qshape_params";
+/// The ELF section that holds that table in a native library: N
+/// little-endian doubles, slot order, which a driver writes in place.
+constexpr llvm::StringLiteral kParameterTableSection = ".qshape.params";
+} // namespace qshape
 
 namespace qshape::native {
 
@@ -81,6 +91,22 @@ struct LibraryInfo {
   /// empty name selects defaultEntry. The error lists the entries.
   llvm::Expected<const EntryInfo *> findEntry(llvm::StringRef name) const;
 };
+
+/// Where a section's contents lie in an ELF file (`size` bytes from
+/// `offset`); `inFile` is false for a section with no bytes in the file
+/// (SHT_NOBITS).
+struct ElfSection {
+  uint64_t offset = 0, size = 0;
+  bool inFile = true;
+};
+
+/// The section `name` of the ELF shared library whose bytes are `bytes`:
+/// nullopt if it has none, an error (saying why) if the bytes are not an
+/// ELF shared library or the section lies outside them. ELFFile alone, not
+/// ObjectFile::createObjectFile, which links every object format's reader
+/// (and LLVM IR's) that the cache's front end must not carry.
+llvm::Expected<std::optional<ElfSection>> findLibrarySection(llvm::StringRef bytes,
+                                                             llvm::StringRef name);
 
 /// Reads the document of the shared library at `path` without loading it.
 /// A file that is not ELF, or has no LibraryInfoSection, is an error that

@@ -11,6 +11,8 @@
 #ifndef QSHAPE_TRANSFORMS_LIFTPARAMETERS_H
 #define QSHAPE_TRANSFORMS_LIFTPARAMETERS_H
 
+#include "qshape/Native/LibraryInfo.h"
+
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Support/LLVM.h"
 #include "llvm/ADT/StringRef.h"
@@ -19,11 +21,6 @@
 #include <vector>
 
 namespace qshape {
-
-/// The symbol of the parameter table (memref.global, then an LLVM global).
-constexpr llvm::StringLiteral kParameterTableSymbol = "__qshape_params";
-/// The ELF section that holds the table in a native library.
-constexpr llvm::StringLiteral kParameterTableSection = ".qshape.params";
 
 struct LiftedParameters {
   /// The table, in slot order: what the lifted constants held.
