@@ -289,6 +289,9 @@ def main():
                     help="rounds of cleanup passes in the cache benchmark's nested pipeline")
     ap.add_argument("--native-trotter", default="10,20,40,80",
                     help="n_trotter values of the native section's W2 rows")
+    ap.add_argument("--topology-flags", default="",
+                    help="topology: more qshape-compile options for every build of the sweep, "
+                         "e.g. --no-roll (where one compile is expensive)")
     ap.add_argument("--native-limit", type=float, default=300,
                     help="seconds after which a native compile is stopped (and reported so)")
     ap.add_argument("--artifact-trotter", default="10,40",
@@ -324,7 +327,7 @@ def main():
         if "catalyst-cache" in sections:
             topology_bench.catalyst_cache_bench(bindir, work, args.repeat)
         if "topology" in sections:
-            topology_bench.topology_bench(bindir, work)
+            topology_bench.topology_bench(bindir, work, flags=args.topology_flags.split())
 
 
 def fingerprint_bench(bindir, work, args):

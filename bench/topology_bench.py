@@ -121,7 +121,7 @@ def _compile(bindir, src, out, flags, cache_dir):
             "pre_key": t.get("parse", 0) + t.get("facts", 0), "total": t.get("total", 0)}
 
 
-def topology_bench(bindir, work, geometries=20):
+def topology_bench(bindir, work, geometries=20, flags=()):
     d = os.path.join(work, "topology")
     os.makedirs(d, exist_ok=True)
     srcs = []
@@ -135,8 +135,11 @@ def topology_bench(bindir, work, geometries=20):
     cache = os.path.join(d, "cache")
     shutil.rmtree(cache, ignore_errors=True)
     os.makedirs(cache, mode=0o700)
-    plain = [_compile(bindir, s, s[:-5] + ".plain.so", ["--cache=off"], cache) for s in srcs[:3]]
-    shared = [_compile(bindir, s, s[:-5] + ".shared.so", ["--share-topology"], cache) for s in srcs]
+    flags = list(flags)
+    plain = [_compile(bindir, s, s[:-5] + ".plain.so", ["--cache=off"] + flags, cache)
+             for s in srcs[:3]]
+    shared = [_compile(bindir, s, s[:-5] + ".shared.so", ["--share-topology"] + flags, cache)
+              for s in srcs]
     shutil.rmtree(cache, ignore_errors=True)
     one = min(r["wall"] for r in plain)
     kinds = [r["kind"] for r in shared]
@@ -147,7 +150,8 @@ def topology_bench(bindir, work, geometries=20):
     keys = {r["key"] for r in shared}
     plain_keys = {r["key"] for r in plain}
     print("## One artifact per topology (W2 decomposed, n_trotter=10, 20 baked geometries)\n")
-    print("Command: `python3 bench/run.py --build <build> --sections topology`\n")
+    extra = f" --topology-flags='{' '.join(flags)}'" if flags else ""
+    print(f"Command: `python3 bench/run.py --build <build> --sections topology{extra}`\n")
     print(f"Programs: `python3 bench/workloads.py w2 --n-trotter 10 --variant decomposed --coeffs baked "
           f"--geometry G`, G = 0..{geometries - 1} (stand-in geometries: other coefficients, same "
           "shape fingerprint), one after the other, each by `qshape-compile --share-topology -v` in a "
