@@ -94,13 +94,16 @@ def QShapeCanonicalize : Pass<"qshape-canonicalize", "mlir::ModuleOp"> {
     unregistered op such as `"catalyst.print"` in generic form or a
     callback, a `quantum.*` op the op table lacks, a registered op without
     `MemoryEffectOpInterface` such as `func.call`, an op whose effects write
-    or free, such as `memref.store`, or an op whose region holds a barrier)
-    stays where it is relative to every quantum op and every op with side
-    effects: none of them moves across it, in either direction, so the
-    fingerprint encodes where it stands. Pure ops (arith, tensor.extract,
-    ...) and ops that only read (`memref.load`) are not barriers and still
-    move; quantum ops of the op table are never barriers (their effects are
-    known). Regions of unknown ops are left alone. The rule is one function
+    or free, such as `memref.store`, or an op whose region holds a barrier),
+    and an op that rewrites wires it does not list (`quantum.set_state`,
+    `quantum.set_basis_state`: every other wire becomes |0>; the op table
+    marks them `WholeDevice`), stays where it is relative to every quantum
+    op and every op with side effects: none of them moves across it, in
+    either direction, so the fingerprint encodes where it stands. Pure ops
+    (arith, tensor.extract, ...) and ops that only read (`memref.load`) are
+    not barriers and still move; the other quantum ops of the op table are
+    never barriers (their effects are known, and on their operands' wires
+    only). Regions of unknown ops are left alone. The rule is one function
     that every pass moving ops shares: `qshape::isBarrier` and
     `qshape::isPinnedByBarriers` (include/qshape/GateView/Barriers.h).
 
@@ -192,7 +195,10 @@ def QShapeFingerprint : Pass<"qshape-fingerprint", "mlir::ModuleOp"> {
     chains of inserts by index (rule 8 of `qshape-canonicalize`), so that
     programs that differ only in register style (per-gate or threaded
     extracts and inserts) share a digest, which changes the digest of
-    programs whose last inserts were not in index order.
+    programs whose last inserts were not in index order, and makes
+    `set_state` and `set_basis_state` barriers (before, a gate on a wire
+    they do not list moved across them: a wrong program that shared a
+    digest with the right one).
 
     ```
     $ qshape-opt --qshape-fingerprint=emit-remarks circuit.mlir
