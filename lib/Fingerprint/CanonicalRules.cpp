@@ -13,6 +13,7 @@
 
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/OperationSupport.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/Support/xxhash.h"
@@ -536,6 +537,83 @@ unsigned CanonicalView::dropRedundantInserts() {
         ++n;
       }
     }
+  }
+  return n;
+}
+
+/// A chain of inserts at static indices stores its qubits in ascending
+/// index order: insert(insert(r, j, a), i, b) is insert(insert(r, i, b), j,
+/// a) for i < j (another slot: nothing can tell the order), when the register
+/// between them has no other use and both stand in one block between the same
+/// barriers. After the round trips go, a per-gate program (an extract and an
+/// insert around every gate) differs from its threaded form (one extract per
+/// wire at the start, one insert at the end) only in the order of its last
+/// inserts; now it does not. The inserts keep their places in the chain and
+/// trade what they store (index and qubit), so no register value changes
+/// users; a sorted chain moves to where its last insert stands, so that every
+/// qubit it stores is defined before it (the schedule's keys are computed in
+/// block order). A stable sort: inserts at one index keep their order.
+unsigned CanonicalView::sortInsertChains() {
+  auto staticInsert = [&](Idx o) -> std::optional<VAccess> {
+    std::optional<VAccess> a = access(o);
+    if (!a || !state[o].alive || !a->isInsert || !a->hasStatic || a->dynamicIdx != kNone)
+      return std::nullopt;
+    return a;
+  };
+  unsigned n = 0;
+  llvm::DenseSet<Idx> inChain; // chain members already visited (not tails)
+  SmallVector<VAccess, 8> chain;
+  SmallVector<std::pair<int64_t, Idx>, 8> stores;
+  llvm::DenseMap<Idx, SmallVector<Idx, 4>> moveBefore; // a sorted chain's tail: the others
+  llvm::DenseSet<Idx> moved, blocksToReorder;
+  // From the back: the last insert of a chain comes after the others.
+  for (Idx o : llvm::reverse(accessOps)) {
+    if (state[o].kind != QOpKind::Insert || inChain.contains(o))
+      continue;
+    std::optional<VAccess> last = staticInsert(o);
+    if (!last)
+      continue;
+    chain.assign(1, *last);
+    while (std::optional<VAccess> prev = accessOfDef(chain.back().reg)) {
+      if (!staticInsert(prev->op) || uses[resolve(prev->result)] != 1 ||
+          !sameSegment(prev->op, o) || !inChain.insert(prev->op).second)
+        break;
+      chain.push_back(*prev);
+    }
+    auto byIndex = [](const auto &x, const auto &y) { return x.first < y.first; };
+    stores.clear();
+    for (const VAccess &a : llvm::reverse(chain))
+      stores.push_back({a.staticIdx, a.qubit});
+    if (llvm::is_sorted(stores, byIndex))
+      continue;
+    llvm::stable_sort(stores, byIndex);
+    for (auto [a, store] : llvm::zip(llvm::reverse(chain), stores)) {
+      if (a.staticIdx != store.first) {
+        overrideAttr(a.op, "idx_attr", store.first);
+        staticIdxs[ops[a.op].aux] = store.first;
+      }
+      if (a.qubit != store.second)
+        setOperand(a.op, ops[a.op].numOperands - 1, store.second);
+    }
+    SmallVector<Idx, 4> &group = moveBefore[o];
+    for (const VAccess &a : llvm::reverse(llvm::ArrayRef(chain).drop_front())) {
+      group.push_back(a.op);
+      moved.insert(a.op);
+    }
+    blocksToReorder.insert(state[o].block);
+    ++n;
+  }
+  for (Idx b : blocksToReorder) {
+    LargeVector<Idx> order;
+    order.reserve(blocks[b].ops.size());
+    for (Idx x : blocks[b].ops) {
+      if (moved.contains(x))
+        continue;
+      if (auto it = moveBefore.find(x); it != moveBefore.end())
+        order.insert(order.end(), it->second.begin(), it->second.end());
+      order.push_back(x);
+    }
+    blocks[b].ops = std::move(order);
   }
   return n;
 }

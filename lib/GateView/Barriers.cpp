@@ -26,7 +26,8 @@ bool anyNestedOp(Operation *op, function_ref<bool(Operation *)> pred) {
 
 bool isBarrier(Operation *op) {
   if (const QuantumOpInfo *info = lookupQuantumOp(op))
-    return info->effect == OpEffect::FromRegion && anyNestedOp(op, isBarrier);
+    return info->effect == OpEffect::WholeDevice ||
+           (info->effect == OpEffect::FromRegion && anyNestedOp(op, isBarrier));
   if (classify(op) == QOpKind::OtherQuantum || !op->isRegistered())
     return true;
   if (op->hasTrait<OpTrait::IsTerminator>())

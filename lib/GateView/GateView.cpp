@@ -58,6 +58,7 @@ bool isOrdered(Operation *op) {
       // Value semantics, unless the body holds something ordered.
       return hasOrderedBody(op);
     case OpEffect::Ordered:
+    case OpEffect::WholeDevice:
     case OpEffect::ReadOnly:
       return true;
     }

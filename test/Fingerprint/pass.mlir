@@ -12,9 +12,9 @@
 // RUN: qshape-opt %S/Inputs/qnode.mlir --qshape-fingerprint=annotate=false > %t.noannot.mlir
 // RUN: diff %t.plain.mlir %t.noannot.mlir
 
-// CHECK: module @module_circuit attributes {qshape.fingerprint = "blake3:3ee40dd7a6700e6aa86673e4ff339b40dfbaba44b2928893e02a01c2e64960f3", qshape.shape_fingerprint = "blake3:2f2c38d58a7ab03251e28380ebe0e4ff1658d13db141c06cca97fd517230e511"}
+// CHECK: module @module_circuit attributes {qshape.fingerprint = "blake3:6ac8edb7d100af87f6b95fd97999620fe941bab668f50dfaf685c3459ba8be71", qshape.shape_fingerprint = "blake3:a91a829ba54a83d8241724d703c1dc5dcb1fb70429a59e2035d544048d3a4a7b"}
 // CHECK: func.func public @circuit({{.*}}qshape.fingerprint = "blake3:[[FN:[0-9a-f]+]]"
 // CHECK-NOT: qshape.fingerprint
 
 // REMARK: remark: qshape-fingerprint @circuit: blake3:
-// REMARK: remark: qshape-fingerprint module: blake3:3ee40dd7a6700e6aa86673e4ff339b40dfbaba44b2928893e02a01c2e64960f3 shape blake3:2f2c38d58a7ab03251e28380ebe0e4ff1658d13db141c06cca97fd517230e511
+// REMARK: remark: qshape-fingerprint module: blake3:6ac8edb7d100af87f6b95fd97999620fe941bab668f50dfaf685c3459ba8be71 shape blake3:a91a829ba54a83d8241724d703c1dc5dcb1fb70429a59e2035d544048d3a4a7b

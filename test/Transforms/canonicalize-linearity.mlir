@@ -30,14 +30,15 @@ func.func @observable_before_insert(%r: !quantum.reg) -> (!quantum.obs, !quantum
 // first insert goes, so the qubit is neither read after that insert
 // consumed it nor consumed twice. (Forwarding the extract alone left the
 // observable reading the Hadamard's qubit after the insert consumed it.)
+// The last inserts store the wires in index order (sortInsertChains).
 // CHECK-LABEL: func.func @wire_read_again
 // CHECK:      %[[Q0:.*]] = quantum.extract %[[R:.*]][ 0]
 // CHECK-NEXT: %[[H:.*]] = quantum.custom "Hadamard"() %[[Q0]]
 // CHECK-NEXT: %[[O:.*]] = quantum.namedobs %[[H]][ PauliZ]
 // CHECK-NEXT: %[[Q1:.*]] = quantum.extract %[[R]][ 1]
 // CHECK-NEXT: %[[X:.*]] = quantum.custom "PauliX"() %[[Q1]]
-// CHECK-NEXT: %[[R1:.*]] = quantum.insert %[[R]][ 1], %[[X]]
-// CHECK-NEXT: %[[R2:.*]] = quantum.insert %[[R1]][ 0], %[[H]]
+// CHECK-NEXT: %[[R1:.*]] = quantum.insert %[[R]][ 0], %[[H]]
+// CHECK-NEXT: %[[R2:.*]] = quantum.insert %[[R1]][ 1], %[[X]]
 // CHECK-NEXT: quantum.expval %[[O]]
 // CHECK-NEXT: quantum.dealloc %[[R2]]
 func.func @wire_read_again() -> f64 {

@@ -14,7 +14,7 @@
 // RUN: qshape-opt %s --allow-unregistered-dialect -split-input-file --mlir-print-op-generic | %upstream_mlir_opt --load-pass-plugin=%pass_plugin --allow-unregistered-dialect -split-input-file --pass-pipeline='builtin.module(qshape-canonicalize)' | qshape-opt --allow-unregistered-dialect -split-input-file | FileCheck %s
 
 // Rule 1: constant index operands become static attributes.
-// REMARK: qshape-canonicalize: {{[0-9]+}} ops; static-indices 3, dead-ops 2, constants-merged 0, ops-merged 0, reads-past-inserts 0, round-trips 0, inserts-dropped 0, blocks-reordered 0
+// REMARK: qshape-canonicalize: {{[0-9]+}} ops; static-indices 3, dead-ops 2, constants-merged 0, ops-merged 0, reads-past-inserts 0, round-trips 0, inserts-dropped 0, insert-chains-sorted 0, blocks-reordered 0
 // CHECK-LABEL: func.func @static_index
 // CHECK-NOT: arith.constant
 // CHECK: quantum.alloc( 2)
@@ -33,7 +33,7 @@ func.func @static_index() -> !quantum.reg {
 // -----
 
 // Rule 2: constants go to the top, merged and sorted (floats last).
-// REMARK: qshape-canonicalize: {{[0-9]+}} ops; static-indices 0, dead-ops 0, constants-merged 1, ops-merged 0, reads-past-inserts 0, round-trips 0, inserts-dropped 0, blocks-reordered 0
+// REMARK: qshape-canonicalize: {{[0-9]+}} ops; static-indices 0, dead-ops 0, constants-merged 1, ops-merged 0, reads-past-inserts 0, round-trips 0, inserts-dropped 0, insert-chains-sorted 0, blocks-reordered 0
 // CHECK-LABEL: func.func @constants
 // CHECK-NEXT: arith.constant 3 : index
 // CHECK-NEXT: arith.constant 5.000000e-01 : f64
@@ -55,7 +55,7 @@ func.func @constants(%r: !quantum.reg, %t: tensor<4xf64>) -> (!quantum.reg, f64)
 // -----
 
 // Rule 3: equal pure non-quantum ops are merged.
-// REMARK: qshape-canonicalize: {{[0-9]+}} ops; static-indices 0, dead-ops 0, constants-merged 0, ops-merged 1, reads-past-inserts 0, round-trips 0, inserts-dropped 0, blocks-reordered 0
+// REMARK: qshape-canonicalize: {{[0-9]+}} ops; static-indices 0, dead-ops 0, constants-merged 0, ops-merged 1, reads-past-inserts 0, round-trips 0, inserts-dropped 0, insert-chains-sorted 0, blocks-reordered 0
 // CHECK-LABEL: func.func @merge
 // CHECK: tensor.extract
 // CHECK-NOT: tensor.extract
@@ -70,7 +70,7 @@ func.func @merge(%t: tensor<2xf64>) -> (f64, f64) {
 // -----
 
 // Rule 4: register accesses are forwarded; rule 5: dead ops disappear.
-// REMARK: qshape-canonicalize: {{[0-9]+}} ops; static-indices 0, dead-ops 3, constants-merged 0, ops-merged 0, reads-past-inserts 2, round-trips 1, inserts-dropped 1, blocks-reordered 0
+// REMARK: qshape-canonicalize: {{[0-9]+}} ops; static-indices 0, dead-ops 3, constants-merged 0, ops-merged 0, reads-past-inserts 2, round-trips 1, inserts-dropped 1, insert-chains-sorted 0, blocks-reordered 0
 // CHECK-LABEL: func.func @forward
 // CHECK: %[[Q:.*]] = quantum.extract %arg0[ 0]
 // CHECK-NEXT: %[[H:.*]] = quantum.custom "Hadamard"() %[[Q]]
@@ -96,7 +96,7 @@ func.func @forward(%r: !quantum.reg) -> !quantum.reg {
 // -----
 
 // Rule 6: independent gates get one order whatever the input order:
-// REMARK: qshape-canonicalize: {{[0-9]+}} ops; static-indices 0, dead-ops 0, constants-merged 0, ops-merged 0, reads-past-inserts 0, round-trips 0, inserts-dropped 0, blocks-reordered 1
+// REMARK: qshape-canonicalize: {{[0-9]+}} ops; static-indices 0, dead-ops 0, constants-merged 0, ops-merged 0, reads-past-inserts 0, round-trips 0, inserts-dropped 0, insert-chains-sorted 0, blocks-reordered 1
 // wire by wire, ascending, each wire's chain kept together.
 // CHECK-LABEL: func.func @order
 // CHECK: quantum.extract %arg0[ 0]
@@ -154,10 +154,12 @@ func.func @reinsert(%r: !quantum.reg, %a: !quantum.bit, %b: !quantum.bit) -> !qu
 // -----
 
 // Rule 4: an insert overwritten at the same index, past inserts at other
-// indices whose registers nobody else reads, is dropped.
+// indices whose registers nobody else reads, is dropped. The inserts that
+// remain store in index order (sortInsertChains).
+// REMARK: inserts-dropped 1, insert-chains-sorted 1, blocks-reordered 0
 // CHECK-LABEL: func.func @overwrite
-// CHECK: %[[R0:.*]] = quantum.insert %arg0[ 1], %arg2
-// CHECK-NEXT: %[[R1:.*]] = quantum.insert %[[R0]][ 0], %arg3
+// CHECK: %[[R0:.*]] = quantum.insert %arg0[ 0], %arg3
+// CHECK-NEXT: %[[R1:.*]] = quantum.insert %[[R0]][ 1], %arg2
 // CHECK-NEXT: return %[[R1]]
 func.func @overwrite(%r: !quantum.reg, %a: !quantum.bit, %b: !quantum.bit, %c: !quantum.bit) -> !quantum.reg {
   %r0 = quantum.insert %r[ 0], %a : !quantum.reg, !quantum.bit

@@ -32,11 +32,13 @@ namespace {
 // Every op to classify carries a discardable `tag`.
 constexpr llvm::StringLiteral kFunction = R"mlir(
 "builtin.module"() ({
-  "func.func"() <{function_type = (!quantum.reg, memref<f64>, f64, index, !quantum.bit) -> (), sym_name = "f"}> ({
-  ^bb0(%r: !quantum.reg, %m: memref<f64>, %x: f64, %i: index, %w: !quantum.bit):
+  "func.func"() <{function_type = (!quantum.reg, memref<f64>, f64, index, !quantum.bit, tensor<2xcomplex<f64>>, tensor<1xi1>) -> (), sym_name = "f"}> ({
+  ^bb0(%r: !quantum.reg, %m: memref<f64>, %x: f64, %i: index, %w: !quantum.bit, %st: tensor<2xcomplex<f64>>, %bits: tensor<1xi1>):
     %q = "quantum.extract"(%r) <{idx_attr = 0 : i64}> {tag = "extract"} : (!quantum.reg) -> !quantum.bit
     %h = "quantum.custom"(%q) <{gate_name = "Hadamard", operandSegmentSizes = array<i32: 0, 1, 0, 0>, resultSegmentSizes = array<i32: 1, 0>}> {tag = "gate"} : (!quantum.bit) -> !quantum.bit
     %b, %q2 = "quantum.measure"(%h) {tag = "measure"} : (!quantum.bit) -> (i1, !quantum.bit)
+    %q3 = "quantum.set_state"(%st, %q2) {tag = "set_state"} : (tensor<2xcomplex<f64>>, !quantum.bit) -> !quantum.bit
+    %q4 = "quantum.set_basis_state"(%bits, %q3) {tag = "set_basis_state"} : (tensor<1xi1>, !quantum.bit) -> !quantum.bit
     "catalyst.print"() {const_val = "mid", tag = "print"} : () -> ()
     "quantum.not_in_the_table"() {tag = "unknown_quantum"} : () -> ()
     "memref.store"(%x, %m) {tag = "store"} : (f64, memref<f64>) -> ()
@@ -87,6 +89,9 @@ const std::map<std::string, Expected> kExpected = {
     {"measure", {false, true}},
     {"loop_gates", {false, true}},
     {"adjoint_pure", {false, true}},
+    // They rewrite every wire of the device, also those they do not list.
+    {"set_state", {true, true}},
+    {"set_basis_state", {true, true}},
     // Unknown effects or a write.
     {"print", {true, true}},
     {"unknown_quantum", {true, true}},

@@ -25,8 +25,9 @@ namespace qshape {
 /// Bump when the encoding changes, or a rule of the canonical form changes
 /// what is encoded (lib/Fingerprint/CanonicalRules.def): a digest must never
 /// mean two things. The golden digests in test/Fingerprint/golden.test
-/// change with it, deliberately.
-constexpr unsigned kFingerprintSchemaVersion = 3;
+/// change with it, deliberately. The versions and why each was bumped:
+/// qshape-fingerprint's description (include/qshape/Transforms/Passes.td).
+constexpr unsigned kFingerprintSchemaVersion = 4;
 
 using Digest = std::array<uint8_t, 32>;
 

@@ -18,7 +18,10 @@
 
 namespace qshape {
 
-/// True when `op`'s effects are unknown or include a write or a free:
+/// True when `op`'s effects are unknown or include a write or a free, or when
+/// it rewrites wires it does not take as operands:
+/// - a quantum op the op table marks WholeDevice (`quantum.set_state`,
+///   `quantum.set_basis_state`: every wire they do not list becomes |0>);
 /// - an unregistered op (e.g. `"catalyst.print"` in generic form, a callback);
 /// - a `quantum.*` op the op table lacks;
 /// - a registered op without MemoryEffectOpInterface (e.g. `func.call`), unless
@@ -26,9 +29,10 @@ namespace qshape {
 /// - an op whose effects write or free (e.g. `memref.store`);
 /// - an op whose regions hold a barrier (a loop around a print; adjoint/ctrl
 ///   around an unknown op).
-/// Quantum ops of the op table are never barriers themselves (their effects
-/// are known), nor are terminators, pure ops and ops that only read or
-/// allocate (`arith.*`, `tensor.extract`, `memref.load`).
+/// The other quantum ops of the op table are never barriers themselves (their
+/// effects are known, and on their operands' wires only), nor are
+/// terminators, pure ops and ops that only read or allocate (`arith.*`,
+/// `tensor.extract`, `memref.load`).
 bool isBarrier(mlir::Operation *op);
 
 /// True when a barrier pins `op`, i.e. `op` must stay on its side of every

@@ -53,6 +53,9 @@ enum class QOp : uint8_t {
 enum class OpEffect : uint8_t {
   Pure,       ///< nothing: order is carried by SSA values
   Ordered,    ///< acts on the device: keeps its place among effects
+  /// Ordered, and rewrites the whole device, wires it does not list too
+  /// (set_state): a barrier (Barriers.h), nothing quantum crosses it.
+  WholeDevice,
   ReadOnly,   ///< reads device state
   FromRegion, ///< whatever its region's ops do (adjoint, ctrl)
 };

@@ -55,9 +55,10 @@ def QShapeCanonicalize : Pass<"qshape-canonicalize", "mlir::ModuleOp"> {
   let summary = "Put quantum modules in qshape's canonical form.";
   let description = [{
     Rewrites every function so that programs that differ only in SSA names,
-    locations, attribute order, constant spelling or the order of
-    independent gates become identical text. The rules, in the
-    order they run (lib/Fingerprint/CanonicalRules.def; 4-7 to a fixpoint):
+    locations, attribute order, constant spelling, register style (an
+    extract and an insert around every gate, or one per wire) or the order
+    of independent gates become identical text. The rules, in the
+    order they run (lib/Fingerprint/CanonicalRules.def; 4-8 to a fixpoint):
 
     1. A constant index operand of `quantum.extract`/`quantum.insert` and a
        constant size operand of `quantum.alloc` become the static attribute
@@ -72,13 +73,17 @@ def QShapeCanonicalize : Pass<"qshape-canonicalize", "mlir::ModuleOp"> {
     6. Round trips through a register go: a qubit inserted at index i and
        extracted again at i (past inserts at other indices) is used
        directly, and the insert goes, when nothing else can see what it
-       stored. Per-gate extract/insert pairs become the threaded form, but
-       the inserts that remain keep the order the program stored the wires
-       in, so a per-gate and a threaded program need not print the same.
+       stored. Per-gate extract/insert pairs become the threaded form.
     7. Inserts that change nothing go: re-inserting the qubit a register
        holds, putting back what was extracted, an insert the next insert at
        the same index overwrites unseen.
-    8. Every block gets one topological order derived from the program's
+    8. A chain of inserts at static indices, whose registers in between
+       have no other use, stores in ascending index order, within one block
+       and between the same barriers (`insert(insert(r, 1, a), 0, b)` is
+       `insert(insert(r, 0, b), 1, a)`): with rule 6, a per-gate program and
+       its threaded form (one extract per wire at the start, one insert at
+       the end, in any order) print the same.
+    9. Every block gets one topological order derived from the program's
        structure alone: ops without side effects first, each qubit's chain of
        gates kept together (the op whose producer was scheduled last goes
        next), ties broken by op name, ascending static wire index and a
@@ -89,13 +94,16 @@ def QShapeCanonicalize : Pass<"qshape-canonicalize", "mlir::ModuleOp"> {
     unregistered op such as `"catalyst.print"` in generic form or a
     callback, a `quantum.*` op the op table lacks, a registered op without
     `MemoryEffectOpInterface` such as `func.call`, an op whose effects write
-    or free, such as `memref.store`, or an op whose region holds a barrier)
-    stays where it is relative to every quantum op and every op with side
-    effects: none of them moves across it, in either direction, so the
-    fingerprint encodes where it stands. Pure ops (arith, tensor.extract,
-    ...) and ops that only read (`memref.load`) are not barriers and still
-    move; quantum ops of the op table are never barriers (their effects are
-    known). Regions of unknown ops are left alone. The rule is one function
+    or free, such as `memref.store`, or an op whose region holds a barrier),
+    and an op that rewrites wires it does not list (`quantum.set_state`,
+    `quantum.set_basis_state`: every other wire becomes |0>; the op table
+    marks them `WholeDevice`), stays where it is relative to every quantum
+    op and every op with side effects: none of them moves across it, in
+    either direction, so the fingerprint encodes where it stands. Pure ops
+    (arith, tensor.extract, ...) and ops that only read (`memref.load`) are
+    not barriers and still move; the other quantum ops of the op table are
+    never barriers (their effects are known, and on their operands' wires
+    only). Regions of unknown ops are left alone. The rule is one function
     that every pass moving ops shares: `qshape::isBarrier` and
     `qshape::isPinnedByBarriers` (include/qshape/GateView/Barriers.h).
 
@@ -127,7 +135,7 @@ def QShapeCanonicalize : Pass<"qshape-canonicalize", "mlir::ModuleOp"> {
     $ qshape-opt --qshape-canonicalize=emit-remarks examples/w1-unrolled.mlir -o /dev/null
     examples/w1-unrolled.mlir:2:1: remark: qshape-canonicalize: 135 ops; static-indices 0,
     dead-ops 0, constants-merged 0, ops-merged 54, reads-past-inserts 54, round-trips 1,
-    inserts-dropped 0, blocks-reordered 1
+    inserts-dropped 0, insert-chains-sorted 1, blocks-reordered 1
     ```
 
     Before:
@@ -181,9 +189,16 @@ def QShapeFingerprint : Pass<"qshape-fingerprint", "mlir::ModuleOp"> {
     bumped whenever a digest could otherwise mean two things, so that an
     older digest (a cache entry's key) is never found again: version 2 made
     ops of unknown effect barriers (before, programs that differed only in
-    where such an op stood shared a digest); version 3, the current one,
-    keeps register and qubit values linear in the canonical form, which
-    changes the canonical form of programs with registers.
+    where such an op stood shared a digest); version 3 keeps register and
+    qubit values linear in the canonical form, which changes the canonical
+    form of programs with registers; version 4, the current one, sorts
+    chains of inserts by index (rule 8 of `qshape-canonicalize`), so that
+    programs that differ only in register style (per-gate or threaded
+    extracts and inserts) share a digest, which changes the digest of
+    programs whose last inserts were not in index order, and makes
+    `set_state` and `set_basis_state` barriers (before, a gate on a wire
+    they do not list moved across them: a wrong program that shared a
+    digest with the right one).
 
     ```
     $ qshape-opt --qshape-fingerprint=emit-remarks circuit.mlir

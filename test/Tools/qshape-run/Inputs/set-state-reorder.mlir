@@ -1,9 +1,8 @@
 // quantum.set_state on some wires overwrites the whole device (qshape-sim's
 // and Catalyst's runtime semantics), so the Hadamard on %x after it puts %x
-// in |+>. qshape-canonicalize moves that Hadamard before the set_state,
-// where the set_state undoes it, so the rolled builds (canonical form, then rolling)
-// differ from qshape-sim; --no-roll builds agree. See
-// known-set-state-reorder.test.
+// in |+>. qshape-canonicalize used to move that Hadamard before the
+// set_state, where the set_state undoes it, so the rolled builds (canonical
+// form, then rolling) differed from qshape-sim. See set-state-roll.test.
 
 // CASE: prepare --args [[[0.6,0],[0,0],[0,0.8],[0,0]]]
 func.func public @prepare(%s: tensor<4xcomplex<f64>>) -> tensor<8xf64> attributes {qnode} {
