@@ -17,7 +17,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "RollLoops/Barriers.h"
 #include "RollLoops/RegisterNormalForm.h"
 #include "RollLoops/RollDriver.h"
 #include "RollLoops/RoundTrip.h"
@@ -63,46 +62,6 @@ static bool isRolledBlock(Block *block, Operation *func) {
          classify(parent) == QOpKind::Ctrl;
 }
 
-/// A copy of `func` to roll, cloned op by op so that each top-level op is
-/// checked for a barrier while it is at hand; notes in `guard` the blocks
-/// (nested ones too) that hold one.
-static Operation *cloneFunction(Operation *func, roll::BarrierGuard &guard) {
-  IRMapping mapper;
-  Operation *copy = func->cloneWithoutRegions(mapper);
-  for (auto [from, to] : llvm::zip(func->getRegions(), copy->getRegions())) {
-    // Blocks first: branches refer to them.
-    for (Block &block : from) {
-      Block *clone = new Block();
-      for (BlockArgument arg : block.getArguments())
-        mapper.map(arg, clone->addArgument(arg.getType(), arg.getLoc()));
-      mapper.map(&block, clone);
-      to.push_back(clone);
-    }
-    for (Block &block : from) {
-      Block *clone = mapper.lookup(&block);
-      bool barrier = false;
-      for (Operation &op : block) {
-        Operation *cloned = op.clone(mapper);
-        clone->push_back(cloned);
-        if (qshape::isBarrier(cloned)) {
-          barrier = true;
-          if (cloned->getNumRegions() == 0)
-            continue;
-        } else if (cloned->getNumRegions() == 0) {
-          continue;
-        }
-        cloned->walk([&](Block *inner) {
-          if (llvm::any_of(*inner, [](Operation &o) { return qshape::isBarrier(&o); }))
-            guard.noteBlock(inner);
-        });
-      }
-      if (barrier)
-        guard.noteBlock(clone);
-    }
-  }
-  return copy;
-}
-
 void QShapeRollLoopsPass::runOnOperation() {
   ModuleOp module = getOperation();
   // A function is a symbol, whose parent must be a symbol table, so no
@@ -135,19 +94,11 @@ void QShapeRollLoopsPass::runOnOperation() {
     // exactly as it came in (it would otherwise be canonicalized for
     // nothing), and the function itself is the reference of
     // verify-roundtrip.
-    roll::BarrierGuard guard;
-    Operation *work = cloneFunction(func, guard);
-    // The canonical form, with the ops it moved across a barrier put back.
+    Operation *work = func->clone();
+    // The canonical form keeps every op a barrier pins on its side of it
+    // (qshape::isBarrier, isPinnedByBarriers: the rule the roller uses too).
     auto normalForm = [&](const CanonicalizeOptions &opts, CanonicalizeStats *stats,
-                          BlockOrder &order) {
-      if (!guard.empty())
-        guard.record();
-      if (failed(canonicalize(work, opts, stats, &order)))
-        return failure();
-      if (!guard.empty())
-        guard.restore(order);
-      return success();
-    };
+                          BlockOrder &order) { return canonicalize(work, opts, stats, &order); };
     CanonicalizeStats firstStats;
     BlockOrder order; // the blocks, innermost first, with their ops
     if (failed(normalForm(firstCopts, &firstStats, order))) {

@@ -1,7 +1,8 @@
 // Loops of loops: blocks that roll into loops differing only in the values
 // their bodies capture (an angle per block) and in the wire they read (the
 // control, affine in the block number) roll into an outer loop that
-// computes those values: a table for the angles, the wire from its index.
+// computes those values: each angle (x times a constant per block) made
+// again in the body from a table of the constants, the wire from its index.
 // Each block's control qubit is threaded through its five copies and left
 // on its wire; the outer loop writes it back (the write-back) and the
 // inserts after it fold away.
@@ -9,11 +10,14 @@
 // RUN: qshape-opt %s -split-input-file --mlir-print-op-generic | %upstream_mlir_opt --load-pass-plugin=%pass_plugin --allow-unregistered-dialect -split-input-file --pass-pipeline='builtin.module(qshape-roll-loops{verify-roundtrip},qshape-check-linearity)' | qshape-opt --allow-unregistered-dialect -split-input-file | FileCheck %s
 
 // CHECK-LABEL: func.func @controlled_blocks
-// CHECK: %[[T:.*]] = tensor.from_elements %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} : tensor<4xf64>
+// CHECK-NOT: tensor.from_elements
+// CHECK: %[[T:.*]] = arith.constant dense<[8.000000e+00, 4.000000e+00, 2.000000e+00, 1.000000e+00]> : tensor<4xf64>
+// CHECK-NOT: arith.mulf
 // CHECK: %[[OUT:.*]]:2 = scf.for %[[K:.*]] = %c0 to %c4 step %c1 iter_args(%[[TGT:.*]] = %{{.*}}, %[[REG:.*]] = %arg0)
 // CHECK: %[[W:.*]] = arith.addi
 // CHECK-NEXT: %[[C:.*]] = quantum.extract %[[REG]][%[[W]]]
-// CHECK-NEXT: %[[A:.*]] = tensor.extract %[[T]][%[[K]]]
+// CHECK-NEXT: %[[S:.*]] = tensor.extract %[[T]][%[[K]]]
+// CHECK-NEXT: %[[A:.*]] = arith.mulf %arg1, %[[S]]
 // CHECK-NEXT: %[[IN:.*]]:2 = scf.for %{{.*}} = %c0 to %c5 step %c1 iter_args(%[[C2:.*]] = %[[C]], %[[T2:.*]] = %[[TGT]])
 // CHECK-NEXT: quantum.custom "CRX"(%[[A]]) %[[C2]], %[[T2]]
 // CHECK-NEXT: quantum.custom "Hadamard"

@@ -41,7 +41,29 @@ Value LoopBuilder::indexValue(OpBuilder &b, Location loc, Value iv, Type type, i
 }
 
 Value LoopBuilder::tableValue(OpBuilder &b, Location loc, Value iv, Value table) {
-  return tensor::ExtractOp::create(b, loc, table, ValueRange{iv});
+  Value &v = tableExtracts[table];
+  if (!v)
+    v = tensor::ExtractOp::create(b, loc, table, ValueRange{iv});
+  return v;
+}
+
+Value LoopBuilder::constantTable(OpBuilder &b, Location loc, const OperandPlan &op) {
+  unsigned k = op.perCopy.size();
+  SmallVector<Attribute> values;
+  values.reserve(k);
+  for (unsigned c = 0; c < k; ++c) {
+    if (c + kAhead < k)
+      __builtin_prefetch(op.perCopy[c + kAhead].getAsOpaquePointer());
+    Attribute a;
+    matchPattern(op.perCopy[c], m_Constant(&a));
+    values.push_back(a);
+  }
+  auto tensorType = RankedTensorType::get({int64_t(k)}, op.perCopy[0].getType());
+  Attribute contents = DenseElementsAttr::get(tensorType, values);
+  Value &table = constantTables[contents];
+  if (!table)
+    table = arith::ConstantOp::create(b, loc, cast<TypedAttr>(contents));
+  return table;
 }
 
 scf::ForOp LoopBuilder::build() {
@@ -72,6 +94,10 @@ scf::ForOp LoopBuilder::build() {
       if (op.kind == OperandPlan::Gather)
         for (Value v : op.perCopy)
           hoist(v);
+      if (op.kind == OperandPlan::Recompute)
+        for (OperandPlan &part : op.parts)
+          if (part.kind == OperandPlan::Invariant)
+            hoist(part.invariant);
       if (op.kind == OperandPlan::WireRead)
         hoist(op.reg);
     }
@@ -87,17 +113,11 @@ scf::ForOp LoopBuilder::build() {
       Type type = op.perCopy[0].getType();
       auto tensorType = RankedTensorType::get({int64_t(k)}, type);
       if (op.kind == OperandPlan::IntTable || op.kind == OperandPlan::FloatTable) {
-        SmallVector<Attribute> values;
-        values.reserve(k);
-        for (unsigned c = 0; c < k; ++c) {
-          if (c + kAhead < k)
-            __builtin_prefetch(op.perCopy[c + kAhead].getAsOpaquePointer());
-          Attribute a;
-          matchPattern(op.perCopy[c], m_Constant(&a));
-          values.push_back(a);
-        }
-        tables[{j, m}] =
-            arith::ConstantOp::create(b, loc, DenseElementsAttr::get(tensorType, values));
+        tables[{j, m}] = constantTable(b, loc, op);
+      } else if (op.kind == OperandPlan::Recompute) {
+        for (OperandPlan &part : op.parts)
+          if (part.kind != OperandPlan::Invariant)
+            (void)constantTable(b, loc, part);
       } else if (op.kind == OperandPlan::Gather) {
         tables[{j, m}] = tensor::FromElementsOp::create(b, loc, tensorType, op.perCopy);
       }
@@ -215,6 +235,17 @@ scf::ForOp LoopBuilder::build() {
       case OperandPlan::Gather:
         v = tableValue(bb, loc, iv, tables[{j, m}]);
         break;
+      case OperandPlan::Recompute: {
+        // The table of each varying operand exists already (by contents).
+        IRMapping args;
+        for (auto [x, part] : llvm::enumerate(op.parts))
+          args.map(op.recipe->getOperand(x),
+                   part.kind == OperandPlan::Invariant
+                       ? part.invariant
+                       : tableValue(bb, loc, iv, constantTable(b, loc, part)));
+        v = bb.clone(*op.recipe, args)->getResult(0);
+        break;
+      }
       case OperandPlan::WireRead: {
         Value idx = op.base >= 0 ? indexValue(bb, loc, iv, bb.getI64Type(), op.base, op.stride)
                                  : tableValue(bb, loc, iv, tables[{j, m}]);

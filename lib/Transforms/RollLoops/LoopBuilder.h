@@ -37,11 +37,17 @@ private:
   Operation *at(unsigned c, unsigned j) const { return ops[plan.start + c * plan.period + j]; }
   Value indexValue(OpBuilder &b, Location loc, Value iv, Type type, int64_t base, int64_t stride);
   Value tableValue(OpBuilder &b, Location loc, Value iv, Value table);
+  /// The constant table of `op`'s per-copy constants before the loop, one
+  /// per distinct contents.
+  Value constantTable(OpBuilder &b, Location loc, const OperandPlan &op);
 
   ArrayRef<Operation *> ops;
   RunPlan &plan;
   // One value per distinct affine expression of the induction variable.
   DenseMap<std::tuple<Type, int64_t, int64_t>, Value> affineValues;
+  // Constant tables by contents, and each table's extract in the body.
+  DenseMap<mlir::Attribute, Value> constantTables;
+  DenseMap<Value, Value> tableExtracts;
 };
 
 } // namespace qshape::roll

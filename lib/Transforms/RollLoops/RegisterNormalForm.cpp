@@ -2,7 +2,7 @@
 
 #include "RegisterNormalForm.h"
 
-#include "Barriers.h"
+#include "qshape/GateView/Barriers.h"
 #include "Support.h"
 
 #include "qshape/Fingerprint/CanonicalForm.h"

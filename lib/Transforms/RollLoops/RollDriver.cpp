@@ -2,7 +2,7 @@
 
 #include "RollDriver.h"
 
-#include "Barriers.h"
+#include "qshape/GateView/Barriers.h"
 #include "LoopBuilder.h"
 #include "RegisterNormalForm.h"
 #include "RepeatFinder.h"
@@ -221,7 +221,7 @@ unsigned BlockRoller::rollBlock(Block &block, const std::vector<Operation *> *kn
     if (spent >= limit)
       continue;
     uint64_t startWork = analyzer.work;
-    auto charge = llvm::make_scope_exit([&] { spent += analyzer.work - startWork; });
+    llvm::scope_exit charge([&] { spent += analyzer.work - startWork; });
     uint64_t budget = analyzer.work + (limit - spent);
     // The most copies from s within [s, limit): all that fit, else as many
     // as the analyzer says passed (a late refusal, about the uses after

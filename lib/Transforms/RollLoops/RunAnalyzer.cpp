@@ -11,7 +11,9 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "llvm/ADT/STLExtras.h"
 
+#include <set>
 #include <tuple>
+#include <vector>
 
 using namespace mlir;
 
@@ -132,6 +134,56 @@ bool RunAnalyzer::scanOperand(OperandScan &scan, unsigned c, unsigned j, Value v
          (paramTables && scan.type().isIntOrIndexOrFloat());
 }
 
+LogicalResult RunAnalyzer::recompute(OperandPlan &plan) {
+  ArrayRef<Value> vals = plan.perCopy;
+  Operation *recipe = vals[0].getDefiningOp();
+  if (!recipe || recipe->getNumResults() != 1 || recipe->getNumRegions() ||
+      !isFloatingPure(recipe))
+    return failure();
+  unsigned n = recipe->getNumOperands();
+  // Operand x of every copy's producer: equal everywhere, or a constant
+  // (an int or float table).
+  SmallVector<bool> same(n, true), constant(n, true);
+  work += copies;
+  for (Value v : vals) {
+    Operation *def = v.getDefiningOp();
+    if (!def || !OperationEquivalence::isEquivalentTo(
+                    recipe, def, OperationEquivalence::ignoreValueEquivalence, nullptr,
+                    OperationEquivalence::IgnoreLocations))
+      return failure();
+    for (unsigned x = 0; x < n; ++x) {
+      Value a = def->getOperand(x);
+      same[x] = same[x] && a == recipe->getOperand(x);
+      constant[x] = constant[x] && a.getType().isIntOrIndexOrFloat() &&
+                    a.getDefiningOp() && isConstant(a.getDefiningOp());
+    }
+  }
+  std::vector<OperandPlan> parts(n);
+  for (unsigned x = 0; x < n; ++x) {
+    OperandPlan &part = parts[x];
+    if (same[x]) {
+      // A value of the run would not be defined before the loop.
+      if (inRun(recipe->getOperand(x), start))
+        return failure();
+      part.kind = OperandPlan::Invariant;
+      part.invariant = recipe->getOperand(x);
+      part.perCopy.push_back(part.invariant);
+      continue;
+    }
+    if (!constant[x])
+      return failure();
+    part.kind = recipe->getOperand(x).getType().isIntOrIndex() ? OperandPlan::IntTable
+                                                               : OperandPlan::FloatTable;
+    part.perCopy.reserve(copies);
+    for (Value v : vals)
+      part.perCopy.push_back(v.getDefiningOp()->getOperand(x));
+  }
+  plan.kind = OperandPlan::Recompute;
+  plan.recipe = recipe;
+  plan.parts = std::move(parts);
+  return success();
+}
+
 unsigned RunAnalyzer::finishOperand(OperandScan &scan, OperandPlan &plan) {
   plan.perCopy = std::move(scan.vals);
   ArrayRef<Value> vals = plan.perCopy;
@@ -194,8 +246,12 @@ unsigned RunAnalyzer::finishOperand(OperandScan &scan, OperandPlan &plan) {
     plan.kind = OperandPlan::FloatTable;
     return paramTables ? copies : equalPrefix();
   }
-  // Runtime values of a scalar type: gather them into a tensor.
+  // Runtime values of a scalar type: made again in the body when the copies
+  // made them alike from constants (W2's angles, one product per block),
+  // else gathered into a tensor.
   if (scan.type().isIntOrIndexOrFloat()) {
+    if (paramTables && succeeded(recompute(plan)))
+      return copies;
     plan.kind = OperandPlan::Gather;
     return paramTables ? copies : equalPrefix();
   }
@@ -588,6 +644,22 @@ Verdict RunAnalyzer::classify(unsigned s, unsigned p, unsigned k, RunPlan &plan)
     affineExprs.push_back(key);
     overhead += 2 * (stride != 1) + 2 * (base != 0);
   };
+  // A table of constants is one constant and one extract in the body,
+  // shared by the operands whose tables are equal (constants by value).
+  std::set<std::vector<const void *>> tablesSeen;
+  auto addTable = [&](const OperandPlan &op) {
+    std::vector<const void *> key;
+    key.reserve(op.perCopy.size() + 1);
+    key.push_back(op.perCopy[0].getType().getAsOpaquePointer());
+    for (Value v : op.perCopy) {
+      Attribute a;
+      matchPattern(v, m_Constant(&a));
+      key.push_back(a.getAsOpaquePointer());
+    }
+    work += key.size();
+    if (tablesSeen.insert(std::move(key)).second)
+      overhead += 2;
+  };
   for (unsigned j = 0; j < p; ++j) {
     for (OperandPlan &op : plan.operands[j])
       switch (op.kind) {
@@ -607,8 +679,20 @@ Verdict RunAnalyzer::classify(unsigned s, unsigned p, unsigned k, RunPlan &plan)
         break;
       case OperandPlan::IntTable:
       case OperandPlan::FloatTable:
+        addTable(op);
+        break;
       case OperandPlan::Gather:
         overhead += 2;
+        break;
+      case OperandPlan::Recompute:
+        // The op in the body and its tables; the producers before the run
+        // that only this run reads die with it.
+        overhead += 1;
+        for (OperandPlan &part : op.parts)
+          if (part.kind != OperandPlan::Invariant)
+            addTable(part);
+        for (Value v : op.perCopy)
+          overhead -= v.hasOneUse();
         break;
       default:
         break;

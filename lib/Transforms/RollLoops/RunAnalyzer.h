@@ -115,6 +115,10 @@ private:
   /// The plan of a scanned operand; returns how many copies from the start
   /// it fits (all of them, or fewer when only a prefix is affine or equal).
   unsigned finishOperand(OperandScan &scan, OperandPlan &plan);
+  /// Makes `plan` (whose perCopy holds the runtime values of each copy) a
+  /// Recompute when every copy's value comes from the same pure op whose
+  /// operands are invariant or constant.
+  mlir::LogicalResult recompute(OperandPlan &plan);
 
   ArrayRef<Operation *> ops;
   const OpPositions &index;

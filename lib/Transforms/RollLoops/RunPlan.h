@@ -8,11 +8,13 @@
 #ifndef QSHAPE_TRANSFORMS_ROLLLOOPS_RUNPLAN_H
 #define QSHAPE_TRANSFORMS_ROLLLOOPS_RUNPLAN_H
 
+#include "mlir/IR/Attributes.h"
 #include "mlir/IR/Value.h"
 #include "llvm/ADT/SmallVector.h"
 
 #include <cstdint>
 #include <utility>
+#include <vector>
 
 namespace qshape::roll {
 
@@ -31,6 +33,10 @@ struct OperandPlan {
     Gather,
     WireRead, // a qubit extracted before the run from one register; the body
               // extracts it (wire = an affine index, or `wires` as a table)
+    Recompute, // a runtime value that every copy's op `recipe` (pure, the same
+               // in every copy) made before the run from invariant values and
+               // constants: the body makes it again, its operands as `parts`
+               // (Invariant, IntTable or FloatTable)
   } kind;
   mlir::Value reg;                        // WireRead: the register
   llvm::SmallVector<int64_t> wires;       // WireRead: the static index in each copy
@@ -39,6 +45,8 @@ struct OperandPlan {
   int64_t base = 0, stride = 0;           // AffineInt
   llvm::SmallVector<mlir::Value> perCopy; // the value in each copy (Internal: in
                                           // copy 0; Carried: in copies 0 and 1)
+  mlir::Operation *recipe = nullptr;      // Recompute: copy 0's producer
+  std::vector<OperandPlan> parts;         // Recompute: its operands
 };
 
 /// How the static index of an extract/insert varies.
