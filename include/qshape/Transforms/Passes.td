@@ -343,7 +343,7 @@ def QShapeCache : Pass<"qshape-cache", "mlir::ModuleOp"> {
 
     A miss stores its result only after it verified; a hit's module is then
     not verified again (neither by this pass nor by the pass manager, whose
-    verifier costs a fifth of a hit on a lowered module), unless
+    verifier costs about as much as loading a lowered module), unless
     `verify-hit` asks for it: then a hit that does not verify is a miss.
 
     Cache problems never fail the compilation: a read-only or full disk, a
@@ -475,8 +475,8 @@ def QShapeCacheStore : Pass<"qshape-cache-store", "mlir::ModuleOp"> {
     the cached module the lookup loaded (replacing whatever the module holds
     then, and the pass manager does not verify it again: see the lookup's
     `verify-hit`); otherwise verifies it and stores it (MLIR bytecode) under
-    the recorded key, with the time since the lookup as its compile time. Without a recorded key it
-    warns and does nothing. It stores into the cache (directory and remote)
+    the recorded key, with the time since the lookup as its compile time.
+    Without a recorded key it warns and does nothing. It stores into the cache (directory and remote)
     and with the mode the lookup used in the same process; `dir`, `remote`
     and `mode` given here override them.
   }];
