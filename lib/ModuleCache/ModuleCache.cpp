@@ -8,6 +8,7 @@
 #include "mlir/Bytecode/BytecodeReader.h"
 #include "mlir/Bytecode/BytecodeWriter.h"
 #include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/Verifier.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSwitch.h"
@@ -165,6 +166,12 @@ FailureOr<std::string> modulecache::encodeModule(ModuleOp module,
 FailureOr<cache::StoreResult>
 modulecache::storeModule(cache::CacheBackend &backend, ModuleOp module,
                          const cache::CacheKey &key, uint64_t compileMs) {
+  std::string why;
+  if (failed(verifyQuietly(module, why))) {
+    LLVM_DEBUG(llvm::dbgs() << "qshape-cache: not storing " << key.str()
+                            << ": " << why << "\n");
+    return failure();
+  }
   FailureOr<std::string> bytes = encodeModule(module, key);
   if (failed(bytes))
     return failure();
@@ -175,6 +182,7 @@ modulecache::storeModule(cache::CacheBackend &backend, ModuleOp module,
 LookupOutcome modulecache::lookupAndInstall(cache::CacheBackend &backend,
                                             ModuleOp module,
                                             const cache::CacheKey &key,
+                                            HitVerification verification,
                                             OwningOpRef<ModuleOp> *deferred) {
   using cache::LookupStatus;
   LookupOutcome outcome;
@@ -184,24 +192,27 @@ LookupOutcome modulecache::lookupAndInstall(cache::CacheBackend &backend,
   case LookupStatus::Hit: {
     std::string why;
     StringRef payload = found.Entry->Payload->getBuffer();
-    LogicalResult loaded = failure();
-    if (deferred) {
-      FailureOr<OwningOpRef<ModuleOp>> cached =
-          loadModule(module.getContext(), payload, why);
-      if (succeeded(cached)) {
-        *deferred = std::move(*cached);
-        loaded = success();
-      }
-    } else {
-      loaded = installModule(module, payload, why);
+    auto start = std::chrono::steady_clock::now();
+    FailureOr<OwningOpRef<ModuleOp>> cached =
+        loadModule(module.getContext(), payload, why);
+    auto read = std::chrono::steady_clock::now();
+    outcome.loadMs = millisBetween(start, read);
+    if (succeeded(cached) && verification == HitVerification::Verify) {
+      if (failed(verifyQuietly(**cached, why)))
+        cached = failure();
+      outcome.verifyMs = millisBetween(read, std::chrono::steady_clock::now());
     }
-    if (succeeded(loaded)) {
+    if (succeeded(cached)) {
+      if (deferred)
+        *deferred = std::move(*cached);
+      else
+        replaceModule(module, **cached);
       outcome.kind = LookupOutcome::Kind::Hit;
       outcome.level = found.Level;
       return outcome;
     }
-    // Checksummed but unreadable: a producer bug or a foreign MLIR. A miss;
-    // the store that follows replaces the entry.
+    // Checksummed but unreadable or, when verified, invalid: a producer bug
+    // or a foreign MLIR. A miss; the store that follows replaces the entry.
     outcome.detail = "cache entry " + key.str() + " does not load (" + why +
                      "); recompiling and replacing it";
     cache::reportProblem(outcome.detail,
@@ -255,6 +266,20 @@ std::string modulecache::describeLookup(const LookupOutcome &outcome, Mode mode,
   return (looksUp(mode) ? "miss " : "write ") + key.str();
 }
 
+LogicalResult modulecache::verifyQuietly(Operation *op, std::string &why) {
+  std::string first;
+  ScopedDiagnosticHandler capture(op->getContext(), [&](Diagnostic &diag) {
+    if (first.empty())
+      first = diag.str();
+    return success();
+  });
+  if (succeeded(mlir::verify(op)))
+    return success();
+  why = "the module does not verify: " +
+        (first.empty() ? std::string("no diagnostic") : first);
+  return failure();
+}
+
 FailureOr<OwningOpRef<ModuleOp>>
 modulecache::loadModule(MLIRContext *ctx, StringRef payload, std::string &why) {
   Block block;
@@ -266,7 +291,8 @@ modulecache::loadModule(MLIRContext *ctx, StringRef payload, std::string &why) {
         why = diag.str();
       return success();
     });
-    ParserConfig config(ctx);
+    // No verification here: lookupAndInstall's caller chooses it.
+    ParserConfig config(ctx, /*verifyAfterParse=*/false);
     llvm::MemoryBufferRef buffer(payload, "qshape-cache entry");
     if (failed(readBytecodeFile(buffer, &block, config))) {
       if (why.empty())
@@ -293,16 +319,6 @@ void modulecache::hollowModule(ModuleOp module) {
   Region empty;
   empty.push_back(new Block());
   module.getBodyRegion().takeBody(empty);
-}
-
-LogicalResult modulecache::installModule(ModuleOp module, StringRef payload,
-                                         std::string &why) {
-  FailureOr<OwningOpRef<ModuleOp>> cached =
-      loadModule(module.getContext(), payload, why);
-  if (failed(cached))
-    return failure();
-  replaceModule(module, **cached);
-  return success();
 }
 
 //===----------------------------------------------------------------------===//

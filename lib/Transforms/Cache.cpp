@@ -80,7 +80,9 @@ struct QShapeCachePass : qshape::impl::QShapeCacheBase<QShapeCachePass> {
 
     LookupOutcome found;
     if (looksUp(parsed.mode)) {
-      found = lookupAndInstall(*backend, module, key);
+      found = lookupAndInstall(*backend, module, key,
+                               verifyHit ? HitVerification::Verify
+                                         : HitVerification::Skip);
       countLookup(found, numHits, numMisses, numCorrupt, numErrors);
     }
     Clock::time_point looked = Clock::now();
@@ -88,46 +90,78 @@ struct QShapeCachePass : qshape::impl::QShapeCacheBase<QShapeCachePass> {
       emitRemark(module.getLoc())
           << "qshape-cache: " << describeLookup(found, parsed.mode, key);
     if (found.hit()) {
-      reportTiming(module, start, fingerprinted, keyed, looked, looked, looked);
+      // Entries are stored only after they verified (below), checked by
+      // checksum on read, and keyed by this build: verifying again would
+      // only repeat the check the miss made.
+      if (!verifyHit)
+        ++numUnverifiedHits;
+      skipPassManagerVerifier();
+      std::string detail;
+      llvm::raw_string_ostream os(detail);
+      os << llvm::format(" (load %.3f ms, ", found.loadMs);
+      if (found.verifyMs)
+        os << llvm::format("verify %.3f ms)", *found.verifyMs);
+      else
+        os << "verify skipped)";
+      reportTiming(module, start, fingerprinted, keyed, looked, looked, looked,
+                   detail);
       return;
     }
 
     if (failed(runPipeline(nested, module)))
       return signalPassFailure();
     Clock::time_point compiled = Clock::now();
-    if (stores(parsed.mode) && backend->isEnabled())
-      storeResult(*backend, module, key, millisBetween(looked, compiled));
+    // storeModule verifies the module before storing it (whatever
+    // -verify-each says), so that its hits need not; one that does not
+    // verify is left to the pass manager's verifier, which reports it.
+    if (stores(parsed.mode) && backend->isEnabled() &&
+        succeeded(storeResult(*backend, module, key,
+                              millisBetween(looked, compiled))))
+      skipPassManagerVerifier();
     reportTiming(module, start, fingerprinted, keyed, looked, compiled,
-                 Clock::now());
+                 Clock::now(), "");
   }
 
 private:
-  void storeResult(cache::CacheBackend &backend, ModuleOp module,
-                   const cache::CacheKey &key, double compileMs) {
+  /// Only when the module, as it is now, is known to verify; see
+  /// "Skipping the pass manager's verifier" in ModuleCache.h.
+  void skipPassManagerVerifier() {
+    getAnalysisManager().clear();
+    markAllAnalysesPreserved();
+  }
+
+  /// Success if the module verified (stored or not).
+  LogicalResult storeResult(cache::CacheBackend &backend, ModuleOp module,
+                            const cache::CacheKey &key, double compileMs) {
     FailureOr<cache::StoreResult> stored =
         storeModule(backend, module, key, uint64_t(compileMs));
     if (succeeded(stored) && stored->stored())
       ++numStores;
     else
       ++numErrors; // reported (one warning per process)
+    return success(succeeded(stored));
   }
 
+  /// `lookupDetail` follows the lookup's time (the load and verification of
+  /// a hit). The store's time includes the verification before it.
   void reportTiming(ModuleOp module, Clock::time_point start,
                     Clock::time_point fingerprinted, Clock::time_point keyed,
                     Clock::time_point looked, Clock::time_point compiled,
-                    Clock::time_point end) {
+                    Clock::time_point end, StringRef lookupDetail) {
     if (!timing)
       return;
     std::string text;
     llvm::raw_string_ostream os(text);
     os << llvm::format("qshape-cache: timing: key %.3f ms (fingerprint %.3f "
-                       "ms), lookup %.3f ms, pipeline %.3f ms, store %.3f ms, "
-                       "total %.3f ms",
+                       "ms), lookup %.3f ms",
                        millisBetween(start, keyed),
                        millisBetween(start, fingerprinted),
-                       millisBetween(keyed, looked),
+                       millisBetween(keyed, looked))
+       << lookupDetail
+       << llvm::format(", pipeline %.3f ms, store %.3f ms",
                        millisBetween(looked, compiled),
-                       millisBetween(compiled, end), millisBetween(start, end));
+                       millisBetween(compiled, end))
+       << llvm::format(", total %.3f ms", millisBetween(start, end));
     emitRemark(module.getLoc()) << text;
   }
 

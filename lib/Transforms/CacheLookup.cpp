@@ -78,8 +78,10 @@ struct QShapeCacheLookupPass
     if (looksUp(parsed.mode)) {
       std::shared_ptr<cache::CacheBackend> backend =
           cache::openCache(parsed.config);
-      found = lookupAndInstall(*backend, module, key,
-                               deferInstall ? &pending.deferred : nullptr);
+      found = lookupAndInstall(
+          *backend, module, key,
+          verifyHit ? HitVerification::Verify : HitVerification::Skip,
+          deferInstall ? &pending.deferred : nullptr);
       countLookup(found, numHits, numMisses, numCorrupt, numErrors);
     }
     // A deferred hit: the stages up to qshape-cache-store find an empty

@@ -55,6 +55,9 @@ struct QShapeCacheStorePass
       replaceModule(module, *pending->deferred);
       module->removeAttr(kCacheKeyAttr);
       module->removeAttr(kCacheHitAttr);
+      // Stored only after it verified (storeModule), and verified again at
+      // the lookup with verify-hit.
+      skipPassManagerVerifier();
     } else if (deferredHit) {
       module.emitError()
           << "qshape-cache-store: the module is a deferred cache hit ("
@@ -104,6 +107,8 @@ struct QShapeCacheStorePass
     }
     FailureOr<cache::StoreResult> stored =
         storeModule(*backend, module, *key, compileMs);
+    if (succeeded(stored))
+      skipPassManagerVerifier(); // storeModule verified it
     if (failed(stored) || !stored->stored()) {
       ++numErrors; // reported (one warning per process)
       return;
@@ -114,6 +119,13 @@ struct QShapeCacheStorePass
   }
 
 private:
+  /// Only when the module, as it is now, is known to verify; see
+  /// "Skipping the pass manager's verifier" in ModuleCache.h.
+  void skipPassManagerVerifier() {
+    getAnalysisManager().clear();
+    markAllAnalysesPreserved();
+  }
+
   /// The lookup's cache and mode, with what this pass's options say on top.
   CacheSettings effectiveSettings(const std::optional<PendingStore> &pending) {
     if (!pending)

@@ -95,7 +95,7 @@
 
 // The timing remark splits the pass's time.
 // RUN: qshape-opt %s --qshape-cache='dir=%t/c pipeline=func.func(canonicalize,cse),symbol-dce timing' -o /dev/null 2>&1 | FileCheck %s --check-prefix=TIMING
-// TIMING: remark: qshape-cache: timing: key {{[0-9.]+}} ms (fingerprint {{[0-9.]+}} ms), lookup {{[0-9.]+}} ms, pipeline 0.000 ms, store 0.000 ms, total {{[0-9.]+}} ms
+// TIMING: remark: qshape-cache: timing: key {{[0-9.]+}} ms (fingerprint {{[0-9.]+}} ms), lookup {{[0-9.]+}} ms (load {{[0-9.]+}} ms, verify skipped), pipeline 0.000 ms, store 0.000 ms, total {{[0-9.]+}} ms
 
 // QSHAPE_CACHE_DIR is the default directory.
 // RUN: env QSHAPE_CACHE_DIR=%t/env qshape-opt %s --qshape-cache='pipeline=symbol-dce' -o /dev/null

@@ -88,16 +88,33 @@ cache::CacheKey computeKey(llvm::StringRef fingerprint,
 mlir::FailureOr<std::string> encodeModule(mlir::ModuleOp module,
                                           const cache::CacheKey &key);
 
-/// Replaces the body, attributes and properties of `module` with those of
-/// the module in `payload` (bytecode). On failure `module` is unchanged and
-/// `why` says what was wrong; parse diagnostics are not emitted.
-mlir::LogicalResult installModule(mlir::ModuleOp module,
-                                  llvm::StringRef payload, std::string &why);
+/// Whether a hit's module is run through the verifier before it is used.
+/// The bytecode reader itself never verifies (ParserConfig's
+/// verifyAfterParse is off): on W2 lowered to the LLVM dialect a verification
+/// costs about as much as reading the module.
+///
+/// Skipping the pass manager's verifier: the pass manager verifies the IR
+/// after every pass unless the pass preserved all analyses
+/// (OpToOpPassAdaptor::run in mlir/lib/Pass/Pass.cpp). A cache pass that
+/// installed a module known to verify (storeModule verifies before it
+/// stores; a hit is read from checksummed bytes under a key that names this
+/// build, and verified again with HitVerification::Verify) clears the
+/// analysis manager and then marks all analyses preserved. Clearing first
+/// is what makes that claim true: the module's ops were replaced, and an
+/// analysis cached for an old op (or for a new op that reuses its address)
+/// would be stale; with none cached, nothing stale is kept, and the only
+/// effect is that the verifier does not run again.
+enum class HitVerification { Skip, Verify };
 
-/// The module in `payload` (bytecode), detached, in `ctx`. On failure `why`
-/// says what was wrong; parse diagnostics are not emitted.
+/// The module in `payload` (bytecode), detached, in `ctx`, not verified
+/// (the caller chooses: HitVerification). On failure `why` says what was
+/// wrong; parse diagnostics are not emitted.
 mlir::FailureOr<mlir::OwningOpRef<mlir::ModuleOp>>
 loadModule(mlir::MLIRContext *ctx, llvm::StringRef payload, std::string &why);
+
+/// Runs the verifier on `op` without emitting its diagnostics; on failure
+/// `why` says so with the first one.
+mlir::LogicalResult verifyQuietly(mlir::Operation *op, std::string &why);
 
 /// Gives `module` the body, attributes and properties of `cached` (which is
 /// left empty).
@@ -118,6 +135,10 @@ struct LookupOutcome {
   Kind kind = Kind::Miss;
   cache::CacheLevel level = cache::CacheLevel::None; ///< of a hit
   std::string detail;
+  /// Of a hit: the time spent reading the payload into a module, and the
+  /// time of its verification (unset when skipped), in milliseconds.
+  double loadMs = 0;
+  std::optional<double> verifyMs;
   bool hit() const { return kind == Kind::Hit; }
 };
 
@@ -126,10 +147,13 @@ struct LookupOutcome {
 /// does not load (a producer bug, a foreign MLIR) is reported once and is a
 /// miss that the following store replaces.
 /// With `deferred`, a hit is loaded into `*deferred` instead, and `module`
-/// is left as it was (qshape-cache-lookup installs it at the store).
+/// is left as it was (qshape-cache-lookup installs it at the store). With
+/// HitVerification::Verify, a payload whose module does not verify is a
+/// corrupt entry too, and `module` is left as it was.
 LookupOutcome lookupAndInstall(cache::CacheBackend &backend,
                                mlir::ModuleOp module,
                                const cache::CacheKey &key,
+                               HitVerification verification,
                                mlir::OwningOpRef<mlir::ModuleOp> *deferred = nullptr);
 
 /// Adds a lookup to the statistics every cache pass declares (hits, misses,
@@ -143,8 +167,11 @@ void countLookup(const LookupOutcome &outcome, mlir::Pass::Statistic &hits,
 std::string describeLookup(const LookupOutcome &outcome, Mode mode,
                            const cache::CacheKey &key);
 
-/// Stores `module` as MLIR bytecode under `key` (to every level). Failure
-/// only if the module cannot be encoded (already reported).
+/// Stores `module` as MLIR bytecode under `key` (to every level), but only
+/// after it verified: that is what lets a hit skip the verifier
+/// (HitVerification::Skip). Failure if it does not verify (not reported:
+/// the pass manager's verifier reports it) or cannot be encoded (reported);
+/// success means the module verified, whether or not a level stored it.
 mlir::FailureOr<cache::StoreResult> storeModule(cache::CacheBackend &backend,
                                                 mlir::ModuleOp module,
                                                 const cache::CacheKey &key,

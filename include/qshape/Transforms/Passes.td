@@ -356,6 +356,11 @@ def QShapeCache : Pass<"qshape-cache", "mlir::ModuleOp"> {
     stored with its compile time. A bad entry (checksum, truncation, foreign
     key) is a miss and is overwritten by the store that follows.
 
+    A miss stores its result only after it verified; a hit's module is then
+    not verified again (neither by this pass nor by the pass manager, whose
+    verifier costs about as much as loading a lowered module), unless
+    `verify-hit` asks for it: then a hit that does not verify is a miss.
+
     Cache problems never fail the compilation: a read-only or full disk, a
     refused directory, a failed store or a remote server that is down,
     paused or refuses us costs at most one warning per process (per source:
@@ -401,8 +406,12 @@ def QShapeCache : Pass<"qshape-cache", "mlir::ModuleOp"> {
     Option<"emitRemarks", "emit-remarks", "bool", /*default=*/"false",
            "Emit 'qshape-cache: hit <key>' / 'miss <key>' remarks">,
     Option<"timing", "timing", "bool", /*default=*/"false",
-           "Emit a remark with the time of the key, the lookup, the "
-           "pipeline and the store">,
+           "Emit a remark with the time of the key, the lookup (and the "
+           "load of a hit), the verification, the pipeline and the store">,
+    Option<"verifyHit", "verify-hit", "bool", /*default=*/"false",
+           "Run the verifier on a hit's module before installing it (one "
+           "that does not verify is a miss). Off: a hit is not verified "
+           "again, since a miss verified it before storing it">,
   ];
   let statistics = [
     Statistic<"numHits", "hits", "Lookups that found a valid entry">,
@@ -411,6 +420,8 @@ def QShapeCache : Pass<"qshape-cache", "mlir::ModuleOp"> {
     Statistic<"numErrors", "errors",
               "Cache I/O problems (the compilation went on)">,
     Statistic<"numStores", "stores", "Results written to the cache">,
+    Statistic<"numUnverifiedHits", "unverified-hits",
+              "Hits installed without running the verifier on them">,
   ];
 }
 
@@ -457,6 +468,10 @@ def QShapeCacheLookup : Pass<"qshape-cache-lookup", "mlir::ModuleOp"> {
            "On a hit, empty the module until qshape-cache-store installs the "
            "cached result (false: install at once; the stages in between then "
            "run on the final module)">,
+    Option<"verifyHit", "verify-hit", "bool", /*default=*/"false",
+           "Run the verifier on a hit's module when it is loaded (one that "
+           "does not verify is a miss). Off: a hit is not verified again, "
+           "since the store verified it before storing it">,
   ];
   let statistics = [
     Statistic<"numHits", "hits", "Lookups that found a valid entry">,
@@ -473,9 +488,10 @@ def QShapeCacheStore : Pass<"qshape-cache-store", "mlir::ModuleOp"> {
     Runs last in the last stage, after `qshape-cache-lookup`. Removes the
     `qshape.cache_key` and `qshape.cache_hit` attributes; on a hit, installs
     the cached module the lookup loaded (replacing whatever the module holds
-    then); otherwise stores it (MLIR bytecode) under the recorded key, with the
-    time since the lookup as its compile time. Without a recorded key it
-    warns and does nothing. It stores into the cache (directory and remote)
+    then, and the pass manager does not verify it again: see the lookup's
+    `verify-hit`); otherwise verifies it and stores it (MLIR bytecode) under
+    the recorded key, with the time since the lookup as its compile time.
+    Without a recorded key it warns and does nothing. It stores into the cache (directory and remote)
     and with the mode the lookup used in the same process; `dir`, `remote`
     and `mode` given here override them.
   }];
