@@ -126,6 +126,10 @@ function(qshape_tool_link target)
       INSTALL_RPATH "${QSHAPE_TOOL_INSTALL_RPATH}")
     set(destination ${QSHAPE_INSTALL_BINDIR})
   endif()
+  # The build tree has the prefix's layout (bin/, lib/, libexec/qshape/), so
+  # it runs with the prefix's run path: the one CMake computes for the build
+  # tree has empty entries, and an empty entry is the working directory.
+  set_target_properties(${target} PROPERTIES BUILD_WITH_INSTALL_RPATH ON)
   _qshape_mark(${target} tool)
   install(TARGETS ${target} EXPORT ${QSHAPE_EXPORT_SET}
     RUNTIME DESTINATION ${destination})
