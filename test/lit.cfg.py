@@ -57,6 +57,11 @@ config.substitutions.append(("%randcircuit", config.python_executable + " " + os
 if config.qshape_tool_allocator == "mimalloc":
     config.available_features.add("tool-mimalloc")
 
+# qshape-compile and its compiler linked against MLIR/LLVM's archives
+# (QSHAPE_STATIC_COMPILER; sanitizer builds link the shared libraries).
+if config.qshape_compiler_linkage == "static":
+    config.available_features.add("static-compiler")
+
 # The Redis cache level (CMake option QSHAPE_ENABLE_REDIS, on by default).
 if config.qshape_have_redis:
     config.available_features.add("redis")
