@@ -296,7 +296,10 @@ int main(int argc, char **argv) {
       "(it is written under a temporary name and renamed when complete).\n\n"
       "--share-topology keys and compiles the lifted module (qshape-lift-parameters), so\n"
       "programs of one topology with other baked angles share one key and one library;\n"
-      "OUT gets this program's values (docs/native.md, \"One artifact per topology\").\n\n"
+      "OUT gets this program's values (docs/native.md, \"One artifact per topology\").\n"
+      "A later program that differs only in its float literals is found by its text\n"
+      "alone (the topology index), with no parse; --timing names the index of a hit\n"
+      "and says why a program got no index entry.\n\n"
       "MLIR's pass manager options work too (--mlir-timing, --mlir-print-ir-after-all,\n"
       "...: --help-hidden lists them).\n");
 
