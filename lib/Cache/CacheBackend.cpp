@@ -89,6 +89,13 @@ KeyLockResult CacheBackend::lockKey(const CacheKey &,
   return R;
 }
 
+KeyLockResult CacheBackend::adoptKeyLock(const CacheKey &, int) {
+  KeyLockResult R;
+  R.Result = KeyLockResult::State::Failed;
+  R.Detail = describe() + " has no key locks";
+  return R;
+}
+
 llvm::ErrorOr<CacheStats> CacheBackend::persistentStats() const {
   return processStats();
 }

@@ -594,6 +594,12 @@ public:
     ::unlink(Path.c_str());
     // Closing drops the lock.
   }
+  int inheritableDescriptor() override {
+    int Flags = ::fcntl(FD.get(), F_GETFD);
+    if (Flags < 0 || ::fcntl(FD.get(), F_SETFD, Flags & ~FD_CLOEXEC) != 0)
+      return -1;
+    return FD.get();
+  }
 
 private:
   std::string Path;
@@ -662,6 +668,26 @@ KeyLockResult DirectoryCache::lockKey(const CacheKey &Key,
         std::min<Clock::duration>(Pause, Deadline - Clock::now()));
     Pause = std::min(Pause * 2, std::chrono::milliseconds(50));
   }
+}
+
+KeyLockResult DirectoryCache::adoptKeyLock(const CacheKey &Key, int FD) {
+  KeyLockResult R;
+  R.Result = KeyLockResult::State::Failed;
+  std::string Path = joinPath(joinPath(Directory, "locks"), Key.hex());
+  // flock() on a descriptor of the open file that holds the lock succeeds
+  // at once; on another file or a released lock it must not wait.
+  if (!Enabled || FD < 0 || !stillNamed(FD, Path) ||
+      ::flock(FD, LOCK_EX | LOCK_NB) != 0) {
+    R.Detail = "descriptor " + std::to_string(FD) + " is not the held lock '" +
+               Path + "'";
+    return R;
+  }
+  int Flags = ::fcntl(FD, F_GETFD);
+  if (Flags >= 0)
+    (void)::fcntl(FD, F_SETFD, Flags | FD_CLOEXEC);
+  R.Result = KeyLockResult::State::Acquired;
+  R.Lock = std::make_unique<FlockKeyLock>(Path, UniqueFD(FD));
+  return R;
 }
 
 uint64_t DirectoryCache::removeStaleKeyLocks() {

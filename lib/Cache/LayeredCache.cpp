@@ -61,6 +61,9 @@ public:
                         std::chrono::milliseconds MaxWait) override {
     return L1->lockKey(Key, MaxWait);
   }
+  KeyLockResult adoptKeyLock(const CacheKey &Key, int FD) override {
+    return L1->adoptKeyLock(Key, FD);
+  }
 
   CacheStats processStats() const override { return L1->processStats(); }
   llvm::ErrorOr<CacheStats> persistentStats() const override {

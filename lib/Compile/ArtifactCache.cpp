@@ -11,6 +11,8 @@
 #include "llvm/Support/Format.h"
 #include "llvm/Support/MemoryBuffer.h"
 
+#include <cstdlib>
+
 using namespace qshape::cache;
 
 namespace qshape::compile {
@@ -214,6 +216,41 @@ std::unique_ptr<KeyLock> ArtifactCache::lock(const CacheKey &key, bool &waited) 
     break;
   }
   return std::move(r.Lock);
+}
+
+std::unique_ptr<KeyLock> ArtifactCache::adoptLock(const CacheKey &key, int descriptor) {
+  return std::move(backend->adoptKeyLock(key, descriptor).Lock);
+}
+
+void IndexMissHandoff::exportToEnvironment() const {
+  std::string value = key;
+  if (lock == Lock::Held)
+    value += " lock=" + std::to_string(lockDescriptor);
+  else if (lock == Lock::None)
+    value += " lock=none";
+  setenv(EnvironmentVariable, value.c_str(), /*overwrite=*/1);
+}
+
+std::optional<IndexMissHandoff> IndexMissHandoff::takeFromEnvironment() {
+  const char *value = getenv(EnvironmentVariable);
+  if (!value)
+    return std::nullopt;
+  llvm::StringRef text(value);
+  IndexMissHandoff handoff;
+  auto [key, rest] = text.split(' ');
+  handoff.key = key.str();
+  bool good = !handoff.key.empty();
+  if (rest == "lock=none")
+    handoff.lock = Lock::None;
+  else if (rest.consume_front("lock=")) {
+    handoff.lock = Lock::Held;
+    good = good && !rest.getAsInteger(10, handoff.lockDescriptor) && handoff.lockDescriptor >= 0;
+  } else
+    good = good && rest.empty();
+  unsetenv(EnvironmentVariable);
+  if (!good)
+    return std::nullopt;
+  return handoff;
 }
 
 void ArtifactCache::storeChecked(const CacheKey &key, PayloadKind kind, llvm::StringRef payload,

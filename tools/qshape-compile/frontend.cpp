@@ -128,9 +128,18 @@ std::string compilerPath(const char *argv0) {
   return path.str().str();
 }
 
+/// How a hand-over goes: what the compiler is told, the lock it takes over
+/// (kept until exec()), and whether the warnings so far are this process's
+/// alone to print (the compiler will not meet their cause again).
+struct HandOver {
+  std::optional<IndexMissHandoff> handoff;
+  std::unique_ptr<cache::KeyLock> lock;
+  bool printWarnings = false;
+};
+
 /// The hit, if there is one: 0 once OUT is written; nullopt to hand over.
 std::optional<int> tryHit(const Arguments &a, const std::string &compiler,
-                          Clock::time_point start) {
+                          Clock::time_point start, HandOver &handOver) {
   if (a.input.empty() || a.input == "-" || a.output.empty() || a.output == "-")
     return std::nullopt;
   if (a.emit && *a.emit != "so")
@@ -147,7 +156,8 @@ std::optional<int> tryHit(const Arguments &a, const std::string &compiler,
   std::optional<CacheMode> mode = parseCacheMode(a.cacheMode.value_or("readwrite"));
   if (!mode || (*mode != CacheMode::Read && *mode != CacheMode::ReadWrite))
     return std::nullopt;
-  if (!cache::parseDurationMs(a.lockWait.value_or("5m"), 1000))
+  std::optional<uint64_t> lockWaitMs = cache::parseDurationMs(a.lockWait.value_or(ArtifactCacheOptions::kDefaultLockWait), 1000);
+  if (!lockWaitMs)
     return std::nullopt;
 
   // The compiler reports each of these failures itself.
@@ -176,38 +186,70 @@ std::optional<int> tryHit(const Arguments &a, const std::string &compiler,
   cacheOptions.mode = *mode;
   cacheOptions.directory = a.cacheDir.value_or("");
   cacheOptions.remote = a.cacheRemote.value_or("");
+  cacheOptions.lockWait = std::chrono::milliseconds(*lockWaitMs);
   std::unique_ptr<ArtifactCache> artifacts = ArtifactCache::open(cacheOptions);
   llvm::StringRef bytes = (*input)->getBuffer();
   llvm::StringRef parseOptions = a.allowUnregistered ? "allow-unregistered-dialect" : "";
   std::optional<cache::CacheKey> key;
   std::vector<double> values; // --share-topology: this program's, for the library
-  if (a.shareTopology) {
-    // By the topology index (TopologyIndex.h): the input's skeleton names
-    // the library and where its values sit in the text.
-    SourceSkeleton skeleton = scanSkeleton(bytes);
-    auto found = artifacts->lookupTopology(
-        topologyKeyBuilder(skeleton, options, *linker, parseOptions, buildId).key());
+  // The index: by the topology index (TopologyIndex.h) the input's skeleton
+  // names the library and where its values sit in the text; else by the
+  // source index, the input's bytes.
+  std::optional<SourceSkeleton> skeleton;
+  if (a.shareTopology)
+    skeleton = scanSkeleton(bytes);
+  cache::CacheKey indexKey =
+      a.shareTopology
+          ? topologyKeyBuilder(*skeleton, options, *linker, parseOptions, buildId).key()
+          : sourceKeyBuilder(bytes, options, *linker, parseOptions, buildId).key();
+  auto lookup = [&]() -> bool {
+    if (!a.shareTopology) {
+      key = artifacts->lookupSource(indexKey);
+      return key && artifacts->lookupLibrary(*key, *output);
+    }
+    auto found = artifacts->lookupTopology(indexKey);
     if (!found)
-      return std::nullopt;
-    llvm::Expected<std::vector<double>> read = found->second.readValues(bytes, skeleton);
+      return false;
+    llvm::Expected<std::vector<double>> read = found->second.readValues(bytes, *skeleton);
     if (!read) {
       llvm::consumeError(read.takeError());
-      return std::nullopt;
+      return false;
     }
     key = found->first;
     values = std::move(*read);
-  } else {
-    cache::CacheKey source = sourceKeyBuilder(bytes, options, *linker, parseOptions, buildId).key();
-    uint64_t problems = cache::problemCount();
-    key = artifacts->lookupSource(source);
-    if (!key) {
-      // A plain miss: the compiler need not look this key up again.
-      if (cache::problemCount() == problems)
-        setenv(SourceMissEnvironmentVariable, source.str().c_str(), /*overwrite=*/1);
-      return std::nullopt;
+    return artifacts->lookupLibrary(*key, *output);
+  };
+  uint64_t problems = cache::problemCount();
+  bool hit = lookup();
+  // A problem so far (reported into `warnings`): the compiler repeats the
+  // lookup and reports it itself.
+  if (!hit && cache::problemCount() == problems) {
+    handOver.handoff = IndexMissHandoff{indexKey.str()};
+    if (artifacts->writes()) {
+      // Single flight here rather than in the compiler: a process that
+      // waits for another's compile then hits without starting one. A lock
+      // taken goes to the compiler across exec().
+      bool waited = false;
+      handOver.lock = artifacts->lock(indexKey, waited);
+      hit = waited && lookup();
+      int descriptor = !hit && handOver.lock ? handOver.lock->inheritableDescriptor() : -1;
+      if (hit) {
+      } else if (descriptor >= 0) {
+        handOver.handoff->lock = IndexMissHandoff::Lock::Held;
+        handOver.handoff->lockDescriptor = descriptor;
+      } else if (waited) {
+        // The wait ran out (reported): the compiler does not wait again.
+        handOver.handoff->lock = IndexMissHandoff::Lock::None;
+      } else if (cache::problemCount() != problems) {
+        // No lock to be had (reported): the compiler tries again, and
+        // reports what it meets.
+        handOver.handoff.reset();
+      }
     }
+    // What the compiler will not meet again is reported here.
+    handOver.printWarnings = handOver.handoff.has_value();
   }
-  if (!artifacts->lookupLibrary(*key, *output))
+  if (!hit)
     return std::nullopt;
   if (a.shareTopology) {
     // The compile that follows a failure here writes OUT again.
@@ -233,18 +275,23 @@ std::optional<int> tryHit(const Arguments &a, const std::string &compiler,
 
 int main(int argc, char **argv) {
   auto start = Clock::now();
-  unsetenv(SourceMissEnvironmentVariable);
+  unsetenv(IndexMissHandoff::EnvironmentVariable);
   std::string compiler = compilerPath(argv[0]);
   // The cache's warnings wait: on a hand-over the compiler meets the same
   // problem and reports it, once.
   std::vector<std::string> warnings;
   cache::setWarningHandler([&](llvm::StringRef message) { warnings.push_back(message.str()); });
-  if (std::optional<Arguments> arguments = parseArguments(argc, argv))
-    if (std::optional<int> code = tryHit(*arguments, compiler, start)) {
+  HandOver handOver;
+  if (std::optional<Arguments> arguments = parseArguments(argc, argv)) {
+    std::optional<int> code = tryHit(*arguments, compiler, start, handOver);
+    if (code || handOver.printWarnings)
       for (const std::string &warning : warnings)
         cache::printDefaultWarning(warning);
+    if (code)
       return *code;
-    }
+  }
+  if (handOver.handoff)
+    handOver.handoff->exportToEnvironment();
   llvm::errs().flush();
   execv(compiler.c_str(), argv);
   int error = errno;

@@ -114,7 +114,8 @@ static cl::opt<std::string> cacheLockWait(
     "cache-lock-wait",
     cl::desc("How long to wait while another process compiles the same input (single "
              "flight), e.g. 30s, 5m (default 5m); then compile without waiting longer"),
-    cl::value_desc("duration"), cl::init("5m"), cl::cat(category));
+    cl::value_desc("duration"), cl::init(ArtifactCacheOptions::kDefaultLockWait),
+    cl::cat(category));
 
 static int fail(const llvm::Twine &message) {
   llvm::errs() << "qshape-compile: error: " << message << "\n";
@@ -132,17 +133,17 @@ namespace {
 /// whatever the driver holds after it) can be added between parse and
 /// facts without touching it.
 struct CacheRun {
-  /// $QSHAPE_COMPILE_SOURCE_MISS as the front end set it (ArtifactCache.h).
-  std::optional<std::string> frontEndMiss;
+  /// What the front end handed over (IndexMissHandoff).
+  std::optional<IndexMissHandoff> frontEnd;
   std::unique_ptr<ArtifactCache> cache;
   std::optional<qshape::cache::CacheKey> sourceKey;
   std::unique_ptr<qshape::cache::KeyLock> lock;
   CacheOutcome outcome = CacheOutcome::Off;
-  std::string key; ///< the compile key of a hit found by the source index
+  std::string key; ///< the compile key of a hit found by an index
   double seconds = 0; ///< lookups, the lock's wait and stores
 
-  /// Before parsing: the source index, then single flight on the source
-  /// key (a waiter looks up again once the holder is done). True on a hit.
+  /// Before parsing: the source index, with single flight on the source
+  /// key. True on a hit.
   bool tryBeforeParse(llvm::StringRef input, const CompileOptions &options,
                       const Linker &linker, OutputFile &output) {
     auto start = Clock::now();
@@ -150,19 +151,7 @@ struct CacheRun {
                                  allowUnregistered ? "allow-unregistered-dialect" : "",
                                  qshape::cache::getBuildId())
                     .key();
-    // The front end looked this key up a moment ago and found nothing.
-    bool lookedUp = frontEndMiss && *frontEndMiss == sourceKey->str();
-    if (frontEndMiss && !lookedUp)
-      qshape::cache::reportProblem("qshape-compile's front end keyed this input " +
-                                   *frontEndMiss + ", the compiler " + sourceKey->str() +
-                                   " (a front end of another build?); looking up again");
-    bool hit = !lookedUp && lookupBySource(output);
-    if (!hit && cache->writes()) {
-      bool waited = false;
-      lock = cache->lock(*sourceKey, waited);
-      if (waited)
-        hit = lookupBySource(output);
-    }
+    bool hit = lookUpIndex(*sourceKey, [&] { return lookupBySource(output); });
     seconds += since(start);
     return hit;
   }
@@ -203,7 +192,7 @@ struct CacheRun {
                                      allowUnregistered ? "allow-unregistered-dialect" : "",
                                      qshape::cache::getBuildId())
                       .key();
-    bool hit = lookupByTopology(input, output);
+    bool hit = lookUpIndex(*topologyKey, [&] { return lookupByTopology(input, output); });
     seconds += since(start);
     return hit;
   }
@@ -229,6 +218,31 @@ struct CacheRun {
 private:
   std::optional<SourceSkeleton> skeleton;
   std::optional<qshape::cache::CacheKey> topologyKey;
+
+  /// One index lookup with single flight on its key: a miss takes the
+  /// key's lock, and a process that waited for another's looks up again.
+  /// What the front end already did (looked up, waited, locked) is not done
+  /// twice.
+  bool lookUpIndex(const qshape::cache::CacheKey &indexKey,
+                   llvm::function_ref<bool()> lookup) {
+    bool handed = frontEnd && frontEnd->key == indexKey.str();
+    if (frontEnd && !handed)
+      qshape::cache::reportProblem("qshape-compile's front end keyed this input " +
+                                   frontEnd->key + ", the compiler " + indexKey.str() +
+                                   " (a front end of another build?); looking up again");
+    if (!handed && lookup())
+      return true;
+    if (!cache->writes())
+      return false;
+    using Lock = IndexMissHandoff::Lock;
+    if (handed && frontEnd->lock == Lock::Held)
+      lock = cache->adoptLock(indexKey, frontEnd->lockDescriptor);
+    if (lock || (handed && frontEnd->lock == Lock::None))
+      return false;
+    bool waited = false;
+    lock = cache->lock(indexKey, waited);
+    return waited && lookup();
+  }
 
   bool lookupByTopology(llvm::StringRef input, OutputFile &output) {
     auto found = cache->lookupTopology(*topologyKey);
@@ -266,11 +280,7 @@ int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   auto start = Clock::now();
   // Read once and not passed on (to the linker, say).
-  std::optional<std::string> frontEndMiss;
-  if (const char *miss = getenv(SourceMissEnvironmentVariable)) {
-    frontEndMiss = miss;
-    unsetenv(SourceMissEnvironmentVariable);
-  }
+  std::optional<IndexMissHandoff> frontEnd = IndexMissHandoff::takeFromEnvironment();
   registerPassManagerCLOptions();
   registerDefaultTimingManagerCLOptions();
   registerAsmPrinterCLOptions();
@@ -371,7 +381,7 @@ int main(int argc, char **argv) {
 
   // The artifact cache, before anything is parsed.
   CacheRun run;
-  run.frontEndMiss = frontEndMiss;
+  run.frontEnd = std::move(frontEnd);
   if (emit == EmitKind::SharedLibrary && *cacheMode != CacheMode::Off) {
     llvm::Expected<Linker> linker = findLinker(options.linker);
     if (!linker)

@@ -623,6 +623,44 @@ TEST_F(DirectoryLevelTest, KeyLockIsSingleFlightAcrossProcesses) {
       << "the holder removes its lock file";
 }
 
+TEST_F(DirectoryLevelTest, KeyLockIsHandedOnThroughItsDescriptor) {
+  using namespace std::chrono;
+  DirectoryCache Store(options());
+  KeyLockResult Held = Store.lockKey(key(3), milliseconds(0));
+  ASSERT_TRUE(Held.acquired()) << Held.Detail;
+  int FD = Held.Lock->inheritableDescriptor();
+  ASSERT_GE(FD, 0);
+  EXPECT_EQ(::fcntl(FD, F_GETFD) & FD_CLOEXEC, 0) << "kept across exec()";
+  // What the program after the exec() does: it adopts the descriptor; the
+  // key stays locked for everyone else, and closing it sets CLOEXEC again.
+  DirectoryCache After(options());
+  EXPECT_FALSE(After.adoptKeyLock(key(4), FD).acquired()) << "another key's lock";
+  EXPECT_FALSE(After.adoptKeyLock(key(3), -1).acquired());
+  // The exec()ed program owns the descriptor now; the old one's object is
+  // never destroyed (kept reachable, so a leak checker does not mind).
+  static KeyLock *Exec = nullptr;
+  Exec = Held.Lock.release();
+  KeyLockResult Adopted = After.adoptKeyLock(key(3), FD);
+  ASSERT_EQ(Adopted.Result, KeyLockResult::State::Acquired) << Adopted.Detail;
+  EXPECT_NE(::fcntl(FD, F_GETFD) & FD_CLOEXEC, 0);
+  EXPECT_EQ(waitExit(spawn([&] {
+              DirectoryCache Own(options());
+              return Own.lockKey(key(3), milliseconds(50)).Result ==
+                             KeyLockResult::State::TimedOut
+                         ? 0
+                         : 1;
+            })),
+            0);
+  Adopted.Lock.reset();
+  EXPECT_TRUE(Store.lockKey(key(3), milliseconds(0)).acquired());
+  // A descriptor that is not a held lock is refused and left open.
+  int Other = ::open(CacheDir.c_str(), O_RDONLY | O_DIRECTORY);
+  ASSERT_GE(Other, 0);
+  EXPECT_FALSE(After.adoptKeyLock(key(3), Other).acquired());
+  EXPECT_GE(::fcntl(Other, F_GETFD), 0);
+  ::close(Other);
+}
+
 TEST_F(DirectoryLevelTest, KeyLockOfAKilledHolderIsFreeAtOnce) {
   using namespace std::chrono;
   DirectoryCache Store(options());

@@ -162,3 +162,24 @@ TEST_F(ArtifactCacheTest, ReadModeNeverStoresWriteModeNeverHits) {
 }
 
 } // namespace
+
+TEST(IndexMissHandoffTest, RoundTripsThroughTheEnvironmentOnce) {
+  using Lock = IndexMissHandoff::Lock;
+  for (auto [lock, fd] : {std::pair{Lock::NotTried, -1}, {Lock::Held, 7}, {Lock::None, -1}}) {
+    IndexMissHandoff out{"blake3:00ff", lock, fd};
+    out.exportToEnvironment();
+    std::optional<IndexMissHandoff> in = IndexMissHandoff::takeFromEnvironment();
+    ASSERT_TRUE(in);
+    EXPECT_EQ(in->key, "blake3:00ff");
+    EXPECT_EQ(in->lock, lock);
+    EXPECT_EQ(in->lockDescriptor, fd);
+    EXPECT_EQ(getenv(IndexMissHandoff::EnvironmentVariable), nullptr) << "taken, not inherited";
+  }
+  // Anything else is no hand-over at all (the compiler looks up itself).
+  for (const char *bad : {"", " lock=3", "blake3:00ff lock=", "blake3:00ff lock=-2",
+                          "blake3:00ff lock=x", "blake3:00ff extra"}) {
+    setenv(IndexMissHandoff::EnvironmentVariable, bad, 1);
+    EXPECT_FALSE(IndexMissHandoff::takeFromEnvironment()) << bad;
+    EXPECT_EQ(getenv(IndexMissHandoff::EnvironmentVariable), nullptr);
+  }
+}

@@ -103,6 +103,10 @@ struct StoreResult {
 class KeyLock {
 public:
   virtual ~KeyLock();
+  /// A descriptor that keeps the lock held across exec(): a process hands
+  /// its lock to the program it becomes, which takes it over with
+  /// CacheBackend::adoptKeyLock. -1 if this lock cannot be handed on.
+  virtual int inheritableDescriptor() { return -1; }
 };
 
 struct KeyLockResult {
@@ -167,6 +171,10 @@ public:
   /// (flock on <dir>/locks/<key>); a layered cache uses its L1's.
   virtual KeyLockResult lockKey(const CacheKey &Key,
                                 std::chrono::milliseconds MaxWait);
+  /// Takes over the lock of \p Key that this process inherited as \p FD
+  /// (KeyLock::inheritableDescriptor before an exec()): Acquired if \p FD
+  /// is that lock and still holds it, else Failed and \p FD is left alone.
+  virtual KeyLockResult adoptKeyLock(const CacheKey &Key, int FD);
 
   /// Counters of this backend in this process.
   virtual CacheStats processStats() const = 0;

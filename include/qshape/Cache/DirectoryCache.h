@@ -130,6 +130,7 @@ public:
                          llvm::StringRef Payload) override;
   KeyLockResult lockKey(const CacheKey &Key,
                         std::chrono::milliseconds MaxWait) override;
+  KeyLockResult adoptKeyLock(const CacheKey &Key, int FD) override;
   CacheStats processStats() const override;
   llvm::ErrorOr<CacheStats> persistentStats() const override;
   DirectoryMaintenance *maintenance() override { return this; }

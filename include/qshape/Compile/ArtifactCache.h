@@ -76,8 +76,10 @@ struct ArtifactCacheOptions {
   std::string directory;
   /// A remote URL (redis://...), "off", or empty: $QSHAPE_CACHE_REMOTE.
   std::string remote;
-  /// How long to wait for another process compiling the same input.
+  /// How long to wait for another process compiling the same input
+  /// (--cache-lock-wait; both halves of qshape-compile parse kDefaultLockWait).
   std::chrono::milliseconds lockWait = std::chrono::minutes(5);
+  static constexpr const char *kDefaultLockWait = "5m";
 };
 
 /// The producer written into artifact entry headers: "qshape <version>
@@ -99,12 +101,31 @@ cache::KeyBuilder sourceKeyBuilder(llvm::StringRef inputBytes, const CompileOpti
                                    const Linker &linker, llvm::StringRef parseOptions,
                                    llvm::StringRef compilerBuildId);
 
-/// The front end (tools/qshape-compile/frontend.cpp) sets
-/// this variable to the source key it looked up and did not find, with no
-/// problem on the way, before it starts the compiler: the compiler skips
-/// that one lookup (the statistics count one miss, as with one process),
-/// and says so if its own source key differs.
-constexpr const char *SourceMissEnvironmentVariable = "QSHAPE_COMPILE_SOURCE_MISS";
+/// What the front end (tools/qshape-compile/frontend.cpp) hands the
+/// compiler it exec()s after a miss of an index (the source index, or the
+/// topology index with --share-topology) with no problem on the way: the
+/// index key it looked up, and its single flight on that key. The compiler
+/// skips that one lookup (the statistics count one miss, as with one
+/// process) and says so if its own index key differs; it takes over the
+/// lock instead of waiting again. So processes that compile one input at
+/// once wait in the front end, and the waiters' hits start no compiler.
+/// Passed in $QSHAPE_COMPILE_INDEX_MISS as `<key>`, `<key> lock=<fd>` (the
+/// lock, held across exec()) or `<key> lock=none` (the front end waited
+/// its --cache-lock-wait out: the compiler does not wait again).
+struct IndexMissHandoff {
+  static constexpr const char *EnvironmentVariable = "QSHAPE_COMPILE_INDEX_MISS";
+  enum class Lock { NotTried, Held, None };
+
+  std::string key;
+  Lock lock = Lock::NotTried;
+  int lockDescriptor = -1; ///< with Lock::Held
+
+  /// Sets the variable for the program about to be exec()ed.
+  void exportToEnvironment() const;
+  /// Reads the variable and removes it, so nothing the compiler starts (a
+  /// linker) inherits it. nullopt if unset or malformed.
+  static std::optional<IndexMissHandoff> takeFromEnvironment();
+};
 
 /// The key of the topology index entry (--share-topology, TopologyIndex.h):
 /// the input's skeleton instead of its bytes, and the same other facts as
@@ -141,6 +162,9 @@ public:
   /// without it); `waited` says whether another process held it, so the
   /// caller looks up again first.
   std::unique_ptr<cache::KeyLock> lock(const cache::CacheKey &key, bool &waited);
+  /// The lock of `key` inherited as `descriptor` (IndexMissHandoff); null
+  /// if it is not that lock, and the caller locks as usual.
+  std::unique_ptr<cache::KeyLock> adoptLock(const cache::CacheKey &key, int descriptor);
 
   /// Stores the library at `path` (the output's temporary) under `key`, and
   /// `key` as the compile key of `source` (if given). Failures are the

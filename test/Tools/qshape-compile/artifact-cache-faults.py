@@ -19,7 +19,8 @@
 #   full       a full tmpfs: compiles, one warning, no partial entry
 #   single     8 concurrent compiles of one input: one miss, seven hits;
 #   flight     a dead lock holder (SIGKILL) is passed at once, a live stuck
-#              one after --cache-lock-wait
+#              one after --cache-lock-wait; a waiter waits in the front end
+#              and hits there, with its compiler unstartable
 #   keys       another opt level, rolling, linker or binary (build id): a
 #              miss; an input cached with --allow-unregistered-dialect is
 #              still refused without it; --cache=off/read/write do what
@@ -386,8 +387,61 @@ def case_single_flight(work, big, big_ref):
         good(r, big_ref, "with a stuck holder")
         check(r.outcome == "miss" and any("waited 1000 ms" in w for w in r.warnings),
               f"a stuck holder is waited for 1 s, then compiled past ({took:.1f} s)")
+        frontend_waits(work, d, big, big_ref, lock)
     finally:
         ARGS = saved
+
+
+def prefix_copy(work, name):
+    """A copy of bin/qshape-compile and its compiler in a prefix of its own,
+    so that the compiler can be made unstartable (chmod a-x stops even root
+    from exec()ing it); returns (front end, compiler)."""
+    prefix = os.path.join(work, name)
+    for sub in ("bin", os.path.join("libexec", "qshape")):
+        os.makedirs(os.path.join(prefix, sub), exist_ok=True)
+    binary = os.path.join(prefix, "bin", "qshape-compile")
+    shutil.copy(TOOLS["compile"], binary)
+    full = os.path.join(prefix, "libexec", "qshape", "qshape-compile-full")
+    shutil.copy(os.path.join(os.path.dirname(TOOLS["compile"]), "..", "libexec", "qshape",
+                             "qshape-compile-full"), full)
+    return binary, full
+
+
+def frontend_waits(work, d, big, big_ref, lock):
+    """A process that waits for another's compile does so in the front end
+    and then hits there: it starts no compiler. Its compiler is unstartable
+    while it waits on a held lock; a compile that does not wait
+    (--cache-lock-wait=0s) fills the cache meanwhile; the holder dies."""
+    S.case = "7 single flight (front end)"
+    binary, full = prefix_copy(work, "c7-prefix")
+    fi.tool(d, "clear")
+    h = holder(lock)
+    waiter = None
+    try:
+        os.chmod(full, 0o644)
+        waiter = subprocess.Popen([binary, big, "-o", os.path.join(work, "c7-waiter.so"), "-v",
+                                   f"--cache-dir={d}", "--cache-lock-wait=120s"],
+                                  stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        time.sleep(0.5)
+        check(waiter.poll() is None, "the front end waits while the holder lives")
+        r = compile_(big, d, os.path.join(work, "c7-filler.so"), "--cache-lock-wait=0s")
+        check(r.rc == 0 and r.outcome == "miss", "a compile that does not wait fills the cache")
+        h.kill()
+        h.wait()
+        _, err = waiter.communicate(timeout=60)
+        m = VERBOSE.search(err)
+        check(waiter.returncode == 0 and m and m.group(1) == "hit",
+              f"after the wait the front end hits, with its compiler unstartable "
+              f"(rc {waiter.returncode}: {err.strip()[-200:]})")
+        check(same_results(results(os.path.join(work, "c7-waiter.so")), big_ref),
+              "and its OUT gives the oracle's results")
+    finally:
+        os.chmod(full, 0o755)
+        if waiter and waiter.poll() is None:
+            waiter.kill()
+        if h.poll() is None:
+            h.kill()
+            h.wait()
 
 
 def case_keys(work, inp, ref):
@@ -411,14 +465,7 @@ def case_keys(work, inp, ref):
     seen.add(r.key)
     # Another build of the compiler (one byte more: another build id),
     # behind a copy of the front end: the key is the compiler's.
-    prefix = os.path.join(work, "c8-prefix")
-    os.makedirs(os.path.join(prefix, "bin"), exist_ok=True)
-    os.makedirs(os.path.join(prefix, "libexec", "qshape"), exist_ok=True)
-    binary = os.path.join(prefix, "bin", "qshape-compile")
-    shutil.copy(TOOLS["compile"], binary)
-    full = os.path.join(prefix, "libexec", "qshape", "qshape-compile-full")
-    shutil.copy(os.path.join(os.path.dirname(TOOLS["compile"]), "..", "libexec", "qshape",
-                             "qshape-compile-full"), full)
+    binary, full = prefix_copy(work, "c8-prefix")
     with open(full, "ab") as f:
         f.write(b"\0")
     r = compile_(inp, d, out, tool=binary)
