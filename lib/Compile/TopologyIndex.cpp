@@ -10,80 +10,130 @@
 #include "llvm/Support/Endian.h"
 
 #include <algorithm>
+#include <array>
 #include <cstring>
 
 namespace qshape::compile {
 
-static bool isIdChar(char c) {
-  return llvm::isAlnum(c) || c == '_' || c == '$' || c == '.';
+namespace {
+/// What a byte can start, for scanSkeleton's loop: a table, because the
+/// scan is most of a topology hit (one pass over the whole text).
+enum CharClass : uint8_t { Other, Quote, Slash, IdStart, Sigil, Digit, Minus };
+constexpr uint8_t kIdChar = 0x80; // may continue an identifier or a name
+
+constexpr std::array<uint8_t, 256> makeClasses() {
+  std::array<uint8_t, 256> t{};
+  for (int c = 0; c < 256; ++c) {
+    bool alpha = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+    bool digit = c >= '0' && c <= '9';
+    uint8_t cls = alpha || c == '_' ? IdStart
+                  : digit           ? Digit
+                  : c == '"'        ? Quote
+                  : c == '/'        ? Slash
+                  : c == '-'        ? Minus
+                  : c == '%' || c == '@' || c == '#' || c == '!' || c == '^' ? Sigil
+                                                                             : Other;
+    bool id = alpha || digit || c == '_' || c == '$' || c == '.';
+    t[c] = cls | (id ? kIdChar : 0);
+  }
+  return t;
 }
+constexpr std::array<uint8_t, 256> kClasses = makeClasses();
+} // namespace
 
 SourceSkeleton scanSkeleton(llvm::StringRef text) {
   SourceSkeleton s;
   llvm::BLAKE3 hash;
   // The text between two literals, comments left out (MLIR's lexer skips
-  // them, so a comment, such as a generator's header, changes nothing).
-  std::string piece;
-  size_t pieceStart = 0;
-  auto endPiece = [&](size_t end) {
-    piece.append(text.data() + pieceStart, end - pieceStart);
-    uint8_t framed[8];
-    llvm::support::endian::write64le(framed, piece.size());
-    hash.update(llvm::ArrayRef<uint8_t>(framed, 8));
-    hash.update(piece);
-    piece.clear();
+  // them, so a comment, such as a generator's header, changes nothing),
+  // hashed as it goes and followed by its length.
+  size_t pieceStart = 0, pieceLength = 0;
+  auto take = [&](size_t end) {
+    hash.update(text.slice(pieceStart, end));
+    pieceLength += end - pieceStart;
   };
+  auto endPiece = [&](size_t end) {
+    take(end);
+    uint8_t framed[8];
+    llvm::support::endian::write64le(framed, pieceLength);
+    hash.update(llvm::ArrayRef<uint8_t>(framed, 8));
+    pieceLength = 0;
+  };
+  const unsigned char *p = reinterpret_cast<const unsigned char *>(text.data());
   const size_t n = text.size();
+  auto classAt = [&](size_t i) { return kClasses[p[i]] & ~kIdChar; };
+  auto isId = [&](size_t i) { return (kClasses[p[i]] & kIdChar) != 0; };
+  auto isDigit = [&](size_t i) { return i < n && classAt(i) == Digit; };
   size_t i = 0;
   while (i < n) {
-    char c = text[i];
-    if (c == '"') { // a string, escapes and all
-      for (++i; i < n && text[i] != '"'; ++i)
-        if (text[i] == '\\')
+    switch (classAt(i)) {
+    case Other:
+      for (++i; i < n && classAt(i) == Other; ++i)
+        ;
+      break;
+    case Quote: { // a string, escapes and all
+      for (++i; i < n && p[i] != '"'; ++i)
+        if (p[i] == '\\')
           ++i;
       ++i;
-    } else if (c == '/' && i + 1 < n && text[i + 1] == '/') {
-      piece.append(text.data() + pieceStart, i - pieceStart);
-      i = std::min(n, text.find('\n', i));
-      pieceStart = i;
-    } else if (llvm::isAlpha(c) || c == '_') {
-      while (i < n && isIdChar(text[i]))
+      break;
+    }
+    case Slash:
+      if (i + 1 < n && p[i + 1] == '/') {
+        take(i);
+        i = std::min(n, text.find('\n', i));
+        pieceStart = i;
+      } else {
         ++i;
-    } else if (c == '%' || c == '@' || c == '#' || c == '!' || c == '^') {
-      for (++i; i < n && (isIdChar(text[i]) || text[i] == '-'); ++i)
-        ;
-    } else if (llvm::isDigit(c) || (c == '-' && i + 1 < n && llvm::isDigit(text[i + 1]))) {
-      size_t start = i;
-      if (c == '-')
-        ++i;
-      if (text.substr(i).starts_with("0x")) {
-        for (i += 2; i < n && llvm::isHexDigit(text[i]); ++i)
-          ;
-        continue;
       }
-      while (i < n && llvm::isDigit(text[i]))
-        ++i;
-      if (i >= n || text[i] != '.')
-        continue; // an integer: part of the skeleton
-      for (++i; i < n && llvm::isDigit(text[i]); ++i)
+      break;
+    case IdStart:
+      for (++i; i < n && isId(i); ++i)
         ;
-      if (i < n && (text[i] == 'e' || text[i] == 'E')) {
+      break;
+    case Sigil:
+      for (++i; i < n && (isId(i) || p[i] == '-'); ++i)
+        ;
+      break;
+    case Minus:
+      if (!isDigit(i + 1)) {
+        ++i;
+        break;
+      }
+      [[fallthrough]];
+    case Digit: {
+      size_t start = i;
+      if (p[i] == '-')
+        ++i;
+      if (p[i] == '0' && i + 1 < n && p[i + 1] == 'x') {
+        for (i += 2; i < n && llvm::isHexDigit(p[i]); ++i)
+          ;
+        break;
+      }
+      while (isDigit(i))
+        ++i;
+      if (i >= n || p[i] != '.')
+        break; // an integer: part of the skeleton
+      for (++i; isDigit(i); ++i)
+        ;
+      if (i < n && (p[i] == 'e' || p[i] == 'E')) {
         size_t e = i + 1;
-        if (e < n && (text[e] == '+' || text[e] == '-'))
+        if (e < n && (p[e] == '+' || p[e] == '-'))
           ++e;
-        if (e < n && llvm::isDigit(text[e])) {
-          for (i = e; i < n && llvm::isDigit(text[i]); ++i)
+        if (isDigit(e))
+          for (i = e; isDigit(i); ++i)
             ;
-        }
       }
       endPiece(start);
       s.literals.push_back({uint32_t(start), uint32_t(i - start)});
       pieceStart = i;
-    } else {
-      ++i;
+      break;
+    }
     }
   }
-  endPiece(n);
+  if (i > n) // an unterminated string or escape at the end
+    i = n;
+  endPiece(std::min(i, n));
   s.digest = cache::toHex(hash.final());
   return s;
 }
