@@ -15,7 +15,7 @@ DEB_PACKAGES = llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools \
                python3 python3-pytest lld-22 \
                python3-venv python3-setuptools python3-wheel \
                libhiredis-dev redis-server \
-               libclang-rt-22-dev ccache python3-matplotlib
+               libclang-rt-22-dev ccache python3-matplotlib liblld-22-dev
 
 .PHONY: all deps configure build check demo bench docs clean \
         build-sanitize check-sanitize fuzz fuzz-differential

@@ -41,6 +41,10 @@
 
 #include <chrono>
 #include <mutex>
+#include <sys/resource.h>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 
 
 using namespace mlir;
@@ -52,16 +56,46 @@ namespace qshape::compile {
 //===----------------------------------------------------------------------===//
 
 namespace {
-/// Adds the seconds since construction to `slot` when destroyed.
+/// The process's peak resident set so far, KB (VmHWM).
+uint64_t peakResidentKB() {
+  struct rusage usage;
+  return getrusage(RUSAGE_SELF, &usage) == 0 ? uint64_t(usage.ru_maxrss) : 0;
+}
+
+} // namespace
+
+// mimalloc's, when the tool links it (qshape_tool_link), else null.
+extern "C" void mi_collect(bool force) __attribute__((weak));
+
+namespace {
+/// Gives the memory freed so far back to the system, at a stage boundary
+/// where much was freed at once: the next stage then grows into pages the
+/// process no longer holds instead of adding to its peak. mimalloc returns
+/// freed pages only after a delay otherwise; glibc's malloc keeps the top
+/// of its heap.
+void releaseFreedMemory() {
+  if (mi_collect)
+    mi_collect(/*force=*/true);
+#if defined(__GLIBC__)
+  else
+    malloc_trim(0);
+#endif
+}
+
+/// Adds the seconds since construction to `slot` when destroyed, and
+/// records the peak resident set then in `peak`.
 class StageTimer {
 public:
-  explicit StageTimer(double &slot) : slot(slot), start(std::chrono::steady_clock::now()) {}
+  StageTimer(double &slot, uint64_t &peak)
+      : slot(slot), peak(peak), start(std::chrono::steady_clock::now()) {}
   ~StageTimer() {
     slot += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    peak = peakResidentKB();
   }
 
 private:
   double &slot;
+  uint64_t &peak;
   std::chrono::steady_clock::time_point start;
 };
 } // namespace
@@ -158,7 +192,7 @@ Compilation::parse(MLIRContext &context, llvm::SourceMgr &sourceMgr, CompileOpti
   std::unique_ptr<Compilation> c(new Compilation(context, std::move(options), name));
   c->sourceMgr = &sourceMgr;
   {
-    StageTimer timer(c->times.parse);
+    StageTimer timer(c->times.parse, c->peaks.parse);
     c->module = parseSourceFile<ModuleOp>(sourceMgr, ParserConfig(&context));
   }
   if (!c->module)
@@ -188,7 +222,7 @@ void Compilation::describeEntries() {
 llvm::Expected<const CompileFacts *> Compilation::getFacts() {
   if (facts)
     return &*facts;
-  StageTimer timer(times.facts);
+  StageTimer timer(times.facts, peaks.facts);
   CompileFacts f;
   if (options.shareTopology) {
     // The canonical form first: it orders the uses by structure, so slots
@@ -240,7 +274,7 @@ llvm::Expected<const CompileFacts *> Compilation::getFacts() {
 }
 
 llvm::Error Compilation::runPipeline() {
-  StageTimer timer(times.mlirPasses);
+  StageTimer timer(times.mlirPasses, peaks.mlirPasses);
   if (options.configurePassManager && failed(options.configurePassManager(*passManager)))
     return llvm::createStringError("bad MLIR pass manager options");
   if (failed(passManager->run(*module)))
@@ -308,7 +342,7 @@ llvm::Error Compilation::translateAndOptimize() {
   llvmState = std::make_unique<LLVMState>();
   LLVMState &s = *llvmState;
   {
-    StageTimer timer(times.translate);
+    StageTimer timer(times.translate, peaks.translate);
     static std::once_flag targetsOnce;
     std::call_once(targetsOnce, [] {
       llvm::InitializeNativeTarget();
@@ -335,6 +369,13 @@ llvm::Error Compilation::translateAndOptimize() {
     if (!s.module)
       return llvm::createStringError(inputName +
                                      ": translation to LLVM IR failed (see the diagnostics above)");
+    // The MLIR side is dead from here on: its memory goes to LLVM's stages
+    // (docs/native.md, "Memory").
+    module = nullptr;
+    passManager.reset();
+    if (options.releaseContext)
+      std::exchange(options.releaseContext, nullptr)();
+    releaseFreedMemory();
     s.module->setDataLayout(s.machine->createDataLayout());
     s.module->setTargetTriple(triple);
 
@@ -358,7 +399,7 @@ llvm::Error Compilation::translateAndOptimize() {
   }
 
   {
-    StageTimer timer(times.llvmOpt);
+    StageTimer timer(times.llvmOpt, peaks.llvmOpt);
     llvm::LoopAnalysisManager lam;
     llvm::FunctionAnalysisManager fam;
     llvm::CGSCCAnalysisManager cgam;
@@ -385,7 +426,7 @@ llvm::Error Compilation::translateAndOptimize() {
 }
 
 llvm::Error Compilation::emitObject(llvm::SmallVectorImpl<char> &object) {
-  StageTimer timer(times.codegen);
+  StageTimer timer(times.codegen, peaks.codegen);
   LLVMState &s = *llvmState;
   llvm::raw_svector_ostream os(object);
   llvm::legacy::PassManager pm;
@@ -449,12 +490,16 @@ llvm::Error Compilation::compile(OutputFile *output) {
   llvm::SmallString<0> object;
   if (llvm::Error err = emitObject(object))
     return err;
+  // The object is all that is left to link: LLVM's module and target
+  // machine go before the linker's memory comes.
+  llvmState.reset();
+  releaseFreedMemory();
   if (options.emit == EmitKind::Object) {
     stats.outputBytes = object.size();
     return output->write(object);
   }
 
-  StageTimer timer(times.link);
+  StageTimer timer(times.link, peaks.link);
   llvm::SmallString<128> objectPath;
   int fd = -1;
   if (std::error_code ec =

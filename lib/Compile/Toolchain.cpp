@@ -6,8 +6,6 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/FileSystem.h"
-#include "llvm/Support/FileUtilities.h"
-#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/Program.h"
@@ -22,6 +20,10 @@
 #endif
 #ifndef QSHAPE_LLD_VERSION
 #define QSHAPE_LLD_VERSION ""
+#endif
+/// "LLD 22.1.8" when lld's library is linked into qshape-compile-full.
+#ifndef QSHAPE_LLD_LIBRARY_VERSION
+#define QSHAPE_LLD_LIBRARY_VERSION ""
 #endif
 /// ':'-separated paths of the shared libraries to link against.
 #ifndef QSHAPE_LINK_LIBRARIES
@@ -60,6 +62,23 @@ static Expected<std::string> fileStamp(StringRef path) {
       .str();
 }
 
+bool hasInProcessLinker() { return !StringRef(QSHAPE_LLD_LIBRARY_VERSION).empty(); }
+
+/// The C libraries qshape was configured with, stamped into the identity.
+static Error addLibraries(Linker &linker) {
+  SmallVector<StringRef> libraries;
+  StringRef(QSHAPE_LINK_LIBRARIES).split(libraries, ':', -1, /*KeepEmpty=*/false);
+  for (StringRef library : libraries) {
+    Expected<std::string> libStamp = fileStamp(library);
+    if (!libStamp)
+      return createStringError(toString(libStamp.takeError()) +
+                               " (a C library qshape was configured with): configure again");
+    linker.libraries.push_back(library.str());
+    linker.identity += "; " + *libStamp;
+  }
+  return Error::success();
+}
+
 Expected<Linker> findLinker(StringRef requested) {
   static constexpr const char *install =
       "install lld-22 (`make deps`) or name another ld.lld with --linker or $QSHAPE_LINKER";
@@ -72,6 +91,9 @@ Expected<Linker> findLinker(StringRef requested) {
              env && !env->empty()) {
     wanted = *env;
     linker.origin = "QSHAPE_LINKER";
+  } else if (hasInProcessLinker()) {
+    wanted = InProcessLinkerName.str();
+    linker.origin = "in process";
   } else {
     wanted = QSHAPE_LLD;
     linker.origin = "configured";
@@ -80,6 +102,22 @@ Expected<Linker> findLinker(StringRef requested) {
           "no ld.lld was found when qshape was configured: install lld-22 (`make deps`) and "
           "configure again, or name a linker with --linker or $QSHAPE_LINKER");
   }
+
+  if (wanted == InProcessLinkerName) {
+    if (!hasInProcessLinker())
+      return createStringError("the linker '" + InProcessLinkerName + "' (" + linker.origin +
+                               "): qshape was built without lld's library; install "
+                               "liblld-22-dev (`make deps`) and configure again, or name an "
+                               "ld.lld with --linker");
+    linker.inProcess = true;
+    // Its code is in qshape-compile-full, whose build id the key holds as
+    // well; the version says which lld it is.
+    linker.identity = std::string(QSHAPE_LLD_LIBRARY_VERSION) + ", in process";
+    if (Error err = addLibraries(linker))
+      return std::move(err);
+    return linker;
+  }
+
   if (StringRef(wanted).contains('/')) {
     if (!sys::fs::can_execute(wanted))
       return createStringError("the linker '" + wanted + "' (" + linker.origin +
@@ -102,48 +140,9 @@ Expected<Linker> findLinker(StringRef requested) {
   // every cache hit).
   linker.identity = (linker.path == QSHAPE_LLD ? std::string(QSHAPE_LLD_VERSION) + "; " : "") +
                     *stamp;
-  SmallVector<StringRef> libraries;
-  StringRef(QSHAPE_LINK_LIBRARIES).split(libraries, ':', -1, /*KeepEmpty=*/false);
-  for (StringRef library : libraries) {
-    Expected<std::string> libStamp = fileStamp(library);
-    if (!libStamp)
-      return createStringError(toString(libStamp.takeError()) +
-                               " (a C library qshape was configured with): configure again");
-    linker.libraries.push_back(library.str());
-    linker.identity += "; " + *libStamp;
-  }
+  if (Error err = addLibraries(linker))
+    return std::move(err);
   return linker;
-}
-
-Error linkSharedLibrary(const Linker &linker, StringRef object, StringRef output) {
-  SmallString<128> errFile;
-  if (std::error_code ec = sys::fs::createTemporaryFile("qshape-link", "txt", errFile))
-    return createStringError(ec, "cannot create a temporary file: " + ec.message());
-  FileRemover removeErr(errFile);
-  // A shared library of the object alone, needing libm and libc only for
-  // what the code calls (--as-needed); the runtime's symbols stay
-  // undefined: the host that loads the library provides them (qshape-run
-  // loads libqshape-runtime.so first).
-  SmallVector<StringRef> args = {linker.path, "-shared", "--build-id", "--hash-style=gnu",
-                                 "--eh-frame-hdr", "-o", output, object, "--as-needed"};
-  for (const std::string &library : linker.libraries)
-    args.push_back(library);
-  std::string message;
-  bool failedToStart = false;
-  std::optional<StringRef> redirects[] = {std::nullopt, errFile.str(), errFile.str()};
-  int rc = sys::ExecuteAndWait(linker.path, args, /*Env=*/std::nullopt, redirects,
-                               /*SecondsToWait=*/0, /*MemoryLimit=*/0, &message,
-                               &failedToStart);
-  if (rc == 0)
-    return Error::success();
-  if (failedToStart)
-    return createStringError("cannot run the linker '" + linker.path + "': " + message);
-  std::string linkerOutput;
-  if (ErrorOr<std::unique_ptr<MemoryBuffer>> text = MemoryBuffer::getFile(errFile))
-    linkerOutput = (*text)->getBuffer().trim().str();
-  return createStringError("linking failed (exit code " + std::to_string(rc) +
-                           "): " + join(args, " ") +
-                           (linkerOutput.empty() ? "" : "\n" + linkerOutput));
 }
 
 } // namespace qshape::compile

@@ -313,6 +313,9 @@ int main(int argc, char **argv) {
       "MLIR's pass manager options work too (--mlir-timing, --mlir-print-ir-after-all,\n"
       "...: --help-hidden lists them).\n");
 
+  // Read once: lld in process resets every llvm::cl option to its default
+  // when it parses its own (cl::ResetAllOptionOccurrences).
+  const bool printTiming = timing, printVerbose = verbose;
   CompileOptions options;
   options.optLevel = optLevel;
   options.roll = !noRoll;
@@ -363,7 +366,7 @@ int main(int argc, char **argv) {
   auto finish = [&](CacheOutcome outcome, llvm::StringRef key) {
     if (llvm::Error error = output->commit())
       return fail(llvm::toString(std::move(error)));
-    if (verbose)
+    if (printVerbose)
       printSummary(llvm::errs(), outcome, key, since(start));
     return 0;
   };
@@ -371,7 +374,7 @@ int main(int argc, char **argv) {
   // a parse).
   auto printHitTiming = [&](double parse, double facts, double cacheSeconds,
                             llvm::StringRef via) {
-    if (!timing)
+    if (!printTiming)
       return;
     uint64_t size = 0;
     (void)llvm::sys::fs::file_size(output->getTempPath(), size);
@@ -410,16 +413,22 @@ int main(int argc, char **argv) {
   DialectRegistry registry;
   Compilation::registerDialects(registry);
   Compilation::registerPasses();
-  MLIRContext context(registry);
-  context.allowUnregisteredDialects(allowUnregistered);
-  context.printOpOnDiagnostic(false);
+  // Destroyed as soon as the module is translated (releaseContext): LLVM's
+  // stages reuse its memory, and the compile's peak drops.
+  std::optional<MLIRContext> context(std::in_place, registry);
+  context->allowUnregisteredDialects(allowUnregistered);
+  context->printOpOnDiagnostic(false);
 
   llvm::SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(std::move(buffer), llvm::SMLoc());
-  SourceMgrDiagnosticHandler handler(sourceMgr, &context);
+  std::optional<SourceMgrDiagnosticHandler> handler(std::in_place, sourceMgr, &*context);
+  options.releaseContext = [&] {
+    handler.reset();
+    context.reset();
+  };
 
   llvm::Expected<std::unique_ptr<Compilation>> compilation =
-      Compilation::parse(context, sourceMgr, options);
+      Compilation::parse(*context, sourceMgr, options);
   if (!compilation)
     return fail(llvm::toString(compilation.takeError()));
   Compilation &c = **compilation;
@@ -432,7 +441,7 @@ int main(int argc, char **argv) {
     // --share-topology: the topology's library, with this program's values.
     if (llvm::Error error = c.writeParameters(*output))
       return fail(llvm::toString(std::move(error)));
-    run.storeTopology(c, **facts, timing);
+    run.storeTopology(c, **facts, printTiming);
     printHitTiming(c.getTimes().parse, c.getTimes().facts, run.seconds, "compile key");
     return finish(CacheOutcome::Hit, (*facts)->key());
   }
@@ -440,14 +449,14 @@ int main(int argc, char **argv) {
     return fail(llvm::toString(std::move(error)));
   if (run.cache) {
     run.storeAfterCompile(**facts, *output, since(start));
-    run.storeTopology(c, **facts, timing);
+    run.storeTopology(c, **facts, printTiming);
   }
   // After the store: the cache keeps the value-free library of the topology.
   if (output)
     if (llvm::Error error = c.writeParameters(*output))
       return fail(llvm::toString(std::move(error)));
 
-  if (timing) {
+  if (printTiming) {
     const StageTimes &t = c.getTimes();
     const CompileStats &s = c.getStats();
     llvm::errs() << llvm::format(
@@ -458,13 +467,20 @@ int main(int argc, char **argv) {
                  << s.llvmFunctions << " LLVM functions, " << s.llvmInstructions
                  << " LLVM instructions, object " << s.objectBytes << " bytes, output "
                  << s.outputBytes << " bytes\n";
+    const StagePeaks &p = c.getPeaks();
+    auto mb = [](uint64_t kb) { return double(kb) / 1024; };
+    llvm::errs() << llvm::format(
+        "qshape-compile: peak RSS after: parse %.1f MB, facts %.1f MB, mlir-passes %.1f MB, "
+        "translate %.1f MB, llvm-opt %.1f MB, codegen %.1f MB, link %.1f MB\n",
+        mb(p.parse), mb(p.facts), mb(p.mlirPasses), mb(p.translate), mb(p.llvmOpt),
+        mb(p.codegen), mb(p.link));
     if (run.cache)
       llvm::errs() << llvm::format("qshape-compile: timing: cache %.4f s (%s: lookups, "
                                    "single-flight wait, stores)\n",
                                    run.seconds, run.cache->describe().c_str());
   }
   if (!output) {
-    if (verbose)
+    if (printVerbose)
       printSummary(llvm::errs(), CacheOutcome::Off, (*facts)->key(), since(start));
     return 0;
   }

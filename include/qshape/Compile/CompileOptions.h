@@ -44,7 +44,8 @@ struct CompileOptions {
   /// qshape-roll-loops (with qshape-canonicalize) in the pipeline.
   bool roll = true;
   EmitKind emit = EmitKind::SharedLibrary;
-  /// The linker driver, overriding $QSHAPE_LINKER and the configured one.
+  /// The linker (--linker): a program, or "in-process" for lld's library;
+  /// overrides $QSHAPE_LINKER and the default (Toolchain.h).
   std::string linker;
   /// --share-topology: before the key, put the module in canonical form and
   /// lift its f64 constants into one value-free table
@@ -55,6 +56,11 @@ struct CompileOptions {
   /// Called on the MLIR pass manager before it runs (qshape-compile applies
   /// MLIR's --mlir-timing, --mlir-print-ir-* options here).
   std::function<llvm::LogicalResult(mlir::PassManager &)> configurePassManager;
+  /// Called once, when the module is translated to LLVM IR and destroyed
+  /// (before LLVM's optimisation): nothing of the compilation uses the
+  /// MLIRContext after it, so its owner may destroy it and give its memory
+  /// (uniqued types, attributes, locations) to LLVM's stages.
+  std::function<void()> releaseContext;
 };
 
 /// The MLIR pipeline a compilation with `options` runs, as written (the

@@ -15,7 +15,13 @@
 //                added as a global in its own section
 //   llvm-opt     LLVM's new pass manager at --opt-level
 //   codegen      an object file, in process, for the host TargetMachine
-//   link         a shared library, by clang + lld (Toolchain.h)
+//   link         a shared library, by lld in process or an external
+//                linker (Toolchain.h)
+//
+// Memory: the MLIR module, its pass manager and (through
+// CompileOptions::releaseContext) the MLIRContext are destroyed once the
+// module is translated, before LLVM's stages; getPeaks() says what the
+// process's peak resident set was after each stage.
 //
 // Outputs go through OutputFile (temporary + rename). The artifact cache
 // (ArtifactCache.h) computes getFacts(), and on a hit writes its stored
@@ -67,6 +73,14 @@ struct StageTimes {
   double total() const {
     return parse + facts + mlirPasses + translate + llvmOpt + codegen + link;
   }
+};
+
+/// The process's peak resident set size (getrusage's ru_maxrss, KB) at the
+/// end of each stage (0 for stages that did not run): the peak of the run
+/// is the last nonzero one. A child linker's memory is not in it.
+struct StagePeaks {
+  uint64_t parse = 0, facts = 0, mlirPasses = 0, translate = 0, llvmOpt = 0, codegen = 0,
+           link = 0;
 };
 
 /// Sizes seen on the way (for --timing and the benchmarks).
@@ -144,6 +158,7 @@ public:
 
   const CompileOptions &getOptions() const { return options; }
   const StageTimes &getTimes() const { return times; }
+  const StagePeaks &getPeaks() const { return peaks; }
   const CompileStats &getStats() const { return stats; }
   /// The info embedded in the library (valid after the translate stage).
   const native::LibraryInfo &getLibraryInfo() const { return info; }
@@ -179,6 +194,7 @@ private:
   std::unique_ptr<LLVMState> llvmState;
   native::LibraryInfo info;
   StageTimes times;
+  StagePeaks peaks;
   CompileStats stats;
 };
 

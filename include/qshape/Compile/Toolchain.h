@@ -5,12 +5,16 @@
 // identities go into the compile key (CompileFacts), so a library compiled
 // for another CPU or linked by another linker never stands in for this one.
 //
-// The linker is Debian's ld.lld (lld-22), found by CMake at configure time
-// together with the C library it links against (libm.so.6, libc.so.6, as the
-// C compiler reports them). It is run directly rather than through a clang
-// driver, which would add a process start of a hundred megabytes of shared
-// libraries to every compile. Another GNU-compatible linker can be named
-// with --linker or $QSHAPE_LINKER (a path, or a name looked up in PATH).
+// The linker is lld. By default it runs in qshape-compile's own process:
+// lld's ELF driver from Debian's liblld-22-dev, linked into the compiler
+// (Link.cpp), so a compile starts no second program (ld.lld-22 as a child
+// alone took more memory than the whole rolled compile: docs/native.md,
+// "The linker"). An external GNU-compatible linker can be named with
+// --linker or $QSHAPE_LINKER (a path, or a name looked up in PATH); a build
+// without lld's library runs Debian's ld.lld (lld-22), found by CMake at
+// configure time. Either links against the C library the C compiler reports
+// (libm.so.6, libc.so.6). No clang driver: it would add a process start of
+// a hundred megabytes of shared libraries to every compile.
 //
 //===----------------------------------------------------------------------===//
 
@@ -36,30 +40,42 @@ struct TargetInfo {
   static const TargetInfo &host();
 };
 
-/// The program that links objects into shared libraries.
+/// What links objects into shared libraries.
 struct Linker {
-  /// The linker's path (ld.lld).
+  /// lld's library in this process (Link.cpp); `path` is then empty.
+  bool inProcess = false;
+  /// The external linker's path (ld.lld).
   std::string path;
   /// The shared libraries the library may need (libm.so.6, libc.so.6).
   std::vector<std::string> libraries;
-  /// Identifies the linker and those libraries for the compile key: the
-  /// linker's version text (when it is the configured one), and each file's
-  /// resolved path, size and modification time. Computed with stat() only:
-  /// no process is started.
+  /// Identifies the linker and those libraries for the compile key: in
+  /// process, lld's version compiled in ("LLD 22.1.8, in process"); else
+  /// the linker's version text (when it is the configured one) and its
+  /// resolved path, size and modification time; then the same stamp of each
+  /// library. Computed with stat() only: no process is started.
   std::string identity;
   /// Where the linker came from (for error messages): "--linker",
-  /// "QSHAPE_LINKER" or "configured".
+  /// "QSHAPE_LINKER", "in process" or "configured".
   std::string origin;
 };
 
+/// What --linker names for lld's library in this process (the default when
+/// qshape was built with it), over $QSHAPE_LINKER.
+inline constexpr llvm::StringLiteral InProcessLinkerName = "in-process";
+
+/// True when qshape-compile was built with lld's library (liblld-22-dev).
+bool hasInProcessLinker();
+
 /// Finds the linker: `requested` when not empty (from --linker), else
-/// $QSHAPE_LINKER, else the ld.lld CMake found. A name without '/' is
-/// looked up in PATH. The error says what was looked for, where, and how to
-/// fix it.
+/// $QSHAPE_LINKER, else lld in process when qshape was built with its
+/// library, else the ld.lld CMake found. A name without '/' is looked up in
+/// PATH. The error says what was looked for, where, and how to fix it.
+/// The front end calls this too: one answer, one identity in both keys.
 llvm::Expected<Linker> findLinker(llvm::StringRef requested);
 
 /// Links the object file `object` into the shared library `output` (which is
-/// replaced). The error carries the linker's own messages.
+/// replaced). The error carries the linker's own messages. Defined in
+/// Link.cpp, in QShapeCompile (which holds lld), not in QShapeArtifactCache.
 llvm::Error linkSharedLibrary(const Linker &linker, llvm::StringRef object,
                               llvm::StringRef output);
 
