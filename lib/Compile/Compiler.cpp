@@ -42,9 +42,6 @@
 #include <chrono>
 #include <mutex>
 #include <sys/resource.h>
-#if defined(__GLIBC__)
-#include <malloc.h>
-#endif
 
 
 using namespace mlir;
@@ -60,26 +57,6 @@ namespace {
 uint64_t peakResidentKB() {
   struct rusage usage;
   return getrusage(RUSAGE_SELF, &usage) == 0 ? uint64_t(usage.ru_maxrss) : 0;
-}
-
-} // namespace
-
-// mimalloc's, when the tool links it (qshape_tool_link), else null.
-extern "C" void mi_collect(bool force) __attribute__((weak));
-
-namespace {
-/// Gives the memory freed so far back to the system, at a stage boundary
-/// where much was freed at once: the next stage then grows into pages the
-/// process no longer holds instead of adding to its peak. mimalloc returns
-/// freed pages only after a delay otherwise; glibc's malloc keeps the top
-/// of its heap.
-void releaseFreedMemory() {
-  if (mi_collect)
-    mi_collect(/*force=*/true);
-#if defined(__GLIBC__)
-  else
-    malloc_trim(0);
-#endif
 }
 
 /// Adds the seconds since construction to `slot` when destroyed, and
@@ -375,7 +352,6 @@ llvm::Error Compilation::translateAndOptimize() {
     passManager.reset();
     if (options.releaseContext)
       std::exchange(options.releaseContext, nullptr)();
-    releaseFreedMemory();
     s.module->setDataLayout(s.machine->createDataLayout());
     s.module->setTargetTriple(triple);
 
@@ -493,7 +469,6 @@ llvm::Error Compilation::compile(OutputFile *output) {
   // The object is all that is left to link: LLVM's module and target
   // machine go before the linker's memory comes.
   llvmState.reset();
-  releaseFreedMemory();
   if (options.emit == EmitKind::Object) {
     stats.outputBytes = object.size();
     return output->write(object);
