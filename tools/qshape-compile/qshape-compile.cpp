@@ -1,7 +1,7 @@
 //===- qshape-compile.cpp - a quantum MLIR module to a native library -----===//
 //
 //   qshape-compile IN.mlir -o OUT.so [--opt-level=N] [--no-roll] [--emit=K]
-//                  [--timing] [-v] [--linker=PROGRAM]
+//                  [--timing] [-v] [--linker=in-process|PROGRAM]
 //                  [--cache=off|read|write|readwrite] [--cache-dir=DIR]
 //                  [--cache-remote=URL] [--cache-lock-wait=DURATION]
 //
@@ -70,15 +70,18 @@ static cl::opt<bool> noRoll("no-roll",
                                      "and qshape-roll-loops before lowering"),
                             cl::cat(category));
 static cl::opt<bool> timing("timing",
-                            cl::desc("Print the seconds of each stage and the sizes on stderr"),
+                            cl::desc("Print the seconds of each stage, the sizes, and the "
+                                     "process's peak resident set after each stage on stderr"),
                             cl::cat(category));
 static cl::opt<bool> verbose("v", cl::desc("Print one summary line on stderr"),
                              cl::cat(category));
 static cl::opt<std::string> linkerPath(
     "linker",
-    cl::desc("ld.lld (or another GNU-compatible linker) that links the library: a path, or a "
-             "name looked up in PATH; default: $QSHAPE_LINKER, else the ld.lld found when qshape "
-             "was configured"),
+    cl::desc("What links the library: 'in-process' (lld's library inside this compiler: no "
+             "second process; the default when qshape was built with liblld-22-dev), or an "
+             "external ld.lld or other GNU-compatible linker, by path or by a name looked up in "
+             "PATH. Default: $QSHAPE_LINKER, else in-process, else the ld.lld found when qshape "
+             "was configured. The linker is part of the compile key"),
     cl::value_desc("program"), cl::cat(category));
 static cl::opt<bool> shareTopology(
     "share-topology",
@@ -293,8 +296,8 @@ int main(int argc, char **argv) {
       "Stages: parse; the MLIR pipeline qshape-lower-to-llvm (qshape-canonicalize and\n"
       "qshape-roll-loops unless --no-roll, then lowering to the LLVM dialect); translation\n"
       "to LLVM IR; LLVM's optimisation pipeline at --opt-level; code generation for this\n"
-      "machine; linking with ld.lld (lld-22). The library calls Catalyst's runtime C ABI;\n"
-      "`qshape-run OUT.so` runs it on qshape's runtime (docs/native.md).\n\n"
+      "machine; linking by lld, in this process (--linker). The library calls Catalyst's\n"
+      "runtime C ABI; `qshape-run OUT.so` runs it on qshape's runtime (docs/native.md).\n\n"
       "Compile once: with --emit=so the artifact cache is consulted before any lowering,\n"
       "first by the input's bytes, then by the compile key after parsing. A hit writes\n"
       "the stored library (checksum, producer, LLVM, runtime ABI and key checked) to OUT;\n"
