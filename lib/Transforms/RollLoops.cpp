@@ -62,6 +62,26 @@ static bool isRolledBlock(Block *block, Operation *func) {
          classify(parent) == QOpKind::Ctrl;
 }
 
+/// func->clone() with the mapper's tables sized first: cloning maps every
+/// value and op of the function, and on a large one growing those tables
+/// rehashes them all several times (each insert a cache miss, each new
+/// table a fresh allocation the size of the last).
+static Operation *cloneFunction(Operation *func) {
+  size_t ops = 0, values = 0;
+  func->walk([&](Operation *op) {
+    ++ops;
+    values += op->getNumResults();
+    for (Region &region : op->getRegions())
+      for (Block &block : region)
+        values += block.getNumArguments();
+  });
+  IRMapping mapper;
+  // IRMapping has no reserve(); its tables are its own, not const.
+  const_cast<DenseMap<Value, Value> &>(mapper.getValueMap()).reserve(values);
+  const_cast<DenseMap<Operation *, Operation *> &>(mapper.getOperationMap()).reserve(ops);
+  return func->clone(mapper);
+}
+
 void QShapeRollLoopsPass::runOnOperation() {
   ModuleOp module = getOperation();
   // A function is a symbol, whose parent must be a symbol table, so no
@@ -94,7 +114,7 @@ void QShapeRollLoopsPass::runOnOperation() {
     // exactly as it came in (it would otherwise be canonicalized for
     // nothing), and the function itself is the reference of
     // verify-roundtrip.
-    Operation *work = func->clone();
+    Operation *work = cloneFunction(func);
     // The canonical form keeps every op a barrier pins on its side of it
     // (qshape::isBarrier, isPinnedByBarriers: the rule the roller uses too).
     auto normalForm = [&](const CanonicalizeOptions &opts, CanonicalizeStats *stats,

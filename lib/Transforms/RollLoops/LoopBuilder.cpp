@@ -13,6 +13,7 @@
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallPtrSet.h"
 
 #include <functional>
 #include <vector>
@@ -75,10 +76,21 @@ scf::ForOp LoopBuilder::build() {
   // the scan that stands inside the run (an extract sunk to its first use
   // in copy 0): such an op, and the ops of the block it needs, move up to
   // just before the run.
+  // A producer of a value the run uses stands before `first` or among the
+  // ops from `first` to the run's last op, so membership in that stretch
+  // says which. (isBeforeInBlock would renumber the whole block after each
+  // move: once per hoisted op, quadratic in the block over all loops.)
   Block *block = first->getBlock();
+  llvm::SmallPtrSet<Operation *, 32> stretch;
+  stretch.reserve(k * p);
+  for (Operation *op = first, *last = at(k - 1, p - 1); op; op = op->getNextNode()) {
+    stretch.insert(op);
+    if (op == last)
+      break;
+  }
   std::function<void(Value)> hoist = [&](Value v) {
     Operation *def = v.getDefiningOp();
-    if (!def || def->getBlock() != block || def->isBeforeInBlock(first) || def == first)
+    if (!def || def->getBlock() != block || def == first || !stretch.contains(def))
       return;
     // Only what the scan leaves out moves: reads and pure ops.
     if (classify(def) != QOpKind::Extract && !isFloatingPure(def) && !isConstant(def))
@@ -86,6 +98,7 @@ scf::ForOp LoopBuilder::build() {
     for (Value operand : def->getOperands())
       hoist(operand);
     def->moveBefore(first);
+    stretch.erase(def);
   };
   for (unsigned j = 0; j < p; ++j)
     for (OperandPlan &op : plan.operands[j]) {
