@@ -64,7 +64,8 @@ def fingerprint_times(tool, path, repeat):
 
 CACHE_ROUND = "func.func(canonicalize,cse,sccp),inline,symbol-dce"
 CACHE_TIMING = re.compile(r"qshape-cache: timing: key ([0-9.]+) ms \(fingerprint ([0-9.]+) ms\), "
-                          r"lookup ([0-9.]+) ms, pipeline ([0-9.]+) ms, store ([0-9.]+) ms, total ([0-9.]+) ms")
+                          r"lookup ([0-9.]+) ms(?: \([^)]*\))?, pipeline ([0-9.]+) ms, store ([0-9.]+) ms, "
+                          r"total ([0-9.]+) ms")  # a hit's lookup says (load .. ms, verify ..)
 MLIR_PARSER = re.compile(r"([0-9.]+) \(\s*[0-9.]+%\)\s+Parser")
 
 
