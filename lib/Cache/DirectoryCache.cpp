@@ -586,6 +586,14 @@ EntryReadResult DirectoryCache::checkEntry(const CacheKey &Key) {
 // two processes never both believe they hold one key.
 
 namespace {
+/// Sets or clears FD_CLOEXEC: a key lock is handed across exec() with it
+/// clear (KeyLock::inheritableDescriptor) and set again once adopted.
+bool setCloseOnExec(int FD, bool On) {
+  int Flags = ::fcntl(FD, F_GETFD);
+  return Flags >= 0 &&
+         ::fcntl(FD, F_SETFD, On ? Flags | FD_CLOEXEC : Flags & ~FD_CLOEXEC) == 0;
+}
+
 class FlockKeyLock final : public KeyLock {
 public:
   FlockKeyLock(std::string Path, UniqueFD FD)
@@ -595,10 +603,7 @@ public:
     // Closing drops the lock.
   }
   int inheritableDescriptor() override {
-    int Flags = ::fcntl(FD.get(), F_GETFD);
-    if (Flags < 0 || ::fcntl(FD.get(), F_SETFD, Flags & ~FD_CLOEXEC) != 0)
-      return -1;
-    return FD.get();
+    return setCloseOnExec(FD.get(), false) ? FD.get() : -1;
   }
 
 private:
@@ -613,6 +618,10 @@ bool stillNamed(int FD, const std::string &Path) {
          Open.st_dev == Named.st_dev && Open.st_ino == Named.st_ino;
 }
 } // namespace
+
+std::string DirectoryCache::keyLockPath(const CacheKey &Key) const {
+  return joinPath(joinPath(Directory, "locks"), Key.hex());
+}
 
 KeyLockResult DirectoryCache::lockKey(const CacheKey &Key,
                                       std::chrono::milliseconds MaxWait) {
@@ -629,7 +638,7 @@ KeyLockResult DirectoryCache::lockKey(const CacheKey &Key,
         "cannot create '" + LockDir + "': " + fileutil::describe(lastError());
     return R;
   }
-  std::string Path = joinPath(LockDir, Key.hex());
+  std::string Path = keyLockPath(Key);
   using Clock = std::chrono::steady_clock;
   Clock::time_point Deadline = Clock::now() + MaxWait;
   bool Waited = false;
@@ -673,7 +682,7 @@ KeyLockResult DirectoryCache::lockKey(const CacheKey &Key,
 KeyLockResult DirectoryCache::adoptKeyLock(const CacheKey &Key, int FD) {
   KeyLockResult R;
   R.Result = KeyLockResult::State::Failed;
-  std::string Path = joinPath(joinPath(Directory, "locks"), Key.hex());
+  std::string Path = keyLockPath(Key);
   // flock() on a descriptor of the open file that holds the lock succeeds
   // at once; on another file or a released lock it must not wait.
   if (!Enabled || FD < 0 || !stillNamed(FD, Path) ||
@@ -682,9 +691,7 @@ KeyLockResult DirectoryCache::adoptKeyLock(const CacheKey &Key, int FD) {
                Path + "'";
     return R;
   }
-  int Flags = ::fcntl(FD, F_GETFD);
-  if (Flags >= 0)
-    (void)::fcntl(FD, F_SETFD, Flags | FD_CLOEXEC);
+  (void)setCloseOnExec(FD, true);
   R.Result = KeyLockResult::State::Acquired;
   R.Lock = std::make_unique<FlockKeyLock>(Path, UniqueFD(FD));
   return R;

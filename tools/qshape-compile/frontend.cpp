@@ -232,9 +232,10 @@ std::optional<int> tryHit(const Arguments &a, const std::string &compiler,
       bool waited = false;
       handOver.lock = artifacts->lock(indexKey, waited);
       hit = waited && lookup();
-      int descriptor = !hit && handOver.lock ? handOver.lock->inheritableDescriptor() : -1;
+      int descriptor = -1;
       if (hit) {
-      } else if (descriptor >= 0) {
+        // Served here; the lock goes when this process returns.
+      } else if (handOver.lock && (descriptor = handOver.lock->inheritableDescriptor()) >= 0) {
         handOver.handoff->lock = IndexMissHandoff::Lock::Held;
         handOver.handoff->lockDescriptor = descriptor;
       } else if (waited) {

@@ -29,6 +29,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <vector>
 
 using namespace qshape::cache;
 using namespace qshape::cache::fileutil;
@@ -638,8 +639,8 @@ TEST_F(DirectoryLevelTest, KeyLockIsHandedOnThroughItsDescriptor) {
   EXPECT_FALSE(After.adoptKeyLock(key(3), -1).acquired());
   // The exec()ed program owns the descriptor now; the old one's object is
   // never destroyed (kept reachable, so a leak checker does not mind).
-  static KeyLock *Exec = nullptr;
-  Exec = Held.Lock.release();
+  static std::vector<KeyLock *> Execed;
+  Execed.push_back(Held.Lock.release());
   KeyLockResult Adopted = After.adoptKeyLock(key(3), FD);
   ASSERT_EQ(Adopted.Result, KeyLockResult::State::Acquired) << Adopted.Detail;
   EXPECT_NE(::fcntl(FD, F_GETFD) & FD_CLOEXEC, 0);

@@ -163,6 +163,8 @@ private:
   /// Removes key locks that nobody holds and that are older than the temp
   /// file age; returns how many.
   uint64_t removeStaleKeyLocks();
+  /// <dir>/locks/<hex of Key>: the file whose flock is Key's lock.
+  std::string keyLockPath(const CacheKey &Key) const;
   uint64_t lowWaterBytes() const;
   void maybeCleanupAfterStore(const CacheStats &Persisted);
   /// Adds \p Delta to this process's counters and to the stats file;
