@@ -638,9 +638,11 @@ TEST_F(DirectoryLevelTest, KeyLockIsHandedOnThroughItsDescriptor) {
   EXPECT_FALSE(After.adoptKeyLock(key(4), FD).acquired()) << "another key's lock";
   EXPECT_FALSE(After.adoptKeyLock(key(3), -1).acquired());
   // The exec()ed program owns the descriptor now; the old one's object is
-  // never destroyed (kept reachable, so a leak checker does not mind).
-  static std::vector<KeyLock *> Execed;
-  Execed.push_back(Held.Lock.release());
+  // never destroyed. It stays reachable from a heap vector that is itself
+  // never destroyed: a static vector's destructor would run before the leak
+  // checker does and leave the object unreachable.
+  static auto *Execed = new std::vector<KeyLock *>;
+  Execed->push_back(Held.Lock.release());
   KeyLockResult Adopted = After.adoptKeyLock(key(3), FD);
   ASSERT_EQ(Adopted.Result, KeyLockResult::State::Acquired) << Adopted.Detail;
   EXPECT_NE(::fcntl(FD, F_GETFD) & FD_CLOEXEC, 0);
