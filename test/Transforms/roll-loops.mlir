@@ -258,3 +258,23 @@ func.func @different_gates(%q: !quantum.bit) -> !quantum.bit {
   %q5 = quantum.custom "T"() %q4 : !quantum.bit
   return %q5 : !quantum.bit
 }
+
+// -----
+
+// A run that carries nothing (global phases only): the loop's body ends in
+// exactly one scf.yield. scf.for's builder used to add one of its own, and
+// the roller's made a second (found by the roll-loops fuzzer).
+// CHECK-LABEL: func.func @phases_only
+// CHECK: scf.for %{{.*}} = %c0 to %c6 step %c1 {
+// CHECK-NEXT: quantum.gphase(%arg1){{$}}
+// CHECK-NEXT: }
+// CHECK-NEXT: return %arg0
+func.func @phases_only(%q: !quantum.bit, %t: f64) -> !quantum.bit {
+  quantum.gphase(%t)
+  quantum.gphase(%t)
+  quantum.gphase(%t)
+  quantum.gphase(%t)
+  quantum.gphase(%t)
+  quantum.gphase(%t)
+  return %q : !quantum.bit
+}

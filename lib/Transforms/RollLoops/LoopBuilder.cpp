@@ -183,7 +183,10 @@ scf::ForOp LoopBuilder::build() {
   Value lb = arith::ConstantIndexOp::create(b, loc, 0);
   Value ub = arith::ConstantIndexOp::create(b, loc, k);
   Value step = arith::ConstantIndexOp::create(b, loc, 1);
-  auto forOp = scf::ForOp::create(b, loc, lb, ub, step, inits);
+  // The empty body builder keeps scf.for from adding its own terminator to
+  // a loop that carries nothing (a run of gphase ops): the yield is ours.
+  auto forOp = scf::ForOp::create(b, loc, lb, ub, step, inits,
+                                  [](OpBuilder &, Location, Value, ValueRange) {});
   Block *body = forOp.getBody();
   OpBuilder bb = OpBuilder::atBlockBegin(body);
   Value iv = forOp.getInductionVar();
