@@ -347,8 +347,25 @@ def fingerprint_bench(bindir, work, args):
     if len(rows) > 1:
         (n0, _, f0), (n1, _, f1) = rows[0], rows[-1]
         print(f"\nGrowth: fingerprint time x{f1 / f0:.1f} for x{n1 // n0} ops.\n")
+    # Wide registers: every layer of W1 stores each wire in turn, so one
+    # register chain is wires x layers long (the chain walks of the canonical
+    # form were quadratic in the wires).
+    print("\n| W1 unrolled, 20 layers: wires | ops | parse (s) | fingerprint (s) | fingerprint / parse |")
+    print("|---:|---:|---:|---:|---:|")
+    wide = []
+    for wires in (100, 300, 1000):
+        path = os.path.join(work, f"w1-wide-{wires}.mlir")
+        subprocess.run([sys.executable, os.path.join(HERE, "workloads.py"), "w1", "--wires",
+                        str(wires), "--layers", "20", "--form", "unrolled", "-o", path], check=True)
+        ops = op_count(os.path.join(bindir, "qshape-opt"), path)
+        parse, fp = fingerprint_times(os.path.join(bindir, "qshape-fingerprint"), path, args.repeat)
+        wide.append({"wires": wires, "ops": ops, "parse": parse, "fingerprint": fp})
+        print(f"| {wires} | {ops} | {parse:.3f} | {fp:.3f} | {fp / parse:.2f} |", flush=True)
+    print(f"\nGrowth: fingerprint time x{wide[-1]['fingerprint'] / wide[0]['fingerprint']:.1f}, "
+          f"parse x{wide[-1]['parse'] / wide[0]['parse']:.1f}, for x{wide[-1]['ops'] / wide[0]['ops']:.1f} ops.\n")
     save_json(work, "fingerprint", {"command": f"python3 bench/run.py --sections fingerprint",
-                                    "rows": [{"ops": n, "parse": p, "fingerprint": f} for n, p, f in rows]})
+                                    "rows": [{"ops": n, "parse": p, "fingerprint": f} for n, p, f in rows],
+                                    "w1_wide": wide})
 
 
 def op_count(opt, path, passes=()):

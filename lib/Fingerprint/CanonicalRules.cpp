@@ -365,6 +365,44 @@ static bool differentIndex(const CanonicalView::VAccess &a, const CanonicalView:
 /// move the extract back in front.
 unsigned CanonicalView::readPastInserts() {
   unsigned n = 0;
+  // First along each chain (forEachChain), keeping the inserts of the
+  // current run of one segment: an extract at slot i goes back to the last
+  // of them at i or at a dynamic index, else to where the run starts. This
+  // is where the per-extract loop below would stop, which then finds
+  // nothing left to do for them; it still handles the chains that branch.
+  SmallVector<Idx> values;                  // the chain's values by position
+  llvm::DenseMap<int64_t, unsigned> lastAt; // slot -> position of its last insert in the run
+  unsigned runStart = 0, lastDynamic = 0;
+  Idx runInsert = kNone;
+  forEachChain(registerUsers(), [&](const ChainStep &step) {
+    values.resize(step.position);
+    values.push_back(step.value);
+    if (step.producer == kNone)
+      return; // where the chain starts: nothing to read past
+    if (step.position == 1 || !sameSegment(step.producer, runInsert)) {
+      runStart = step.position;
+      lastAt.clear();
+      lastDynamic = 0;
+      runInsert = step.producer;
+    }
+    std::optional<VAccess> made = access(step.producer);
+    if (made->hasStatic)
+      lastAt[made->staticIdx] = step.position;
+    else
+      lastDynamic = step.position;
+    for (Idx u : step.users) {
+      if (state[u].kind != QOpKind::Extract || !sameSegment(step.producer, u))
+        continue;
+      std::optional<VAccess> e = access(u);
+      if (!e || !e->hasStatic)
+        continue;
+      unsigned stop = std::max({runStart - 1, lastDynamic, lastAt.lookup(e->staticIdx)});
+      if (stop < step.position) {
+        setOperand(u, 0, values[stop]);
+        n += step.position - stop;
+      }
+    }
+  });
   for (Idx op : accessOps) {
     if (!state[op].alive || state[op].kind != QOpKind::Extract)
       continue;
@@ -451,6 +489,108 @@ bool CanonicalView::onlyObserver(const VAccess &c, const VAccess &e, const Regis
   return found;
 }
 
+/// Walks every register chain once: from the value it starts at (not an
+/// insert's result) through the inserts that consume it one after another.
+/// `visit` gets each value of the chain with its position (0 where the
+/// chain starts), the insert that made it (kNone at 0), and its users among
+/// the extract/insert ops. A value that two inserts consume ends the walk of
+/// its chain after its visit (`branches`); callers leave what follows to
+/// their per-op rule. Linear in the ops of the chains, where walking back
+/// from every op of a chain that stores W wires in turn is quadratic in W.
+void CanonicalView::forEachChain(
+    const RegisterUsers &users,
+    llvm::function_ref<void(const ChainStep &)> visit) {
+  llvm::DenseSet<Idx> heads;
+  for (Idx o : accessOps) {
+    if (!state[o].alive || state[o].kind != QOpKind::Insert)
+      continue;
+    std::optional<VAccess> a = access(o);
+    if (!a)
+      continue;
+    std::optional<VAccess> def = accessOfDef(a->reg);
+    if ((def && def->isInsert) || !heads.insert(a->reg).second)
+      continue; // not where a chain starts, or its chain was walked
+    ChainStep step{a->reg, 0, kNone, {}, std::nullopt, false};
+    for (;;) {
+      step.users = users.of(step.value);
+      step.next.reset();
+      step.branches = false;
+      for (Idx u : step.users)
+        if (std::optional<VAccess> x = access(u); x && x->isInsert && x->reg == step.value) {
+          step.branches |= step.next.has_value();
+          step.next = x;
+        }
+      visit(step);
+      if (!step.next || step.branches)
+        break;
+      step = ChainStep{step.next->result, step.position + 1, step.next->op, {}, std::nullopt,
+                       false};
+    }
+  }
+}
+
+/// onlyObserver for every insert at a static index, from one walk of each
+/// chain (forEachChain) instead of one walk per insert. The walk keeps one
+/// window per slot open (from an insert to the next insert at its index)
+/// and counts the extracts of that slot in it; what fails onlyObserver for
+/// every window it falls in (an extract or insert at a dynamic index, a use
+/// that is not an extract or insert of the register) poisons the windows
+/// open there. The result maps an insert to its only observer, or to kNone
+/// when it has none, several, or a poisoned window. Inserts the walk cannot
+/// judge (a dynamic index, a chain that branches) are left out, for
+/// onlyObserver. Unlike onlyObserver's walk, a window has no length limit.
+llvm::DenseMap<Idx, Idx> CanonicalView::soleObservers(const RegisterUsers &users) {
+  llvm::DenseMap<Idx, Idx> sole;
+  struct Window {
+    Idx insert;
+    unsigned opened; // the position of the first value it observes
+    Idx observer = kNone;
+    unsigned observers = 0;
+  };
+  llvm::DenseMap<int64_t, Window> open;
+  int64_t lastPoison = -1;
+  auto close = [&](const Window &w) {
+    sole[w.insert] =
+        lastPoison < int64_t(w.opened) && w.observers == 1 ? w.observer : kNone;
+  };
+  forEachChain(users, [&](const ChainStep &step) {
+    if (step.position == 0) {
+      open.clear();
+      lastPoison = -1;
+    }
+    if (uses[step.value] != step.users.size())
+      lastPoison = step.position; // a use that is not an extract or insert
+    for (Idx u : step.users) {
+      std::optional<VAccess> x = access(u);
+      if (!x || x->reg != step.value || !x->hasStatic) {
+        lastPoison = step.position; // may read or overwrite any slot
+        continue;
+      }
+      if (!x->isInsert)
+        if (auto it = open.find(x->staticIdx); it != open.end()) {
+          ++it->second.observers;
+          it->second.observer = u;
+        }
+    }
+    if (step.branches)
+      return; // the open windows go on in two chains: left to onlyObserver
+    if (!step.next) {
+      for (auto &[slot, w] : open)
+        close(w);
+      return;
+    }
+    if (step.next->hasStatic) {
+      Window fresh{step.next->op, step.position + 1};
+      auto [it, inserted] = open.try_emplace(step.next->staticIdx, fresh);
+      if (!inserted) {
+        close(it->second);
+        it->second = fresh;
+      }
+    }
+  });
+  return sole;
+}
+
 /// A round trip through a register is removed: for c = insert(r, i, q) and
 /// e = extract of slot i from c's chain (past inserts at other static
 /// indices), e's users get q and c's users get r, when e is the only op that
@@ -459,6 +599,10 @@ bool CanonicalView::onlyObserver(const VAccess &c, const VAccess &e, const Regis
 /// c and by e's users) or read after c.
 unsigned CanonicalView::eliminateRoundTrips() {
   RegisterUsers users = registerUsers();
+  // Removing a round trip at a static index leaves the other inserts'
+  // windows as they were; one at a dynamic index (judged by onlyObserver)
+  // may unpoison some, so the precomputed answers are dropped then.
+  llvm::DenseMap<Idx, Idx> sole = soleObservers(users);
   unsigned n = 0;
   for (Idx op : accessOps) {
     if (!state[op].alive || state[op].kind != QOpKind::Extract)
@@ -467,8 +611,13 @@ unsigned CanonicalView::eliminateRoundTrips() {
     if (!e)
       continue;
     std::optional<VAccess> c = lastStoreOf(*e, e->reg);
-    if (!c || state[c->op].block != state[op].block || !onlyObserver(*c, *e, users))
+    if (!c || state[c->op].block != state[op].block)
       continue;
+    auto known = sole.find(c->op);
+    if (known != sole.end() ? known->second != op : !onlyObserver(*c, *e, users))
+      continue;
+    if (known == sole.end())
+      sole.clear();
     replaceAllUses(e->result, c->qubit);
     erase(op);
     replaceAllUses(c->result, c->reg);

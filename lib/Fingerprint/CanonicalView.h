@@ -315,6 +315,16 @@ private:
   };
   RegisterUsers registerUsers();
   bool onlyObserver(const VAccess &c, const VAccess &e, const RegisterUsers &users);
+  llvm::DenseMap<Idx, Idx> soleObservers(const RegisterUsers &users);
+  struct ChainStep {
+    Idx value;                   ///< a register value of the chain
+    unsigned position;           ///< 0 where the chain starts
+    Idx producer;                ///< the insert whose result it is (kNone at 0)
+    llvm::ArrayRef<Idx> users;   ///< its extract/insert users
+    std::optional<VAccess> next; ///< the insert that consumes it
+    bool branches;               ///< more than one insert consumes it
+  };
+  void forEachChain(const RegisterUsers &users, llvm::function_ref<void(const ChainStep &)> visit);
   std::optional<VAccess> lastStoreOf(const VAccess &a, Idx reg);
 
   // The tree.
