@@ -599,9 +599,9 @@ llvm::DenseMap<Idx, Idx> CanonicalView::soleObservers(const RegisterUsers &users
 /// c and by e's users) or read after c.
 unsigned CanonicalView::eliminateRoundTrips() {
   RegisterUsers users = registerUsers();
-  // Removing a round trip at a static index leaves the other inserts'
-  // windows as they were; one at a dynamic index (judged by onlyObserver)
-  // may unpoison some, so the precomputed answers are dropped then.
+  // Removing a round trip that soleObservers judged leaves the other
+  // inserts' windows as they were; one that onlyObserver judged (a dynamic
+  // index, a chain that branches) may not, so the answers are dropped then.
   llvm::DenseMap<Idx, Idx> sole = soleObservers(users);
   unsigned n = 0;
   for (Idx op : accessOps) {
