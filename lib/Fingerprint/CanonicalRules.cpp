@@ -377,21 +377,20 @@ unsigned CanonicalView::readPastInserts() {
   forEachChain(registerUsers(), [&](const ChainStep &step) {
     values.resize(step.position);
     values.push_back(step.value);
-    if (step.producer == kNone)
+    if (!step.producer)
       return; // where the chain starts: nothing to read past
-    if (step.position == 1 || !sameSegment(step.producer, runInsert)) {
+    if (step.position == 1 || !sameSegment(step.producer->op, runInsert)) {
       runStart = step.position;
       lastAt.clear();
       lastDynamic = 0;
-      runInsert = step.producer;
+      runInsert = step.producer->op;
     }
-    std::optional<VAccess> made = access(step.producer);
-    if (made->hasStatic)
-      lastAt[made->staticIdx] = step.position;
+    if (step.producer->hasStatic)
+      lastAt[step.producer->staticIdx] = step.position;
     else
       lastDynamic = step.position;
     for (Idx u : step.users) {
-      if (state[u].kind != QOpKind::Extract || !sameSegment(step.producer, u))
+      if (state[u].kind != QOpKind::Extract || !sameSegment(step.producer->op, u))
         continue;
       std::optional<VAccess> e = access(u);
       if (!e || !e->hasStatic)
@@ -492,7 +491,7 @@ bool CanonicalView::onlyObserver(const VAccess &c, const VAccess &e, const Regis
 /// Walks every register chain once: from the value it starts at (not an
 /// insert's result) through the inserts that consume it one after another.
 /// `visit` gets each value of the chain with its position (0 where the
-/// chain starts), the insert that made it (kNone at 0), and its users among
+/// chain starts), the insert that made it (none at 0), and its users among
 /// the extract/insert ops. A value that two inserts consume ends the walk of
 /// its chain after its visit (`branches`); callers leave what follows to
 /// their per-op rule. Linear in the ops of the chains, where walking back
@@ -510,7 +509,7 @@ void CanonicalView::forEachChain(
     std::optional<VAccess> def = accessOfDef(a->reg);
     if ((def && def->isInsert) || !heads.insert(a->reg).second)
       continue; // not where a chain starts, or its chain was walked
-    ChainStep step{a->reg, 0, kNone, {}, std::nullopt, false};
+    ChainStep step{a->reg, 0, std::nullopt, {}, std::nullopt, false};
     for (;;) {
       step.users = users.of(step.value);
       step.next.reset();
@@ -523,8 +522,7 @@ void CanonicalView::forEachChain(
       visit(step);
       if (!step.next || step.branches)
         break;
-      step = ChainStep{step.next->result, step.position + 1, step.next->op, {}, std::nullopt,
-                       false};
+      step = ChainStep{step.next->result, step.position + 1, step.next, {}, std::nullopt, false};
     }
   }
 }

@@ -319,7 +319,7 @@ private:
   struct ChainStep {
     Idx value;                   ///< a register value of the chain
     unsigned position;           ///< 0 where the chain starts
-    Idx producer;                ///< the insert whose result it is (kNone at 0)
+    std::optional<VAccess> producer; ///< the insert whose result it is (none at 0)
     llvm::ArrayRef<Idx> users;   ///< its extract/insert users
     std::optional<VAccess> next; ///< the insert that consumes it
     bool branches;               ///< more than one insert consumes it
