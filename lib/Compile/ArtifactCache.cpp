@@ -53,9 +53,12 @@ llvm::StringRef getCacheOutcomeName(CacheOutcome outcome) {
 }
 
 void printSummary(llvm::raw_ostream &os, CacheOutcome outcome, llvm::StringRef key,
-                  double seconds) {
-  os << llvm::format("qshape-compile: %s %s %.3f s\n", getCacheOutcomeName(outcome).str().c_str(),
+                  double seconds, llvm::StringRef input) {
+  os << llvm::format("qshape-compile: %s %s %.3f s", getCacheOutcomeName(outcome).str().c_str(),
                      key.str().c_str(), seconds);
+  if (!input.empty())
+    os << " " << input;
+  os << "\n";
 }
 
 void printHitTiming(llvm::raw_ostream &os, llvm::StringRef via, double read, double parse,

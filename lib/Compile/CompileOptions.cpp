@@ -2,6 +2,9 @@
 
 #include "qshape/Compile/CompileOptions.h"
 
+#include "llvm/ADT/SmallString.h"
+#include "llvm/Support/Path.h"
+
 namespace qshape::compile {
 
 llvm::StringRef getEmitName(EmitKind kind) {
@@ -16,6 +19,16 @@ llvm::StringRef getEmitName(EmitKind kind) {
     return "so";
   }
   return "so";
+}
+
+std::string getOutputPathInDirectory(llvm::StringRef dir, llvm::StringRef input, EmitKind kind) {
+  llvm::StringRef extension = kind == EmitKind::MLIR     ? ".mlir"
+                              : kind == EmitKind::LLVMIR ? ".ll"
+                              : kind == EmitKind::Object ? ".o"
+                                                         : ".so";
+  llvm::SmallString<256> path(dir);
+  llvm::sys::path::append(path, llvm::sys::path::stem(input) + extension);
+  return path.str().str();
 }
 
 /// The one place that says which MLIR pipeline a compilation runs.

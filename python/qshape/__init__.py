@@ -24,11 +24,11 @@ import os
 import subprocess
 
 from ._locate import Location, QShapeNotFound, locate
-from .native import Artifact, CompileError, RunError, compile
+from .native import Artifact, CompileError, RunError, compile, compile_many
 
 __all__ = ["Location", "QShapeNotFound", "locate", "prefix", "tool", "pass_plugin",
-           "dialect_plugin", "fingerprint", "stats", "compile", "Artifact", "CompileError",
-           "RunError"]
+           "dialect_plugin", "fingerprint", "stats", "compile", "compile_many", "Artifact",
+           "CompileError", "RunError"]
 
 
 def prefix():

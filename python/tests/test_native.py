@@ -76,3 +76,41 @@ def test_errors(tmp_path):
     art = qshape.compile(BELL, tmp_path / "ok.so", cache_dir=tmp_path / "c")
     with pytest.raises(qshape.RunError, match="qshape-run"):
         art.run(["not a number"])
+
+
+ANGLES = SOURCE / "test" / "Tools" / "qshape-compile" / "Inputs" / "lift-angles.mlir"
+
+
+@needs_qshape
+def test_compile_many_sweeps_one_topology(tmp_path):
+    # Three programs of one topology (other baked angles), as paths and as text.
+    texts = [ANGLES.read_text().replace("0.3 : f64", f"{a!r} : f64") for a in (0.3, 0.9, -1.5)]
+    paths = []
+    for i, text in enumerate(texts[:2]):
+        paths.append(tmp_path / f"g{i}.mlir")
+        paths[-1].write_text(text)
+    arts = qshape.compile_many(paths + [texts[2]], tmp_path / "out", share_topology=True,
+                               cache_dir=tmp_path / "c")
+    assert [a.status for a in arts] == ["miss", "hit", "hit"]
+    assert len({a.key for a in arts}) == 1
+    assert [a.path for a in arts] == [str(tmp_path / "out" / n)
+                                      for n in ("g0.so", "g1.so", "module-2.so")]
+    results = [a.run() for a in arts]
+    for art, result, source in zip(arts, results, paths + [tmp_path / "out" / "module-2.mlir"]):
+        assert result == pytest.approx(oracle(source, []), abs=1e-9)
+    assert results[0] != results[1] != results[2]
+    # Without share_topology each program is its own compile.
+    plain = qshape.compile_many(paths, tmp_path / "plain", cache_dir=tmp_path / "c")
+    assert [a.status for a in plain] == ["miss", "miss"] and plain[0].key != plain[1].key
+
+
+@needs_qshape
+def test_compile_many_refuses_two_outputs_of_one_name(tmp_path):
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    for d in ("a", "b"):
+        (tmp_path / d / "x.mlir").write_text(BELL.read_text())
+    with pytest.raises(qshape.CompileError, match="two inputs would write"):
+        qshape.compile_many([tmp_path / "a" / "x.mlir", tmp_path / "b" / "x.mlir"], tmp_path,
+                            cache_dir=tmp_path / "c")
+    assert qshape.compile_many([], tmp_path) == []

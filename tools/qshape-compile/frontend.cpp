@@ -4,12 +4,13 @@
 // index hits and nothing else: it computes the source key of the input's
 // bytes and options (with --share-topology: the topology key of its
 // skeleton, and the program's values from its literals), looks the library
-// up and checks it with the
-// compiler's own code (QShapeArtifactCache: key builder, entry format,
-// producer, checksum, the library info naming the key, the runtime ABI), and
-// writes OUT atomically. Anything else (a miss, a problem, an option it does
-// not take exactly as the compiler would, --help, other emits, stdin) it
-// hands over unchanged by exec()ing the compiler, qshape-compile-full in
+// up and checks it with the compiler's own code (QShapeArtifactCache: key
+// builder, entry format, producer, checksum, the library info naming the
+// key, the runtime ABI), and writes OUT atomically; of several inputs
+// (--output-dir), each in turn up to the first it cannot serve. Anything
+// else (a miss, a problem, an option it does not take exactly as the
+// compiler would, --help, other emits, stdin) it hands over, with the inputs
+// not yet served, by exec()ing the compiler, qshape-compile-full in
 // ../libexec/qshape/ (docs/native.md, "How qshape-compile is linked").
 //
 // It links no MLIR and only LLVM's Support, TargetParser and the ELF reader,
@@ -58,8 +59,11 @@ double since(Clock::time_point start) {
 /// `-name=value`, `--name=value`, `-name value`, `--name value`; each at
 /// most once. Anything else is left to the compiler.
 struct Arguments {
-  std::string input, output;
-  std::optional<std::string> optLevel, emit, cacheMode, cacheDir, cacheRemote, lockWait, linker;
+  std::vector<std::string> inputs;
+  std::vector<int> inputIndices; ///< where each input is in argv
+  std::string output;
+  std::optional<std::string> optLevel, emit, cacheMode, cacheDir, cacheRemote, lockWait, linker,
+      outputDir;
   bool verbose = false, timing = false, noRoll = false, allowUnregistered = false,
        shareTopology = false;
 };
@@ -70,9 +74,10 @@ std::optional<Arguments> parseArguments(int argc, char **argv) {
   for (int i = 1; i < argc; ++i) {
     llvm::StringRef arg = argv[i];
     if (arg == "-" || !arg.starts_with("-")) {
-      if (!a.input.empty() || arg.starts_with("@")) // a response file
+      if (arg.starts_with("@")) // a response file
         return std::nullopt;
-      a.input = arg.str();
+      a.inputs.push_back(arg.str());
+      a.inputIndices.push_back(i);
       continue;
     }
     llvm::StringRef name = arg.drop_front(arg.starts_with("--") ? 2 : 1);
@@ -101,6 +106,7 @@ std::optional<Arguments> parseArguments(int argc, char **argv) {
                                              .Case("cache-remote", &a.cacheRemote)
                                              .Case("cache-lock-wait", &a.lockWait)
                                              .Case("linker", &a.linker)
+                                             .Case("output-dir", &a.outputDir)
                                              .Default(nullptr);
     std::optional<std::string> output;
     if (key == "o")
@@ -116,7 +122,29 @@ std::optional<Arguments> parseArguments(int argc, char **argv) {
     if (key == "o")
       a.output = *output;
   }
+  // The outputs as the compiler names them; it reports every misuse.
+  if (a.outputDir && !a.output.empty())
+    return std::nullopt;
+  if (a.inputs.size() > 1 && !a.outputDir)
+    return std::nullopt;
   return a;
+}
+
+/// Each input's output (-o, or its name in --output-dir), as the compiler
+/// names them for --emit=so (the only emit a hit serves); nullopt if the
+/// compiler would refuse them.
+std::optional<std::vector<std::string>> outputPaths(const Arguments &a) {
+  if (!a.outputDir)
+    return std::vector<std::string>{a.output};
+  std::vector<std::string> outputs;
+  llvm::StringSet<> seen;
+  for (const std::string &input : a.inputs) {
+    outputs.push_back(getOutputPathInDirectory(*a.outputDir, input, EmitKind::SharedLibrary));
+    if (input == "-" || !seen.insert(outputs.back()).second ||
+        llvm::sys::fs::equivalent(input, outputs.back()))
+      return std::nullopt;
+  }
+  return outputs;
 }
 
 /// ../libexec/qshape/qshape-compile-full next to this program (build tree
@@ -138,9 +166,11 @@ struct HandOver {
 };
 
 /// The hit, if there is one: 0 once OUT is written; nullopt to hand over.
-std::optional<int> tryHit(const Arguments &a, const std::string &compiler,
-                          Clock::time_point start, HandOver &handOver) {
-  if (a.input.empty() || a.input == "-" || a.output.empty() || a.output == "-")
+std::optional<int> tryHit(const Arguments &a, const std::string &inputPath,
+                          const std::string &outputPath, const std::string &compiler,
+                          HandOver &handOver) {
+  auto start = Clock::now();
+  if (inputPath.empty() || inputPath == "-" || outputPath.empty() || outputPath == "-")
     return std::nullopt;
   if (a.emit && *a.emit != "so")
     return std::nullopt;
@@ -161,14 +191,14 @@ std::optional<int> tryHit(const Arguments &a, const std::string &compiler,
     return std::nullopt;
 
   // The compiler reports each of these failures itself.
-  llvm::Expected<OutputFile> output = OutputFile::create(a.output, /*executable=*/true);
+  llvm::Expected<OutputFile> output = OutputFile::create(outputPath, /*executable=*/true);
   if (!output) {
     llvm::consumeError(output.takeError());
     return std::nullopt;
   }
   auto readStart = Clock::now();
   llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> input =
-      llvm::MemoryBuffer::getFile(a.input, /*IsText=*/false, /*RequiresNullTerminator=*/false);
+      llvm::MemoryBuffer::getFile(inputPath, /*IsText=*/false, /*RequiresNullTerminator=*/false);
   if (!input)
     return std::nullopt;
   double readSeconds = since(readStart);
@@ -269,13 +299,13 @@ std::optional<int> tryHit(const Arguments &a, const std::string &compiler,
   if (a.timing)
     printHitTiming(llvm::errs(), a.shareTopology ? "topology index" : "source index", readSeconds, 0, 0, cacheSeconds, since(start), size);
   if (a.verbose)
-    printSummary(llvm::errs(), CacheOutcome::Hit, key->str(), since(start));
+    printSummary(llvm::errs(), CacheOutcome::Hit, key->str(), since(start),
+                 a.outputDir ? llvm::StringRef(inputPath) : llvm::StringRef());
   return 0;
 }
 } // namespace
 
 int main(int argc, char **argv) {
-  auto start = Clock::now();
   unsetenv(IndexMissHandoff::EnvironmentVariable);
   std::string compiler = compilerPath(argv[0]);
   // The cache's warnings wait: on a hand-over the compiler meets the same
@@ -283,18 +313,38 @@ int main(int argc, char **argv) {
   std::vector<std::string> warnings;
   cache::setWarningHandler([&](llvm::StringRef message) { warnings.push_back(message.str()); });
   HandOver handOver;
-  if (std::optional<Arguments> arguments = parseArguments(argc, argv)) {
-    std::optional<int> code = tryHit(*arguments, compiler, start, handOver);
-    if (code || handOver.printWarnings)
-      for (const std::string &warning : warnings)
-        cache::printDefaultWarning(warning);
-    if (code)
-      return *code;
+  // The inputs this process served, left out of what the compiler is given.
+  llvm::SmallVector<bool> served(argc, false);
+  std::optional<Arguments> arguments = parseArguments(argc, argv);
+  std::optional<std::vector<std::string>> outputs;
+  if (arguments)
+    outputs = outputPaths(*arguments);
+  if (outputs) {
+    // In order, up to the first input that is not a hit here; the compiler
+    // takes that one and the rest.
+    for (size_t k = 0; k < arguments->inputs.size(); ++k) {
+      warnings.clear();
+      std::optional<int> code =
+          tryHit(*arguments, arguments->inputs[k], (*outputs)[k], compiler, handOver);
+      if (code || handOver.printWarnings)
+        for (const std::string &warning : warnings)
+          cache::printDefaultWarning(warning);
+      if (!code)
+        break;
+      served[arguments->inputIndices[k]] = true;
+      if (k + 1 == arguments->inputs.size())
+        return 0;
+    }
   }
   if (handOver.handoff)
     handOver.handoff->exportToEnvironment();
   llvm::errs().flush();
-  execv(compiler.c_str(), argv);
+  std::vector<char *> rest;
+  for (int i = 0; i < argc; ++i)
+    if (!served[i])
+      rest.push_back(argv[i]);
+  rest.push_back(nullptr);
+  execv(compiler.c_str(), rest.data());
   int error = errno;
   llvm::errs() << "qshape-compile: error: cannot start the compiler '" << compiler
                << "': " << std::strerror(error)

@@ -1,6 +1,7 @@
 //===- qshape-compile.cpp - a quantum MLIR module to a native library -----===//
 //
-//   qshape-compile IN.mlir -o OUT.so [--opt-level=N] [--no-roll] [--emit=K]
+//   qshape-compile IN.mlir... (-o OUT.so | --output-dir=DIR) [--opt-level=N]
+//                  [--no-roll] [--emit=K]
 //                  [--timing] [-v] [--linker=in-process|PROGRAM]
 //                  [--cache=off|read|write|readwrite] [--cache-dir=DIR]
 //                  [--cache-remote=URL] [--cache-lock-wait=DURATION]
@@ -9,7 +10,9 @@
 // front end, frontend.cpp) serves source-index hits and exec()s this
 // program with the same arguments for everything else. A thin main over
 // qshape::compile::Compilation and ArtifactCache (include/qshape/Compile):
-// options in, one summary line (-v) and per-stage times (--timing) out. With --emit=so the artifact cache is consulted
+// options in, one summary line (-v) and per-stage times (--timing) out;
+// several inputs one after the other, each as if alone. With --emit=so the
+// artifact cache is consulted
 // before any lowering (ArtifactCache.h): first by the input's bytes, then by
 // the compile key after parsing; a hit writes the stored library to OUT.
 // Errors are located diagnostics where there is a location, then one
@@ -29,6 +32,7 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Support/Timing.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FileSystem.h"
@@ -39,6 +43,7 @@
 
 #include <chrono>
 #include <cstdlib>
+#include <vector>
 
 #ifdef QSHAPE_COMPILE_MIMALLOC
 #include <mimalloc.h>
@@ -49,12 +54,20 @@ using namespace qshape::compile;
 namespace cl = llvm::cl;
 
 static cl::OptionCategory category("qshape-compile options");
-static cl::opt<std::string> inputFile(cl::Positional, cl::desc("<input.mlir> ('-' for stdin)"),
-                                      cl::init("-"), cl::cat(category));
+static cl::list<std::string> inputFiles(cl::Positional,
+                                        cl::desc("<input.mlir>... ('-' for stdin; default)"),
+                                        cl::cat(category));
 static cl::opt<std::string> outputFile("o",
                                        cl::desc("Output file ('-' for stdout, text emits "
                                                 "only); required for --emit=so and obj"),
                                        cl::value_desc("file"), cl::cat(category));
+static cl::opt<std::string> outputDir(
+    "output-dir",
+    cl::desc("Write each input's output as DIR/<input's name without .mlir>.so (or .o, .ll, "
+             ".mlir by --emit), instead of -o; needed for several inputs, which are compiled "
+             "one after the other in this process (a sweep: with --share-topology the first "
+             "of a topology compiles, the others hit)"),
+    cl::value_desc("dir"), cl::cat(category));
 static cl::opt<EmitKind> emit(
     "emit", cl::desc("What to write"), cl::init(EmitKind::SharedLibrary),
     cl::values(clEnumValN(EmitKind::MLIR, "mlir", "the module after the MLIR pipeline (LLVM "
@@ -124,6 +137,34 @@ static cl::opt<std::string> cacheLockWait(
     cl::value_desc("duration"), cl::init(ArtifactCacheOptions::kDefaultLockWait),
     cl::cat(category));
 
+static const char *const kOverview =
+      "qshape-compile: compile a Catalyst-shaped quantum MLIR module to a native shared "
+      "library\n\n"
+      "Stages: parse; the MLIR pipeline qshape-lower-to-llvm (qshape-canonicalize and\n"
+      "qshape-roll-loops unless --no-roll, then lowering to the LLVM dialect); translation\n"
+      "to LLVM IR; LLVM's optimisation pipeline at --opt-level; code generation for this\n"
+      "machine; linking by lld, in this process (--linker). The library calls Catalyst's\n"
+      "runtime C ABI; `qshape-run OUT.so` runs it on qshape's runtime (docs/native.md).\n\n"
+      "Compile once: with --emit=so the artifact cache is consulted before any lowering,\n"
+      "first by the input's bytes, then by the compile key after parsing. A hit writes\n"
+      "the stored library (checksum, producer, LLVM, runtime ABI and key checked) to OUT;\n"
+      "no MLIR pass, LLVM or linker runs. A miss compiles and stores. Processes that\n"
+      "compile the same input at once compile it once (the others wait, then hit).\n\n"
+      "-v prints `qshape-compile: hit|miss|off <key> <seconds> s`: the key hashes\n"
+      "everything the library depends on (exact input fingerprint, pipeline, options,\n"
+      "target, toolchain: docs/cache.md). Errors exit with code 1 and leave OUT as it was\n"
+      "(it is written under a temporary name and renamed when complete).\n\n"
+      "--share-topology keys and compiles the lifted module (qshape-lift-parameters), so\n"
+      "programs of one topology with other baked angles share one key and one library;\n"
+      "OUT gets this program's values (docs/native.md, \"One artifact per topology\").\n"
+      "A later program that differs only in its float literals is found by its text\n"
+      "alone (the topology index), with no parse; --timing names the index of a hit\n"
+      "and says why a program got no index entry.\n\n"
+      "MLIR's pass manager options work too (--mlir-timing, --mlir-print-ir-after-all,\n"
+      "...: --help-hidden lists them).\n\n"
+      "Several inputs (with --output-dir) are compiled one after the other in this process,\n"
+      "each as if alone: with --share-topology, a sweep over one topology compiles once.\n";
+
 static int fail(const llvm::Twine &message) {
   llvm::errs() << "qshape-compile: error: " << message << "\n";
   return 1;
@@ -142,7 +183,7 @@ namespace {
 struct CacheRun {
   /// What the front end handed over (IndexMissHandoff).
   std::optional<IndexMissHandoff> frontEnd;
-  std::unique_ptr<ArtifactCache> cache;
+  ArtifactCache *cache = nullptr; ///< the process's, shared by its inputs
   std::optional<qshape::cache::CacheKey> sourceKey;
   std::unique_ptr<qshape::cache::KeyLock> lock;
   CacheOutcome outcome = CacheOutcome::Off;
@@ -283,93 +324,34 @@ private:
 };
 } // namespace
 
-int main(int argc, char **argv) {
-#ifdef QSHAPE_COMPILE_MIMALLOC
-  // Freed pages go back to the system at once rather than after mimalloc's
-  // delay (100 ms): the MLIR side, freed before LLVM's stages, then leaves
-  // the resident set before codegen grows it. Rolled W2 n_trotter=10 at -O2:
-  // 34.0 -> 29.6 MB peak, unrolled 145 -> 138 MB, no measurable time
-  // (docs/benchmarks.md, "Memory with lld in process").
-#if MI_MALLOC_VERSION >= 210
-  mi_option_set(mi_option_purge_delay, 0);
-#else
-  mi_option_set(mi_option_decommit_delay, 0); // $MIMALLOC_RESET_DELAY
-#endif
-#endif
-  llvm::InitLLVM init(argc, argv);
-  auto start = Clock::now();
-  // Read once and not passed on (to the linker, say).
-  std::optional<IndexMissHandoff> frontEnd = IndexMissHandoff::takeFromEnvironment();
-  registerPassManagerCLOptions();
-  registerDefaultTimingManagerCLOptions();
-  registerAsmPrinterCLOptions();
-  registerMLIRContextCLOptions();
-  cl::HideUnrelatedOptions(category);
-  cl::ParseCommandLineOptions(
-      argc, argv,
-      "qshape-compile: compile a Catalyst-shaped quantum MLIR module to a native shared "
-      "library\n\n"
-      "Stages: parse; the MLIR pipeline qshape-lower-to-llvm (qshape-canonicalize and\n"
-      "qshape-roll-loops unless --no-roll, then lowering to the LLVM dialect); translation\n"
-      "to LLVM IR; LLVM's optimisation pipeline at --opt-level; code generation for this\n"
-      "machine; linking by lld, in this process (--linker). The library calls Catalyst's\n"
-      "runtime C ABI; `qshape-run OUT.so` runs it on qshape's runtime (docs/native.md).\n\n"
-      "Compile once: with --emit=so the artifact cache is consulted before any lowering,\n"
-      "first by the input's bytes, then by the compile key after parsing. A hit writes\n"
-      "the stored library (checksum, producer, LLVM, runtime ABI and key checked) to OUT;\n"
-      "no MLIR pass, LLVM or linker runs. A miss compiles and stores. Processes that\n"
-      "compile the same input at once compile it once (the others wait, then hit).\n\n"
-      "-v prints `qshape-compile: hit|miss|off <key> <seconds> s`: the key hashes\n"
-      "everything the library depends on (exact input fingerprint, pipeline, options,\n"
-      "target, toolchain: docs/cache.md). Errors exit with code 1 and leave OUT as it was\n"
-      "(it is written under a temporary name and renamed when complete).\n\n"
-      "--share-topology keys and compiles the lifted module (qshape-lift-parameters), so\n"
-      "programs of one topology with other baked angles share one key and one library;\n"
-      "OUT gets this program's values (docs/native.md, \"One artifact per topology\").\n"
-      "A later program that differs only in its float literals is found by its text\n"
-      "alone (the topology index), with no parse; --timing names the index of a hit\n"
-      "and says why a program got no index entry.\n\n"
-      "MLIR's pass manager options work too (--mlir-timing, --mlir-print-ir-after-all,\n"
-      "...: --help-hidden lists them).\n");
-
-  // Read once: lld in process resets every llvm::cl option to its default
-  // when it parses its own (cl::ResetAllOptionOccurrences).
-  const bool printTiming = timing, printVerbose = verbose;
+namespace {
+/// What every input of one run shares: the options, the artifact cache and
+/// the linker it keys by.
+struct Run {
   CompileOptions options;
-  options.optLevel = optLevel;
-  options.roll = !noRoll;
-  options.emit = emit;
-  options.linker = linkerPath;
-  options.shareTopology = shareTopology;
-  options.configurePassManager = [](PassManager &pm) {
-    if (failed(applyPassManagerCLOptions(pm)))
-      return failure();
-    applyDefaultTimingPassManagerCLOptions(pm);
-    return success();
-  };
-  if (optLevel > 3)
-    return fail("--opt-level must be 0, 1, 2 or 3");
-  bool binary = emit == EmitKind::Object || emit == EmitKind::SharedLibrary;
-  if (outputFile.empty() && binary)
-    return fail("--emit=" + getEmitName(emit) + " needs an output file: -o OUT");
-  if (shareTopology && !binary)
-    return fail("--share-topology writes the program's values into the library: use "
-                "--emit=so or --emit=obj");
-  if (outputFile == "-" && binary)
-    return fail("--emit=" + getEmitName(emit) + " cannot be written to stdout");
-  std::optional<CacheMode> cacheMode = parseCacheMode(cacheModeText);
-  if (!cacheMode)
-    return fail("--cache='" + cacheModeText + "': use off, read, write or readwrite");
-  std::optional<uint64_t> lockWaitMs = qshape::cache::parseDurationMs(cacheLockWait, 1000);
-  if (!lockWaitMs)
-    return fail("--cache-lock-wait='" + cacheLockWait +
-                "' is not a duration like 500ms, 30s or 5m");
+  bool printTiming = false, printVerbose = false, namesInputs = false;
+  /// A compile ran: lld in process may have reset every llvm::cl option.
+  bool optionsReset = false;
+  std::unique_ptr<ArtifactCache> cache;
+  std::optional<Linker> linker;
+  DialectRegistry registry;
+};
+} // namespace
 
+/// Compiles (or finds in the cache) one input into `outputPath`; 0 on
+/// success. `frontEnd`: what the front end handed over for this input.
+static int compileInput(Run &r, llvm::StringRef inputPath, llvm::StringRef outputPath,
+                        std::optional<IndexMissHandoff> frontEnd) {
+  auto start = Clock::now();
+  CompileOptions options = r.options;
+  const bool printTiming = r.printTiming, printVerbose = r.printVerbose;
+  // With --output-dir (several inputs, or one) -v's line names its input.
+  llvm::StringRef summaryInput = r.namesInputs ? inputPath : llvm::StringRef();
   // The output's temporary first: an unwritable OUT fails before any work.
   std::optional<OutputFile> output;
-  if (!outputFile.empty() && outputFile != "-") {
+  if (!outputPath.empty() && outputPath != "-") {
     llvm::Expected<OutputFile> created =
-        OutputFile::create(outputFile, emit == EmitKind::SharedLibrary);
+        OutputFile::create(outputPath, options.emit == EmitKind::SharedLibrary);
     if (!created)
       return fail(llvm::toString(created.takeError()));
     output.emplace(std::move(*created));
@@ -377,16 +359,16 @@ int main(int argc, char **argv) {
 
   std::string err;
   auto readStart = Clock::now();
-  std::unique_ptr<llvm::MemoryBuffer> buffer = openInputFile(inputFile, &err);
+  std::unique_ptr<llvm::MemoryBuffer> buffer = openInputFile(inputPath, &err);
   if (!buffer)
-    return fail(inputFile + ": " + err);
+    return fail(inputPath + ": " + err);
   double readSeconds = since(readStart);
 
   auto finish = [&](CacheOutcome outcome, llvm::StringRef key) {
     if (llvm::Error error = output->commit())
       return fail(llvm::toString(std::move(error)));
     if (printVerbose)
-      printSummary(llvm::errs(), outcome, key, since(start));
+      printSummary(llvm::errs(), outcome, key, since(start), summaryInput);
     return 0;
   };
   // `via`: the index that named the library (the compile key itself after
@@ -404,37 +386,26 @@ int main(int argc, char **argv) {
   // The artifact cache, before anything is parsed.
   CacheRun run;
   run.frontEnd = std::move(frontEnd);
-  if (emit == EmitKind::SharedLibrary && *cacheMode != CacheMode::Off) {
-    llvm::Expected<Linker> linker = findLinker(options.linker);
-    if (!linker)
-      return fail(llvm::toString(linker.takeError()));
-    ArtifactCacheOptions cacheOptions;
-    cacheOptions.mode = *cacheMode;
-    cacheOptions.directory = cacheDir;
-    cacheOptions.remote = cacheRemote;
-    cacheOptions.lockWait = std::chrono::milliseconds(*lockWaitMs);
-    run.cache = ArtifactCache::open(cacheOptions);
+  if (r.cache && options.emit == EmitKind::SharedLibrary) {
+    run.cache = r.cache.get();
     // Not by the input's bytes with --share-topology: a library found
     // there would lack this program's values, which only parsing yields.
-    if ((run.cache->reads() || run.cache->writes()) && !shareTopology)
-      if (run.tryBeforeParse(buffer->getBuffer(), options, *linker, *output)) {
+    if ((run.cache->reads() || run.cache->writes()) && !options.shareTopology)
+      if (run.tryBeforeParse(buffer->getBuffer(), options, *r.linker, *output)) {
         printHitTiming(0, 0, run.seconds, "source index");
         return finish(CacheOutcome::Hit, run.key);
       }
     // With it, by the input's skeleton: another program of the topology.
-    if (shareTopology && (run.cache->reads() || run.cache->writes()))
-      if (run.tryTopology(buffer->getBuffer(), options, *linker, *output)) {
+    if (options.shareTopology && (run.cache->reads() || run.cache->writes()))
+      if (run.tryTopology(buffer->getBuffer(), options, *r.linker, *output)) {
         printHitTiming(0, 0, run.seconds, "topology index");
         return finish(CacheOutcome::Hit, run.key);
       }
   }
 
-  DialectRegistry registry;
-  Compilation::registerDialects(registry);
-  Compilation::registerPasses();
   // Destroyed as soon as the module is translated (releaseContext): LLVM's
   // stages reuse its memory, and the compile's peak drops.
-  std::optional<MLIRContext> context(std::in_place, registry);
+  std::optional<MLIRContext> context(std::in_place, r.registry);
   context->allowUnregisteredDialects(allowUnregistered);
   context->printOpOnDiagnostic(false);
 
@@ -464,6 +435,7 @@ int main(int argc, char **argv) {
     printHitTiming(c.getTimes().parse, c.getTimes().facts, run.seconds, "compile key");
     return finish(CacheOutcome::Hit, (*facts)->key());
   }
+  r.optionsReset = true;
   if (llvm::Error error = c.compile(output ? &*output : nullptr))
     return fail(llvm::toString(std::move(error)));
   if (run.cache) {
@@ -500,8 +472,128 @@ int main(int argc, char **argv) {
   }
   if (!output) {
     if (printVerbose)
-      printSummary(llvm::errs(), CacheOutcome::Off, (*facts)->key(), since(start));
+      printSummary(llvm::errs(), CacheOutcome::Off, (*facts)->key(), since(start), summaryInput);
     return 0;
   }
   return finish(run.outcome, (*facts)->key());
+}
+
+int main(int argc, char **argv) {
+#ifdef QSHAPE_COMPILE_MIMALLOC
+  // Freed pages go back to the system at once rather than after mimalloc's
+  // delay (100 ms): the MLIR side, freed before LLVM's stages, then leaves
+  // the resident set before codegen grows it. Rolled W2 n_trotter=10 at -O2:
+  // 34.0 -> 29.6 MB peak, unrolled 145 -> 138 MB, no measurable time
+  // (docs/benchmarks.md, "Memory with lld in process").
+#if MI_MALLOC_VERSION >= 210
+  mi_option_set(mi_option_purge_delay, 0);
+#else
+  mi_option_set(mi_option_decommit_delay, 0); // $MIMALLOC_RESET_DELAY
+#endif
+#endif
+  llvm::InitLLVM init(argc, argv);
+  // Read once and not passed on (to the linker, say).
+  std::optional<IndexMissHandoff> frontEnd = IndexMissHandoff::takeFromEnvironment();
+  registerPassManagerCLOptions();
+  registerDefaultTimingManagerCLOptions();
+  registerAsmPrinterCLOptions();
+  registerMLIRContextCLOptions();
+  cl::HideUnrelatedOptions(category);
+  cl::ParseCommandLineOptions(argc, argv, kOverview);
+
+  // Copied: lld in process resets every llvm::cl option to its default when
+  // it parses its own (cl::ResetAllOptionOccurrences); see the loop below.
+  Run r;
+  r.printTiming = timing;
+  r.printVerbose = verbose;
+  CompileOptions &options = r.options;
+  options.optLevel = optLevel;
+  options.roll = !noRoll;
+  options.emit = emit;
+  options.linker = linkerPath;
+  options.shareTopology = shareTopology;
+  options.configurePassManager = [](PassManager &pm) {
+    if (failed(applyPassManagerCLOptions(pm)))
+      return failure();
+    applyDefaultTimingPassManagerCLOptions(pm);
+    return success();
+  };
+  if (optLevel > 3)
+    return fail("--opt-level must be 0, 1, 2 or 3");
+  std::vector<std::string> inputs(inputFiles.begin(), inputFiles.end());
+  if (inputs.empty())
+    inputs.push_back("-");
+  r.namesInputs = !outputDir.empty();
+  // Each input's output: -o, or its name in --output-dir.
+  std::vector<std::string> outputs;
+  if (!outputDir.empty()) {
+    if (!outputFile.empty())
+      return fail("-o and --output-dir exclude each other: -o names one input's output, "
+                  "--output-dir a directory for each input's");
+    llvm::StringSet<> seen;
+    for (const std::string &input : inputs) {
+      if (input == "-")
+        return fail("--output-dir names outputs after their inputs; stdin ('-') has no name: "
+                    "write it to a file, or use -o");
+      outputs.push_back(getOutputPathInDirectory(outputDir, input, emit));
+      if (!seen.insert(outputs.back()).second)
+        return fail("two inputs would write " + outputs.back() +
+                    " (--output-dir names outputs after their inputs' file names): rename one");
+      if (llvm::sys::fs::equivalent(input, outputs.back()))
+        return fail("the output of " + input + " would overwrite it: use another --output-dir");
+    }
+  } else if (inputs.size() > 1) {
+    return fail(llvm::Twine(inputs.size()) +
+                " inputs need --output-dir=DIR (each input's output is written there, named "
+                "after it); -o names the output of one input");
+  } else {
+    outputs.push_back(outputFile);
+  }
+  bool binary = emit == EmitKind::Object || emit == EmitKind::SharedLibrary;
+  if (outputs.front().empty() && binary)
+    return fail("--emit=" + getEmitName(emit) + " needs an output file: -o OUT");
+  if (shareTopology && !binary)
+    return fail("--share-topology writes the program's values into the library: use "
+                "--emit=so or --emit=obj");
+  if (outputs.front() == "-" && binary)
+    return fail("--emit=" + getEmitName(emit) + " cannot be written to stdout");
+  std::optional<CacheMode> cacheMode = parseCacheMode(cacheModeText);
+  if (!cacheMode)
+    return fail("--cache='" + cacheModeText + "': use off, read, write or readwrite");
+  std::optional<uint64_t> lockWaitMs = qshape::cache::parseDurationMs(cacheLockWait, 1000);
+  if (!lockWaitMs)
+    return fail("--cache-lock-wait='" + cacheLockWait +
+                "' is not a duration like 500ms, 30s or 5m");
+  if (emit == EmitKind::SharedLibrary && *cacheMode != CacheMode::Off) {
+    llvm::Expected<Linker> linker = findLinker(options.linker);
+    if (!linker)
+      return fail(llvm::toString(linker.takeError()));
+    r.linker = std::move(*linker);
+    ArtifactCacheOptions cacheOptions;
+    cacheOptions.mode = *cacheMode;
+    cacheOptions.directory = cacheDir;
+    cacheOptions.remote = cacheRemote;
+    cacheOptions.lockWait = std::chrono::milliseconds(*lockWaitMs);
+    r.cache = ArtifactCache::open(cacheOptions);
+  }
+  Compilation::registerDialects(r.registry);
+  Compilation::registerPasses();
+
+  // One input after the other; a failed one does not stop the rest (as
+  // `cc -c a.c b.c`), and the exit code says whether any failed.
+  int status = 0;
+  for (size_t k = 0; k < inputs.size(); ++k) {
+    if (r.optionsReset) {
+      // The options as given again, for MLIR's (--mlir-timing, ...) and the
+      // cache run's (not after a hit: it costs a tenth of one).
+      cl::ResetAllOptionOccurrences();
+      cl::ParseCommandLineOptions(argc, argv, kOverview);
+      r.optionsReset = false;
+    }
+    // The front end hands over at its first miss: that is the first input
+    // here.
+    if (compileInput(r, inputs[k], outputs[k], k == 0 ? std::move(frontEnd) : std::nullopt))
+      status = 1;
+  }
+  return status;
 }

@@ -61,9 +61,10 @@ llvm::StringRef getCacheModeName(CacheMode mode);
 enum class CacheOutcome { Off, Hit, Miss };
 llvm::StringRef getCacheOutcomeName(CacheOutcome outcome);
 
-/// -v's line on stderr: "qshape-compile: hit|miss|off <key> <seconds> s".
+/// -v's line on stderr: "qshape-compile: hit|miss|off <key> <seconds> s",
+/// followed by " <input>" in a run with --output-dir (one or several inputs).
 void printSummary(llvm::raw_ostream &os, CacheOutcome outcome, llvm::StringRef key,
-                  double seconds);
+                  double seconds, llvm::StringRef input = {});
 /// --timing's lines for a hit (the stages that ran, and the output's size);
 /// `via`: the index that named the library ("source index", "topology
 /// index", or "compile key" after a parse).

@@ -32,6 +32,11 @@ enum class EmitKind {
 /// "mlir", "llvm", "obj", "so": the values of --emit.
 llvm::StringRef getEmitName(EmitKind kind);
 
+/// qshape-compile --output-dir: where `input`'s output goes, DIR/<input's
+/// file name without its last extension>.<.mlir|.ll|.o|.so by kind>. The
+/// compiler and its front end both name outputs by it.
+std::string getOutputPathInDirectory(llvm::StringRef dir, llvm::StringRef input, EmitKind kind);
+
 /// Catalyst's default. Its driver (mlir/lib/Driver) runs no LLVM IR
 /// optimisation pipeline unless a module needs Enzyme, and generates code
 /// with CodeGenOptLevel::None; --opt-level=0 does the same (the O0 pipeline,

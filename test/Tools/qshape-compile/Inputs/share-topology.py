@@ -15,6 +15,10 @@ and within a group:
     `.qshape.params` sections are the only bytes that differ;
   - the programs' results differ (so the check can tell them apart).
 
+and a sweep: every group in one `qshape-compile --share-topology P... --output-dir`
+run on a fresh cache, where the first program misses, the others hit, -v names
+each program, and each output gives its program's results.
+
 Prints one line per failed check and a summary; exit code 1 on any failure.
 """
 import argparse
@@ -32,6 +36,7 @@ compare_results = __import__("compare-results")
 
 WORKLOADS = os.path.join(SRC, "bench", "workloads.py")
 KEY = re.compile(r"qshape-compile: (\w+) (blake3:[0-9a-f]{64})")
+SUMMARY = re.compile(r"^qshape-compile: (\w+) (blake3:[0-9a-f]{64}) [0-9.]+ s (.+)$", re.M)
 VIA = re.compile(r"qshape-compile: timing: hit \(([a-z ]+)\)")
 
 failures = []
@@ -105,6 +110,29 @@ def angles_program(work, name, values):
     return path, None
 
 
+def sweep(tools, work, group, members, wants):
+    """The whole group in one run: one compile, then hits in the same process."""
+    cache, outdir = os.path.join(work, group + ".sweep-cache"), os.path.join(work, group + ".sweep")
+    for d in (cache, outdir):
+        shutil.rmtree(d, ignore_errors=True)
+    os.makedirs(outdir)
+    srcs = [src for src, _ in members]
+    p = run([os.path.join(tools, "qshape-compile"), "--share-topology", "-v",
+             f"--cache-dir={cache}", f"--output-dir={outdir}"] + srcs)
+    check(p.returncode == 0, f"{group}: the sweep failed:\n{p.stderr}")
+    lines = SUMMARY.findall(p.stderr)
+    check([src for _, _, src in lines] == srcs,
+          f"{group}: the sweep's -v lines name {[s for _, _, s in lines]}, not {srcs}")
+    check([kind for kind, _, _ in lines] == ["miss"] + ["hit"] * (len(srcs) - 1),
+          f"{group}: the sweep was {[kind for kind, _, _ in lines]}, not one miss, then hits")
+    check(len({key for _, key, _ in lines}) == 1, f"{group}: the sweep's keys differ")
+    for (src, args), want in zip(members, wants):
+        lib = os.path.join(outdir, os.path.splitext(os.path.basename(src))[0] + ".so")
+        d = compare_results.compare(results(os.path.join(tools, "qshape-run"), lib, args), want,
+                                    1e-9, False, "results")
+        check(d is None, f"{group}: the sweep's {lib} vs qshape-sim: {d}")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--tools", required=True)
@@ -169,6 +197,7 @@ def main():
             check(compare_results.compare(out, outs[0], 1e-6, False, "results") is not None,
                   f"{group}: {src} has the results of {members[0][0]}: the check cannot "
                   "tell the programs apart")
+        sweep(a.tools, a.work, group, members, outs)
     print(f"share-topology: {len(groups)} topologies, {programs} programs, {checks} checks, "
           f"{len(failures)} failed")
     return 1 if failures else 0
