@@ -9,8 +9,19 @@
 
 #include "qshape/Compile/TopologyIndex.h"
 
+#include "qshape/Cache/CacheKey.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/BLAKE3.h"
+#include "llvm/Support/Endian.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+
 #include "gtest/gtest.h"
 
+#include <algorithm>
+#include <array>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -22,6 +33,157 @@ std::vector<std::string> literals(llvm::StringRef text) {
   std::vector<std::string> out;
   for (const SourceSkeleton::Literal &l : scanSkeleton(text).literals)
     out.push_back(text.substr(l.offset, l.length).str());
+  return out;
+}
+
+/// The reference for scanSkeleton: the byte-at-a-time lexer it replaced
+/// (one pass over a class table), kept only to check the fast one against.
+/// The digest is part of persistent cache keys: the two must never differ.
+enum RefClass : uint8_t { Other, Quote, Slash, IdStart, Sigil, Digit, Minus };
+constexpr uint8_t kRefIdChar = 0x80;
+
+constexpr std::array<uint8_t, 256> makeRefClasses() {
+  std::array<uint8_t, 256> t{};
+  for (int c = 0; c < 256; ++c) {
+    bool alpha = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+    bool digit = c >= '0' && c <= '9';
+    uint8_t cls = alpha || c == '_' ? IdStart
+                  : digit           ? Digit
+                  : c == '"'        ? Quote
+                  : c == '/'        ? Slash
+                  : c == '-'        ? Minus
+                  : c == '%' || c == '@' || c == '#' || c == '!' || c == '^' ? Sigil
+                                                                             : Other;
+    bool id = alpha || digit || c == '_' || c == '$' || c == '.';
+    t[c] = cls | (id ? kRefIdChar : 0);
+  }
+  return t;
+}
+constexpr std::array<uint8_t, 256> kRefClasses = makeRefClasses();
+
+SourceSkeleton referenceScanSkeleton(llvm::StringRef text) {
+  SourceSkeleton s;
+  llvm::BLAKE3 hash;
+  size_t pieceStart = 0, pieceLength = 0;
+  auto take = [&](size_t end) {
+    hash.update(text.slice(pieceStart, end));
+    pieceLength += end - pieceStart;
+  };
+  auto endPiece = [&](size_t end) {
+    take(end);
+    uint8_t framed[8];
+    llvm::support::endian::write64le(framed, pieceLength);
+    hash.update(llvm::ArrayRef<uint8_t>(framed, 8));
+    pieceLength = 0;
+  };
+  const unsigned char *p = reinterpret_cast<const unsigned char *>(text.data());
+  const size_t n = text.size();
+  auto classAt = [&](size_t i) { return kRefClasses[p[i]] & ~kRefIdChar; };
+  auto isId = [&](size_t i) { return (kRefClasses[p[i]] & kRefIdChar) != 0; };
+  auto isDigit = [&](size_t i) { return i < n && classAt(i) == Digit; };
+  size_t i = 0;
+  while (i < n) {
+    switch (classAt(i)) {
+    case Other:
+      for (++i; i < n && classAt(i) == Other; ++i)
+        ;
+      break;
+    case Quote: {
+      for (++i; i < n && p[i] != '"'; ++i)
+        if (p[i] == '\\')
+          ++i;
+      ++i;
+      break;
+    }
+    case Slash:
+      if (i + 1 < n && p[i + 1] == '/') {
+        take(i);
+        i = std::min(n, text.find('\n', i));
+        pieceStart = i;
+      } else {
+        ++i;
+      }
+      break;
+    case IdStart:
+      for (++i; i < n && isId(i); ++i)
+        ;
+      break;
+    case Sigil:
+      for (++i; i < n && (isId(i) || p[i] == '-'); ++i)
+        ;
+      break;
+    case Minus:
+      if (!isDigit(i + 1)) {
+        ++i;
+        break;
+      }
+      [[fallthrough]];
+    case Digit: {
+      size_t start = i;
+      if (p[i] == '-')
+        ++i;
+      if (p[i] == '0' && i + 1 < n && p[i + 1] == 'x') {
+        for (i += 2; i < n && llvm::isHexDigit(p[i]); ++i)
+          ;
+        break;
+      }
+      while (isDigit(i))
+        ++i;
+      if (i >= n || p[i] != '.')
+        break;
+      for (++i; isDigit(i); ++i)
+        ;
+      if (i < n && (p[i] == 'e' || p[i] == 'E')) {
+        size_t e = i + 1;
+        if (e < n && (p[e] == '+' || p[e] == '-'))
+          ++e;
+        if (isDigit(e))
+          for (i = e; isDigit(i); ++i)
+            ;
+      }
+      endPiece(start);
+      s.literals.push_back({uint32_t(start), uint32_t(i - start)});
+      pieceStart = i;
+      break;
+    }
+    }
+  }
+  if (i > n)
+    i = n;
+  endPiece(std::min(i, n));
+  s.digest = qshape::cache::toHex(hash.final());
+  return s;
+}
+
+/// Whether scanSkeleton and the reference agree on `text`; the first
+/// difference if not.
+::testing::AssertionResult sameAsReference(llvm::StringRef text) {
+  SourceSkeleton fast = scanSkeleton(text), ref = referenceScanSkeleton(text);
+  if (fast.digest != ref.digest)
+    return ::testing::AssertionFailure() << "digests differ";
+  for (size_t k = 0; k < std::max(fast.literals.size(), ref.literals.size()); ++k) {
+    if (k >= fast.literals.size() || k >= ref.literals.size() ||
+        fast.literals[k].offset != ref.literals[k].offset ||
+        fast.literals[k].length != ref.literals[k].length) {
+      auto show = [&](const std::vector<SourceSkeleton::Literal> &l) {
+        return k < l.size() ? std::to_string(l[k].offset) + "+" + std::to_string(l[k].length)
+                            : std::string("none");
+      };
+      return ::testing::AssertionFailure()
+             << "literal " << k << ": fast " << show(fast.literals) << ", reference "
+             << show(ref.literals);
+    }
+  }
+  return ::testing::AssertionSuccess();
+}
+
+/// Escapes a test input for a failure message.
+std::string shown(llvm::StringRef text) {
+  std::string out;
+  llvm::raw_string_ostream os(out);
+  os << '"';
+  llvm::printEscapedString(text.take_front(400), os);
+  os << (text.size() > 400 ? "\"..." : "\"") << " (" << text.size() << " bytes)";
   return out;
 }
 
@@ -37,6 +199,93 @@ TEST(TopologyIndexTest, FloatLiteralsOnly) {
   EXPECT_TRUE(literals("tensor<4x4xf64> x2.5").empty());
   // An exponent needs digits; the '-' of '->' is not a sign.
   EXPECT_EQ(literals("1.0e ->2.5"), (std::vector<std::string>{"1.0", "2.5"}));
+}
+
+// The fast scanner skips to the bytes that may matter a block at a time and
+// resynchronizes the lexer around them: it must agree with the reference on
+// every input, bytes that are no MLIR included.
+TEST(TopologyIndexTest, FastScanMatchesReferenceOnRandomBytes) {
+  std::mt19937 rng(20261202);
+  // Rich in what the lexer cares about; the second alphabet has no
+  // backslash, so that blocks take the string-skipping path.
+  static constexpr llvm::StringLiteral alphabets[] = {
+      "0123456789.-eExX\"\\/%@#!^$_abzAZ \n\t+,:;()<>[]{}=",
+      "0123456789.-eEx\"/%@#!^$_az \n+",
+      "0123456789..--ee\"  ",
+  };
+  auto randomText = [&](size_t length, llvm::StringRef alphabet) {
+    std::string text(length, ' ');
+    for (char &c : text) {
+      unsigned r = rng() % 64;
+      c = r == 0 ? '\0' : r == 1 ? '\xff' : alphabet[rng() % alphabet.size()];
+    }
+    return text;
+  };
+  for (int k = 0; k < 20000; ++k) {
+    std::string text = randomText(rng() % 301, alphabets[k % 3]);
+    ASSERT_TRUE(sameAsReference(text)) << shown(text);
+  }
+  for (int k = 0; k < 6; ++k) {
+    std::string text = randomText(100000 + rng() % 1000, alphabets[k % 3]);
+    ASSERT_TRUE(sameAsReference(text)) << shown(text);
+  }
+}
+
+// Text shaped like a program: tokens and gaps of the sizes the block scan
+// skips over (long strings, comments, names), joined at random.
+TEST(TopologyIndexTest, FastScanMatchesReferenceOnTokenSoup) {
+  std::mt19937 rng(7);
+  static constexpr llvm::StringLiteral pieces[] = {
+      "%cst_1 = arith.constant ", "0.5", "-1.5e-3", "2.", "3.0E+2", "1.0e", "->", "0x1.5",
+      "%a-1.5", "@f1.5", "#a2.5", "!t3.5", "^bb4.5", "x2.5", "$3.5", "a.1.5", "\"RZ\"",
+      "\"1.5\\\"2.5\"", "\"\\\\\"", "\"", "\\", "// 0.5 \"c\n", "//", "/", "-", ".", "1",
+      " : f64\n", "quantum.custom ", "    ", "\n", "dense<[1.5, -2.0]>", "e+3", "9.",
+      "tensor<16xf64> attributes {diff_method = \"adjoint\"}",
+      "%a_name_longer_than_one_block_of_the_scan_with_digits_1_2_3_and.dots.4",
+      "\"a long string that straddles the blocks of the scan 1.5 // not a comment\"",
+  };
+  for (int k = 0; k < 3000; ++k) {
+    std::string text;
+    for (size_t count = rng() % 80; count > 0; --count)
+      text += pieces[rng() % std::size(pieces)];
+    ASSERT_TRUE(sameAsReference(text)) << shown(text);
+  }
+}
+
+// Literals and stops at the edges of the 16- and 64-byte blocks, and at the
+// first and last bytes.
+TEST(TopologyIndexTest, FastScanMatchesReferenceAtBlockEdges) {
+  static constexpr llvm::StringLiteral cases[] = {
+      ".5", "1.", "1.5", "-1.5", "%a-1.5", "\"1.5\"", "\"\\", "\"ab", "//", "// x\n2.5",
+      "0x1.5", "-", "/", "\"", "a\"1.5\"2.5", "1e-3.5", "1.5e+3.5", "\\\"1.5",
+  };
+  for (llvm::StringRef tail : cases) {
+    for (size_t pad = 0; pad <= 130; ++pad) {
+      for (char fill : {' ', 'a', '-', '1', '%', '"'}) {
+        std::string text = std::string(pad, fill) + tail.str();
+        ASSERT_TRUE(sameAsReference(text)) << shown(text);
+        text += std::string(130 - pad, ' ') + " 2.5";
+        ASSERT_TRUE(sameAsReference(text)) << shown(text);
+      }
+    }
+  }
+}
+
+// Every MLIR file of the repository's lit tests: real programs.
+TEST(TopologyIndexTest, FastScanMatchesReferenceOnTheLitTests) {
+  std::error_code ec;
+  size_t files = 0;
+  for (llvm::sys::fs::recursive_directory_iterator it(QSHAPE_SOURCE_DIR "/test", ec), end;
+       it != end && !ec; it.increment(ec)) {
+    if (!llvm::StringRef(it->path()).ends_with(".mlir"))
+      continue;
+    auto buffer = llvm::MemoryBuffer::getFile(it->path());
+    ASSERT_TRUE(bool(buffer)) << it->path();
+    ASSERT_TRUE(sameAsReference((*buffer)->getBuffer())) << it->path();
+    ++files;
+  }
+  ASSERT_FALSE(ec) << ec.message();
+  EXPECT_GT(files, 50u);
 }
 
 TEST(TopologyIndexTest, SkeletonIgnoresLiteralsAndComments) {
