@@ -5,6 +5,7 @@
 #include "qshape/Cache/CacheKey.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/bit.h"
 #include "llvm/Support/BLAKE3.h"
@@ -60,6 +61,7 @@ public:
   /// The skeleton, once every token up to the end has been lexed or hashed.
   SourceSkeleton finish() {
     endPiece(n);
+    flush();
     skeleton.digest = cache::toHex(hash.final());
     return std::move(skeleton);
   }
@@ -77,15 +79,32 @@ private:
   // them, so a comment, such as a generator's header, changes nothing),
   // hashed as it goes and followed by its length.
   void take(size_t end) {
-    hash.update(text.slice(pieceStart, end));
-    pieceLength += end - pieceStart;
+    llvm::StringRef piece = text.slice(pieceStart, end);
+    pieceLength += piece.size();
+    if (piece.size() >= kDirectHash) {
+      flush();
+      hash.update(piece);
+    } else {
+      pending.append(piece.bytes_begin(), piece.bytes_end());
+    }
   }
   void endPiece(size_t end) {
     take(end);
     uint8_t framed[8];
     llvm::support::endian::write64le(framed, pieceLength);
-    hash.update(llvm::ArrayRef<uint8_t>(framed, 8));
+    pending.append(framed, framed + 8);
     pieceLength = 0;
+    if (pending.size() >= kPendingLimit)
+      flush();
+  }
+  // BLAKE3 hashes a long input many 1 KB chunks at once (SIMD), a short one
+  // a 64-byte block at a time: the short pieces between literals (one a
+  // line in a program of constants) are gathered and hashed together. The
+  // digest is that of the same bytes in the same order.
+  static constexpr size_t kDirectHash = 4096, kPendingLimit = 64 * 1024;
+  void flush() {
+    hash.update(llvm::ArrayRef<uint8_t>(pending));
+    pending.clear();
   }
 
   llvm::StringRef text;
@@ -93,6 +112,7 @@ private:
   size_t n;
   SourceSkeleton skeleton;
   llvm::BLAKE3 hash;
+  llvm::SmallVector<uint8_t, 0> pending; // hashed at the next flush()
   size_t pieceStart = 0, pieceLength = 0;
 };
 } // namespace

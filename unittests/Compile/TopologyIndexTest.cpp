@@ -271,6 +271,24 @@ TEST(TopologyIndexTest, FastScanMatchesReferenceAtBlockEdges) {
   }
 }
 
+// Short pieces between literals are hashed in batches and long ones
+// directly: the digest must not see where one ends and the other starts.
+TEST(TopologyIndexTest, FastScanMatchesReferenceOnShortAndLongPieces) {
+  std::mt19937 rng(3);
+  for (int k = 0; k < 200; ++k) {
+    std::string text;
+    for (int piece = 0; piece < 20; ++piece) {
+      size_t gap = rng() % 4 == 0 ? 3000 + rng() % 3000 : rng() % 40;
+      text += std::string(gap, char('a' + piece % 26)) + " 1.5 ";
+    }
+    ASSERT_TRUE(sameAsReference(text)) << shown(text);
+  }
+  std::string many;
+  for (int piece = 0; piece < 30000; ++piece)
+    many += piece % 1000 ? "x 1.5 " : std::string(5000, 'y') + " 2.5 ";
+  ASSERT_TRUE(sameAsReference(many)) << shown(many);
+}
+
 // Every MLIR file of the repository's lit tests: real programs.
 TEST(TopologyIndexTest, FastScanMatchesReferenceOnTheLitTests) {
   std::error_code ec;
