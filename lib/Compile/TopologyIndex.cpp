@@ -23,8 +23,8 @@
 namespace qshape::compile {
 
 namespace {
-/// What a byte can start, for the skeleton lexer: a table, because the
-/// scan is most of a topology hit.
+/// What a byte can start, for the skeleton lexer: a table, because its
+/// loops go a byte at a time.
 enum CharClass : uint8_t { Other, Quote, Slash, IdStart, Sigil, Digit, Minus };
 constexpr uint8_t kIdChar = 0x80; // may continue an identifier or a name
 
@@ -310,9 +310,9 @@ private:
 // `c` starts a token (neither can continue one). A '.' at `c` is lexed from
 // its token's start, found by walking back over identifier chars and '-'
 // (never below `done`) to `s`. The byte before `s` then ends any token it
-// is in: only a string (it is a closing quote), an Other run or an
-// exponent's '+' can hold it, an Other run lexes alike from any of its
-// bytes, and an exponent needs a '.' in [done, c). The exception is a
+// is in: only a string (the byte is then its closing quote), an Other run
+// or an exponent's '+' can hold it, an Other run lexes alike from any of
+// its bytes, and an exponent needs a '.' in [done, c). The exception is a
 // sigil, which starts a token whose name runs over identifier chars and '-'
 // ("%a-1.5" is a name, not "-1.5"): `s` is then the sigil. Lexed from `s`
 // until past `c`, the tokens are those lexed from the beginning, and where
