@@ -43,10 +43,20 @@ OutputFile::~OutputFile() {
 }
 
 Error OutputFile::write(StringRef bytes) {
-  std::error_code ec;
-  raw_fd_ostream os(tempPath, ec, sys::fs::OF_None);
-  if (ec)
+  // Not opened with O_TRUNC, which the temporary, new and empty, rarely
+  // needs: on ext4 a truncated file is flushed to disk when it is closed
+  // (auto_da_alloc), which on a cache hit cost more than the rest of the
+  // write. A temporary written before (a hit that failed late, then the
+  // compile) is cut explicitly.
+  int fd = -1;
+  if (std::error_code ec =
+          sys::fs::openFileForWrite(tempPath, fd, sys::fs::CD_OpenExisting, sys::fs::OF_None))
     return cannotWrite(path, ec);
+  raw_fd_ostream os(fd, /*shouldClose=*/true);
+  uint64_t size = 0;
+  if (!sys::fs::file_size(tempPath, size) && size > 0)
+    if (std::error_code ec = sys::fs::resize_file(fd, 0))
+      return cannotWrite(path, ec);
   os << bytes;
   os.close();
   if (os.has_error()) {
