@@ -33,10 +33,13 @@ std::string getOutputPathInDirectory(llvm::StringRef dir, llvm::StringRef input,
 
 /// The one place that says which MLIR pipeline a compilation runs.
 /// --no-roll compiles the program as written: neither the canonical form
-/// nor rolling. (The passes of a pass manager anchored on builtin.module.)
+/// nor rolling. With --share-topology the module is in canonical form
+/// already (its pre-key steps), so the pipeline does not put it there again.
+/// (The passes of a pass manager anchored on builtin.module.)
 std::string getPipelineSpec(const CompileOptions &options) {
-  const char *on = options.roll ? "true" : "false";
-  return std::string("qshape-lower-to-llvm{canonicalize=") + on + " roll=" + on + "}";
+  auto flag = [](bool on) { return on ? "true" : "false"; };
+  return std::string("qshape-lower-to-llvm{canonicalize=") +
+         flag(options.roll && !options.shareTopology) + " roll=" + flag(options.roll) + "}";
 }
 
 } // namespace qshape::compile
