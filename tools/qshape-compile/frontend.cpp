@@ -165,16 +165,21 @@ struct HandOver {
   bool printWarnings = false;
 };
 
-/// The hit, if there is one: 0 once OUT is written; nullopt to hand over.
-std::optional<int> tryHit(const Arguments &a, const std::string &inputPath,
-                          const std::string &outputPath, const std::string &compiler,
-                          HandOver &handOver) {
-  auto start = Clock::now();
-  if (inputPath.empty() || inputPath == "-" || outputPath.empty() || outputPath == "-")
-    return std::nullopt;
+/// What every input of one run shares: the options as the compiler reads
+/// them, the toolchain in the key, and the cache.
+struct Session {
+  CompileOptions options;
+  Linker linker;
+  std::string buildId;
+  std::unique_ptr<ArtifactCache> artifacts;
+};
+
+/// The session of `a`, or nullopt to hand over (the compiler reports why).
+std::optional<Session> openSession(const Arguments &a, const std::string &compiler) {
   if (a.emit && *a.emit != "so")
     return std::nullopt;
-  CompileOptions options;
+  Session s;
+  CompileOptions &options = s.options;
   if (a.optLevel && (llvm::StringRef(*a.optLevel).getAsInteger(0, options.optLevel) ||
                      options.optLevel > 3))
     return std::nullopt;
@@ -186,9 +191,36 @@ std::optional<int> tryHit(const Arguments &a, const std::string &inputPath,
   std::optional<CacheMode> mode = parseCacheMode(a.cacheMode.value_or("readwrite"));
   if (!mode || (*mode != CacheMode::Read && *mode != CacheMode::ReadWrite))
     return std::nullopt;
-  std::optional<uint64_t> lockWaitMs = cache::parseDurationMs(a.lockWait.value_or(ArtifactCacheOptions::kDefaultLockWait), 1000);
+  std::optional<uint64_t> lockWaitMs = cache::parseDurationMs(
+      a.lockWait.value_or(ArtifactCacheOptions::kDefaultLockWait), 1000);
   if (!lockWaitMs)
     return std::nullopt;
+  llvm::Expected<Linker> linker = findLinker(options.linker);
+  if (!linker) {
+    llvm::consumeError(linker.takeError());
+    return std::nullopt;
+  }
+  s.linker = std::move(*linker);
+  s.buildId = cache::getBuildIdOfFile(compiler);
+  if (s.buildId.empty())
+    return std::nullopt;
+  ArtifactCacheOptions cacheOptions;
+  cacheOptions.mode = *mode;
+  cacheOptions.directory = a.cacheDir.value_or("");
+  cacheOptions.remote = a.cacheRemote.value_or("");
+  cacheOptions.lockWait = std::chrono::milliseconds(*lockWaitMs);
+  s.artifacts = ArtifactCache::open(cacheOptions);
+  return s;
+}
+
+/// The hit, if there is one: 0 once OUT is written; nullopt to hand over.
+std::optional<int> tryHit(const Arguments &a, Session &session, const std::string &inputPath,
+                          const std::string &outputPath, HandOver &handOver) {
+  auto start = Clock::now();
+  if (inputPath.empty() || inputPath == "-" || outputPath.empty() || outputPath == "-")
+    return std::nullopt;
+  const CompileOptions &options = session.options;
+  ArtifactCache *artifacts = session.artifacts.get();
 
   // The compiler reports each of these failures itself.
   llvm::Expected<OutputFile> output = OutputFile::create(outputPath, /*executable=*/true);
@@ -202,22 +234,7 @@ std::optional<int> tryHit(const Arguments &a, const std::string &inputPath,
   if (!input)
     return std::nullopt;
   double readSeconds = since(readStart);
-  llvm::Expected<Linker> linker = findLinker(options.linker);
-  if (!linker) {
-    llvm::consumeError(linker.takeError());
-    return std::nullopt;
-  }
-  std::string buildId = cache::getBuildIdOfFile(compiler);
-  if (buildId.empty())
-    return std::nullopt;
-
   auto cacheStart = Clock::now();
-  ArtifactCacheOptions cacheOptions;
-  cacheOptions.mode = *mode;
-  cacheOptions.directory = a.cacheDir.value_or("");
-  cacheOptions.remote = a.cacheRemote.value_or("");
-  cacheOptions.lockWait = std::chrono::milliseconds(*lockWaitMs);
-  std::unique_ptr<ArtifactCache> artifacts = ArtifactCache::open(cacheOptions);
   llvm::StringRef bytes = (*input)->getBuffer();
   llvm::StringRef parseOptions = a.allowUnregistered ? "allow-unregistered-dialect" : "";
   std::optional<cache::CacheKey> key;
@@ -230,8 +247,10 @@ std::optional<int> tryHit(const Arguments &a, const std::string &inputPath,
     skeleton = scanSkeleton(bytes);
   cache::CacheKey indexKey =
       a.shareTopology
-          ? topologyKeyBuilder(*skeleton, options, *linker, parseOptions, buildId).key()
-          : sourceKeyBuilder(bytes, options, *linker, parseOptions, buildId).key();
+          ? topologyKeyBuilder(*skeleton, options, session.linker, parseOptions, session.buildId)
+                .key()
+          : sourceKeyBuilder(bytes, options, session.linker, parseOptions, session.buildId)
+                .key();
   auto lookup = [&]() -> bool {
     if (!a.shareTopology) {
       key = artifacts->lookupSource(indexKey);
@@ -319,16 +338,19 @@ int main(int argc, char **argv) {
   std::optional<std::vector<std::string>> outputs;
   if (arguments)
     outputs = outputPaths(*arguments);
-  if (outputs) {
+  std::optional<Session> session;
+  if (outputs)
+    session = openSession(*arguments, compiler);
+  if (session) {
     // In order, up to the first input that is not a hit here; the compiler
     // takes that one and the rest.
     for (size_t k = 0; k < arguments->inputs.size(); ++k) {
-      warnings.clear();
       std::optional<int> code =
-          tryHit(*arguments, arguments->inputs[k], (*outputs)[k], compiler, handOver);
+          tryHit(*arguments, *session, arguments->inputs[k], (*outputs)[k], handOver);
       if (code || handOver.printWarnings)
         for (const std::string &warning : warnings)
           cache::printDefaultWarning(warning);
+      warnings.clear();
       if (!code)
         break;
       served[arguments->inputIndices[k]] = true;
