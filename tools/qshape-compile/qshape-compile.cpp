@@ -43,6 +43,8 @@
 
 #include <chrono>
 #include <cstdlib>
+#include <future>
+#include <thread>
 #include <vector>
 
 #ifdef QSHAPE_COMPILE_MIMALLOC
@@ -232,10 +234,11 @@ struct CacheRun {
   /// --share-topology, before parsing: the topology index by the input's
   /// skeleton, then the library it names, with this program's values
   /// (read from its literals) written in. True on a hit.
+  /// `scanned`: the input's skeleton if it was scanned already.
   bool tryTopology(llvm::StringRef input, const CompileOptions &options, const Linker &linker,
-                   OutputFile &output) {
+                   OutputFile &output, std::optional<SourceSkeleton> scanned) {
     auto start = Clock::now();
-    skeleton = scanSkeleton(input);
+    skeleton = scanned ? std::move(scanned) : scanSkeleton(input);
     topologyKey = topologyKeyBuilder(*skeleton, options, linker,
                                      allowUnregistered ? "allow-unregistered-dialect" : "",
                                      qshape::cache::getBuildId())
@@ -336,12 +339,21 @@ struct Run {
   std::optional<Linker> linker;
   DialectRegistry registry;
 };
+
+/// An input read, and with --share-topology its skeleton scanned, ahead of
+/// its turn (below).
+struct Prescan {
+  std::unique_ptr<llvm::MemoryBuffer> buffer;
+  std::string error;
+  std::optional<SourceSkeleton> skeleton;
+};
 } // namespace
 
 /// Compiles (or finds in the cache) one input into `outputPath`; 0 on
 /// success. `frontEnd`: what the front end handed over for this input.
 static int compileInput(Run &r, llvm::StringRef inputPath, llvm::StringRef outputPath,
-                        std::optional<IndexMissHandoff> frontEnd) {
+                        std::optional<IndexMissHandoff> frontEnd,
+                        std::future<Prescan> *prescanned) {
   auto start = Clock::now();
   CompileOptions options = r.options;
   const bool printTiming = r.printTiming, printVerbose = r.printVerbose;
@@ -359,9 +371,18 @@ static int compileInput(Run &r, llvm::StringRef inputPath, llvm::StringRef outpu
 
   std::string err;
   auto readStart = Clock::now();
-  std::unique_ptr<llvm::MemoryBuffer> buffer = openInputFile(inputPath, &err);
-  if (!buffer)
-    return fail(inputPath + ": " + err);
+  std::unique_ptr<llvm::MemoryBuffer> buffer;
+  std::optional<SourceSkeleton> skeleton;
+  if (prescanned) {
+    Prescan p = prescanned->get();
+    buffer = std::move(p.buffer);
+    err = std::move(p.error);
+    skeleton = std::move(p.skeleton);
+  } else {
+    buffer = openInputFile(inputPath, &err);
+  }
+  if (!buffer) // err names the file
+    return fail(err);
   double readSeconds = since(readStart);
 
   auto finish = [&](CacheOutcome outcome, llvm::StringRef key) {
@@ -397,7 +418,8 @@ static int compileInput(Run &r, llvm::StringRef inputPath, llvm::StringRef outpu
       }
     // With it, by the input's skeleton: another program of the topology.
     if (options.shareTopology && (run.cache->reads() || run.cache->writes()))
-      if (run.tryTopology(buffer->getBuffer(), options, *r.linker, *output)) {
+      if (run.tryTopology(buffer->getBuffer(), options, *r.linker, *output,
+                          std::move(skeleton))) {
         printHitTiming(0, 0, run.seconds, "topology index");
         return finish(CacheOutcome::Hit, run.key);
       }
@@ -579,6 +601,27 @@ int main(int argc, char **argv) {
   Compilation::registerDialects(r.registry);
   Compilation::registerPasses();
 
+  // A sweep of one topology (--share-topology, several inputs): while the
+  // first input compiles, a second thread reads the others and scans their
+  // skeletons, so that their hits are left only the lookups and the copy.
+  std::vector<std::promise<Prescan>> promises;
+  std::vector<std::future<Prescan>> prescans;
+  std::thread prescanner;
+  if (shareTopology && r.cache && r.cache->reads() && inputs.size() > 1) {
+    promises.resize(inputs.size());
+    for (std::promise<Prescan> &p : promises)
+      prescans.push_back(p.get_future());
+    prescanner = std::thread([&inputs, &promises] {
+      for (size_t k = 1; k < inputs.size(); ++k) {
+        Prescan p;
+        p.buffer = openInputFile(inputs[k], &p.error);
+        if (p.buffer)
+          p.skeleton = scanSkeleton(p.buffer->getBuffer());
+        promises[k].set_value(std::move(p));
+      }
+    });
+  }
+
   // One input after the other; a failed one does not stop the rest (as
   // `cc -c a.c b.c`), and the exit code says whether any failed.
   int status = 0;
@@ -592,8 +635,11 @@ int main(int argc, char **argv) {
     }
     // The front end hands over at its first miss: that is the first input
     // here.
-    if (compileInput(r, inputs[k], outputs[k], k == 0 ? std::move(frontEnd) : std::nullopt))
+    if (compileInput(r, inputs[k], outputs[k], k == 0 ? std::move(frontEnd) : std::nullopt,
+                     k > 0 && !prescans.empty() ? &prescans[k] : nullptr))
       status = 1;
   }
+  if (prescanner.joinable())
+    prescanner.join();
   return status;
 }
