@@ -131,7 +131,7 @@ def _compile(bindir, src, out, flags, cache_dir):
             "pre_key": t.get("parse", 0) + t.get("facts", 0), "total": t.get("total", 0)}
 
 
-def topology_bench(bindir, work, geometries=20, flags=()):
+def topology_bench(bindir, work, geometries=20, flags=(), rounds=5):
     d = os.path.join(work, "topology")
     os.makedirs(d, exist_ok=True)
     srcs = []
@@ -143,30 +143,43 @@ def topology_bench(bindir, work, geometries=20, flags=()):
                             str(g), "-o", src], check=True)
         srcs.append(src)
     cache = os.path.join(d, "cache")
-    shutil.rmtree(cache, ignore_errors=True)
-    os.makedirs(cache, mode=0o700)
-    flags = list(flags)
-    plain = [_compile(bindir, s, s[:-5] + ".plain.so", ["--cache=off"] + flags, cache)
-             for s in srcs[:3]]
-    shared = [_compile(bindir, s, s[:-5] + ".shared.so", ["--share-topology"] + flags, cache)
-              for s in srcs]
-    # The sweep in one run (--output-dir): one compile, then hits in its process.
-    shutil.rmtree(cache, ignore_errors=True)
     outdir = os.path.join(d, "sweep")
-    shutil.rmtree(outdir, ignore_errors=True)
-    os.makedirs(outdir)
-    p, one_run_wall, one_run_cpu = _timed([os.path.join(bindir, "qshape-compile"), "-v",
-                                           "--share-topology", f"--cache-dir={cache}",
-                                           f"--output-dir={outdir}"] + flags + srcs)
-    if p.returncode:
-        raise RuntimeError(p.stderr)
-    one_run_kinds = re.findall(r"^qshape-compile: (\w+) blake3:", p.stderr, re.M)
-    assert one_run_kinds == ["miss"] + ["hit"] * (geometries - 1), one_run_kinds
+    flags = list(flags)
+
+    def fresh():
+        for path in (cache, outdir):
+            shutil.rmtree(path, ignore_errors=True)
+        os.makedirs(cache, mode=0o700)
+        os.makedirs(outdir)
+
+    # Rounds, interleaved so that the machine's drift hits all three
+    # alike: a plain compile, the sweep one process per program, the sweep
+    # in one run (--output-dir: one compile, then hits in its process).
+    plain, sweeps, one_runs = [], [], []
+    for r in range(rounds):
+        fresh()
+        plain.append(_compile(bindir, srcs[r], srcs[r][:-5] + ".plain.so", ["--cache=off"] + flags,
+                              cache))
+        fresh()
+        sweeps.append([_compile(bindir, s, s[:-5] + ".shared.so", ["--share-topology"] + flags,
+                                cache) for s in srcs])
+        fresh()
+        p, wall, cpu = _timed([os.path.join(bindir, "qshape-compile"), "-v", "--share-topology",
+                               f"--cache-dir={cache}", f"--output-dir={outdir}"] + flags + srcs)
+        if p.returncode:
+            raise RuntimeError(p.stderr)
+        kinds = re.findall(r"^qshape-compile: (\w+) blake3:", p.stderr, re.M)
+        assert kinds == ["miss"] + ["hit"] * (geometries - 1), kinds
+        one_runs.append((wall, cpu))
     shutil.rmtree(cache, ignore_errors=True)
     one = min(r["wall"] for r in plain)
     one_cpu = min(r["cpu"] for r in plain)
-    kinds = [r["kind"] for r in shared]
-    assert kinds[0] == "miss" and all(k == "hit" for k in kinds[1:]), kinds
+    one_run_wall = min(w for w, _ in one_runs)
+    one_run_cpu = min(c for _, c in one_runs)
+    for shared in sweeps:
+        kinds = [r["kind"] for r in shared]
+        assert kinds[0] == "miss" and all(k == "hit" for k in kinds[1:]), kinds
+    shared = min(sweeps, key=lambda sweep: sum(r["wall"] for r in sweep))
     miss = shared[0]["wall"]
     hits = sorted(r["wall"] for r in shared[1:])
     total = sum(r["wall"] for r in shared)
@@ -178,14 +191,16 @@ def topology_bench(bindir, work, geometries=20, flags=()):
     print(f"Programs: `python3 bench/workloads.py w2 --n-trotter 10 --variant decomposed --coeffs baked "
           f"--geometry G`, G = 0..{geometries - 1} (stand-in geometries: other coefficients, same "
           "shape fingerprint), one after the other, each by `qshape-compile --share-topology -v` in a "
-          "fresh process with a fresh artifact cache directory, then all in one run "
-          "(`qshape-compile --share-topology --output-dir=D G0.mlir ... G19.mlir`, a fresh "
-          "directory again); \"one compile\" is the plain build "
-          "(`--cache=off`, best of the first 3 programs). Process wall times.\n")
+          "fresh process, and all in one run (`qshape-compile --share-topology --output-dir=D "
+          "G0.mlir ... G19.mlir`), each sweep on a fresh artifact cache directory; \"one "
+          f"compile\" is the plain build (`--cache=off`) of G = 0..{rounds - 1}. {rounds} rounds of "
+          "the three, interleaved; each figure is the best round's (the sweep one process per "
+          "program: the round with the least total), and the last row compares the medians. "
+          "Process wall times; CPU is user + system.\n")
     print("| | value |")
     print("|---|---:|")
-    print(f"| distinct keys: `--share-topology` ({geometries} programs) / plain (3 programs) | "
-          f"{len(keys)} / {len(plain_keys)} |")
+    print(f"| distinct keys: `--share-topology` ({geometries} programs) / plain "
+          f"({len(plain)} programs) | {len(keys)} / {len(plain_keys)} |")
     print(f"| one plain compile (s) | {one:.3f} |")
     print(f"| the sweep's first program, a miss (s) | {miss:.3f} |")
     print(f"| the other {geometries - 1}, hits: median, max (s) | {hits[len(hits) // 2]:.3f}, "
@@ -196,4 +211,8 @@ def topology_bench(bindir, work, geometries=20, flags=()):
     print(f"| one run / one compile, wall (target <= 1.1) | {one_run_wall / one:.2f} |")
     print(f"| one run / one compile, CPU ({one_run_cpu:.3f} s / {one_cpu:.3f} s) | "
           f"{one_run_cpu / one_cpu:.2f} |")
+    def median(xs):
+        return sorted(xs)[len(xs) // 2]
+    print(f"| one run / one compile, wall, medians of the {rounds} rounds | "
+          f"{median([w for w, _ in one_runs]) / median([r['wall'] for r in plain]):.2f} |")
     print(flush=True)
