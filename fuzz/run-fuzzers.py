@@ -43,6 +43,7 @@ TARGETS = {
     "lower-to-llvm": ("qshape-pass-fuzzer", ["-pass=lower-to-llvm"], "mlir"),
     "cache-entry": ("qshape-cache-entry-fuzzer", [], "cache"),
     "args": ("qshape-args-fuzzer", [], "args"),
+    "topology-index": ("qshape-topology-index-fuzzer", [], "mlir"),
 }
 MAX_LEN = 32768
 FINDING = re.compile(r"Test unit written to (\S+)")
