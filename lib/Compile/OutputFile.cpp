@@ -8,6 +8,8 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <fcntl.h>
+
 using namespace llvm;
 
 namespace qshape::compile {
@@ -57,6 +59,13 @@ Error OutputFile::write(StringRef bytes) {
   if (!sys::fs::file_size(tempPath, size) && size > 0)
     if (std::error_code ec = sys::fs::resize_file(fd, 0))
       return cannotWrite(path, ec);
+#ifdef __linux__
+  // Blocks allocated now rather than at writeback: renamed over an existing
+  // OUT, a file with delayed allocation is flushed by ext4 first
+  // (auto_da_alloc), 1.3 ms of a 1.6 ms hit. Where it is not supported it is
+  // only not done.
+  (void)::fallocate(fd, 0, 0, off_t(bytes.size()));
+#endif
   os << bytes;
   os.close();
   if (os.has_error()) {
