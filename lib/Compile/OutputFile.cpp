@@ -55,8 +55,8 @@ Error OutputFile::write(StringRef bytes) {
           sys::fs::openFileForWrite(tempPath, fd, sys::fs::CD_OpenExisting, sys::fs::OF_None))
     return cannotWrite(path, ec);
   raw_fd_ostream os(fd, /*shouldClose=*/true);
-  uint64_t size = 0;
-  if (!sys::fs::file_size(tempPath, size) && size > 0)
+  sys::fs::file_status status;
+  if (!sys::fs::status(fd, status) && status.getSize() > 0)
     if (std::error_code ec = sys::fs::resize_file(fd, 0))
       return cannotWrite(path, ec);
 #ifdef __linux__

@@ -122,29 +122,20 @@ std::optional<Arguments> parseArguments(int argc, char **argv) {
     if (key == "o")
       a.output = *output;
   }
-  // The outputs as the compiler names them; it reports every misuse.
-  if (a.outputDir && !a.output.empty())
-    return std::nullopt;
-  if (a.inputs.size() > 1 && !a.outputDir)
-    return std::nullopt;
   return a;
 }
 
-/// Each input's output (-o, or its name in --output-dir), as the compiler
-/// names them for --emit=so (the only emit a hit serves); nullopt if the
-/// compiler would refuse them.
+/// Each input's output, named as the compiler names them for --emit=so (the
+/// only emit a hit serves); nullopt if the compiler would refuse them (it
+/// reports why).
 std::optional<std::vector<std::string>> outputPaths(const Arguments &a) {
-  if (!a.outputDir)
-    return std::vector<std::string>{a.output};
-  std::vector<std::string> outputs;
-  llvm::StringSet<> seen;
-  for (const std::string &input : a.inputs) {
-    outputs.push_back(getOutputPathInDirectory(*a.outputDir, input, EmitKind::SharedLibrary));
-    if (input == "-" || !seen.insert(outputs.back()).second ||
-        llvm::sys::fs::equivalent(input, outputs.back()))
-      return std::nullopt;
+  llvm::Expected<std::vector<std::string>> outputs = getOutputPaths(
+      a.inputs, a.output, a.outputDir.value_or(""), EmitKind::SharedLibrary);
+  if (!outputs) {
+    llvm::consumeError(outputs.takeError());
+    return std::nullopt;
   }
-  return outputs;
+  return std::move(*outputs);
 }
 
 /// ../libexec/qshape/qshape-compile-full next to this program (build tree
@@ -319,7 +310,7 @@ std::optional<int> tryHit(const Arguments &a, Session &session, const std::strin
     printHitTiming(llvm::errs(), a.shareTopology ? "topology index" : "source index", readSeconds, 0, 0, cacheSeconds, since(start), size);
   if (a.verbose)
     printSummary(llvm::errs(), CacheOutcome::Hit, key->str(), since(start),
-                 a.outputDir ? llvm::StringRef(inputPath) : llvm::StringRef());
+                 a.outputDir.value_or("").empty() ? llvm::StringRef() : llvm::StringRef(inputPath));
   return 0;
 }
 } // namespace

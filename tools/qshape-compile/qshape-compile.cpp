@@ -32,7 +32,6 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Support/Timing.h"
-#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FileSystem.h"
@@ -547,30 +546,11 @@ int main(int argc, char **argv) {
     inputs.push_back("-");
   r.namesInputs = !outputDir.empty();
   // Each input's output: -o, or its name in --output-dir.
-  std::vector<std::string> outputs;
-  if (!outputDir.empty()) {
-    if (!outputFile.empty())
-      return fail("-o and --output-dir exclude each other: -o names one input's output, "
-                  "--output-dir a directory for each input's");
-    llvm::StringSet<> seen;
-    for (const std::string &input : inputs) {
-      if (input == "-")
-        return fail("--output-dir names outputs after their inputs; stdin ('-') has no name: "
-                    "write it to a file, or use -o");
-      outputs.push_back(getOutputPathInDirectory(outputDir, input, emit));
-      if (!seen.insert(outputs.back()).second)
-        return fail("two inputs would write " + outputs.back() +
-                    " (--output-dir names outputs after their inputs' file names): rename one");
-      if (llvm::sys::fs::equivalent(input, outputs.back()))
-        return fail("the output of " + input + " would overwrite it: use another --output-dir");
-    }
-  } else if (inputs.size() > 1) {
-    return fail(llvm::Twine(inputs.size()) +
-                " inputs need --output-dir=DIR (each input's output is written there, named "
-                "after it); -o names the output of one input");
-  } else {
-    outputs.push_back(outputFile);
-  }
+  llvm::Expected<std::vector<std::string>> named =
+      getOutputPaths(inputs, outputFile, outputDir, emit);
+  if (!named)
+    return fail(llvm::toString(named.takeError()));
+  std::vector<std::string> outputs = std::move(*named);
   bool binary = emit == EmitKind::Object || emit == EmitKind::SharedLibrary;
   if (outputs.front().empty() && binary)
     return fail("--emit=" + getEmitName(emit) + " needs an output file: -o OUT");

@@ -10,11 +10,14 @@
 #ifndef QSHAPE_COMPILE_COMPILEOPTIONS_H
 #define QSHAPE_COMPILE_COMPILEOPTIONS_H
 
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
 #include "llvm/Support/LogicalResult.h"
 
 #include <functional>
 #include <string>
+#include <vector>
 
 namespace mlir {
 class PassManager;
@@ -36,6 +39,16 @@ llvm::StringRef getEmitName(EmitKind kind);
 /// file name without its last extension>.<.mlir|.ll|.o|.so by kind>. The
 /// compiler and its front end both name outputs by it.
 std::string getOutputPathInDirectory(llvm::StringRef dir, llvm::StringRef input, EmitKind kind);
+
+/// Each input's output, as qshape-compile names them: `outputFile` (-o) for
+/// one input, else each input's name in `outputDir`. An error that says what
+/// to do when they cannot be named (several inputs without a directory, -o
+/// with one, stdin in one, two inputs of one name, an output that would be
+/// its own input). The compiler reports it; its front end hands over.
+llvm::Expected<std::vector<std::string>> getOutputPaths(llvm::ArrayRef<std::string> inputs,
+                                                        llvm::StringRef outputFile,
+                                                        llvm::StringRef outputDir,
+                                                        EmitKind kind);
 
 /// Catalyst's default. Its driver (mlir/lib/Driver) runs no LLVM IR
 /// optimisation pipeline unless a module needs Enzyme, and generates code
