@@ -117,7 +117,7 @@ def sweep(tools, work, group, members, wants):
         shutil.rmtree(d, ignore_errors=True)
     os.makedirs(outdir)
     srcs = [src for src, _ in members]
-    p = run([os.path.join(tools, "qshape-compile"), "--share-topology", "-v",
+    p = run([os.path.join(tools, "qshape-compile"), "--share-topology", "-v", "--timing",
              f"--cache-dir={cache}", f"--output-dir={outdir}"] + srcs)
     check(p.returncode == 0, f"{group}: the sweep failed:\n{p.stderr}")
     lines = SUMMARY.findall(p.stderr)
@@ -126,6 +126,9 @@ def sweep(tools, work, group, members, wants):
     check([kind for kind, _, _ in lines] == ["miss"] + ["hit"] * (len(srcs) - 1),
           f"{group}: the sweep was {[kind for kind, _, _ in lines]}, not one miss, then hits")
     check(len({key for _, key, _ in lines}) == 1, f"{group}: the sweep's keys differ")
+    vias = VIA.findall(p.stderr)
+    check(vias == ["topology index"] * (len(srcs) - 1),
+          f"{group}: the sweep's hits were found by {vias}, not each by the topology index")
     for (src, args), want in zip(members, wants):
         lib = os.path.join(outdir, os.path.splitext(os.path.basename(src))[0] + ".so")
         d = compare_results.compare(results(os.path.join(tools, "qshape-run"), lib, args), want,
