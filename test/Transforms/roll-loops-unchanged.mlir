@@ -12,6 +12,16 @@
 // And with every option that could touch the IR on the way:
 // RUN: qshape-opt %s --allow-unregistered-dialect -split-input-file '--qshape-roll-loops=verify-roundtrip min-trip-count=2 param-tables=true' -o %t.rolled2
 // RUN: diff %t.plain %t.rolled2
+// A large function (6000 ops, every gate its own), with threading on and
+// off:
+// RUN: %python %S/Inputs/distinct-gates.py 3000 > %t.big.mlir
+// RUN: qshape-opt %t.big.mlir -o %t.big.plain
+// RUN: qshape-opt %t.big.mlir --qshape-roll-loops -o %t.big.rolled
+// RUN: diff %t.big.plain %t.big.rolled
+// RUN: qshape-opt %t.big.mlir --qshape-roll-loops --mlir-disable-threading -o %t.big.rolled1
+// RUN: diff %t.big.plain %t.big.rolled1
+// RUN: qshape-opt %t.big.mlir --qshape-canonicalize -o %t.big.canon
+// RUN: not diff -q %t.big.plain %t.big.canon
 
 func.func @distinct_gates(%r: !quantum.reg, %a: f64) -> !quantum.reg {
   %c2 = arith.constant 2 : index
