@@ -3,6 +3,7 @@
 #include "qshape/Compile/ArtifactCache.h"
 
 #include "qshape/Cache/Diagnostics.h"
+#include "qshape/Cache/DirectoryCache.h"
 #include "qshape/Native/LibraryInfo.h"
 #include "qshape/Runtime/RuntimeABI.h"
 
@@ -79,9 +80,9 @@ std::string entryProducer() {
 /// which index and what of the input it is keyed by.
 static KeyBuilder indexKeyBuilder(llvm::StringRef kind, llvm::StringRef inputField,
                                   llvm::StringRef input, const CompileOptions &options,
-                                  const Linker &linker, llvm::StringRef parseOptions,
+                                  const TargetInfo &target, const Linker &linker,
+                                  llvm::StringRef parseOptions,
                                   llvm::StringRef compilerBuildId) {
-  const TargetInfo &target = TargetInfo::host();
   KeyBuilder b;
   // Its own kind of key: never the key of a library or of an MLIR entry.
   b.add("artifact", kind)
@@ -103,22 +104,44 @@ static KeyBuilder indexKeyBuilder(llvm::StringRef kind, llvm::StringRef inputFie
 }
 
 KeyBuilder sourceKeyBuilder(llvm::StringRef inputBytes, const CompileOptions &options,
-                            const Linker &linker, llvm::StringRef parseOptions,
-                            llvm::StringRef compilerBuildId) {
+                            const TargetInfo &target, const Linker &linker,
+                            llvm::StringRef parseOptions, llvm::StringRef compilerBuildId) {
   llvm::BLAKE3 input;
   input.update(inputBytes);
   return indexKeyBuilder("native-library-source-index", "input-bytes", toHex(input.final()),
-                         options, linker, parseOptions, compilerBuildId);
+                         options, target, linker, parseOptions, compilerBuildId);
 }
 
 KeyBuilder topologyKeyBuilder(const SourceSkeleton &skeleton, const CompileOptions &options,
-                              const Linker &linker, llvm::StringRef parseOptions,
-                              llvm::StringRef compilerBuildId) {
+                              const TargetInfo &target, const Linker &linker,
+                              llvm::StringRef parseOptions, llvm::StringRef compilerBuildId) {
   KeyBuilder b = indexKeyBuilder("native-library-topology-index", "input-skeleton",
-                                 skeleton.digest, options, linker, parseOptions,
+                                 skeleton.digest, options, target, linker, parseOptions,
                                  compilerBuildId);
   b.add("float-literals", uint64_t(skeleton.literals.size()));
   return b;
+}
+
+/// The directory the host record lives in: the local level's (the front
+/// end and the compiler of one cache read and write the same), if any.
+static llvm::StringRef recordDirectory(CacheBackend &backend) {
+  DirectoryMaintenance *local = backend.maintenance();
+  return local ? local->directory() : llvm::StringRef();
+}
+
+TargetInfo ArtifactCache::hostTarget() {
+  llvm::StringRef dir = recordDirectory(*backend);
+  if (std::optional<TargetInfo> recorded = TargetInfo::recorded(dir))
+    return *recorded;
+  const TargetInfo &host = TargetInfo::host();
+  if (writes())
+    TargetInfo::record(dir, host);
+  return host;
+}
+
+void ArtifactCache::recordHostTarget(const TargetInfo &target) {
+  if (writes())
+    TargetInfo::record(recordDirectory(*backend), target);
 }
 
 std::unique_ptr<ArtifactCache> ArtifactCache::open(const ArtifactCacheOptions &options) {

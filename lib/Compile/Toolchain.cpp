@@ -2,9 +2,12 @@
 
 #include "qshape/Compile/Toolchain.h"
 
+#include "qshape/Cache/FileUtil.h"
+
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/Support/BLAKE3.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
@@ -12,6 +15,9 @@
 #include "llvm/TargetParser/Host.h"
 
 #include <algorithm>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <vector>
 
 // Found by CMake (lib/Compile/CMakeLists.txt).
@@ -47,6 +53,84 @@ const TargetInfo &TargetInfo::host() {
     return t;
   }();
   return info;
+}
+
+/// The kernel's id of this boot (random at every boot), or "" without /proc.
+static std::string bootId() {
+  cache::fileutil::UniqueFD fd =
+      cache::fileutil::openFile("/proc/sys/kernel/random/boot_id", O_RDONLY);
+  char buffer[64];
+  llvm::ErrorOr<size_t> n =
+      fd.valid() ? cache::fileutil::readAt(fd.get(), buffer, sizeof buffer, 0) : 0;
+  return n ? StringRef(buffer, *n).trim().str() : std::string();
+}
+
+static constexpr StringLiteral kRecordName = "host-target";
+static constexpr StringLiteral kRecordMagic = "qshape-host-target 1";
+
+/// The record's text up to its check line, which holds the BLAKE3 of it.
+static std::string recordBody(StringRef boot, const TargetInfo &t) {
+  return (kRecordMagic + "\nboot " + boot + "\ntriple " + t.triple + "\ncpu " + t.cpu +
+          "\nfeatures " + t.features + "\n")
+      .str();
+}
+
+static std::string checkLine(StringRef body) {
+  return "check " + toHex(BLAKE3::hash(arrayRefFromStringRef(body)), /*LowerCase=*/true) + "\n";
+}
+
+std::optional<TargetInfo> TargetInfo::recorded(StringRef directory) {
+  std::string boot = bootId();
+  if (boot.empty() || directory.empty())
+    return std::nullopt;
+  SmallString<256> path(directory);
+  sys::path::append(path, kRecordName);
+  cache::fileutil::UniqueFD fd = cache::fileutil::openFile(path, O_RDONLY | O_NOFOLLOW);
+  // Written by this user (or root): not planted by another.
+  struct stat st;
+  if (!fd.valid() || ::fstat(fd.get(), &st) != 0 || !S_ISREG(st.st_mode) ||
+      st.st_uid != ::geteuid() || (st.st_mode & (S_IWGRP | S_IWOTH)))
+    return std::nullopt;
+  char buffer[8192];
+  llvm::ErrorOr<size_t> n = cache::fileutil::readAt(fd.get(), buffer, sizeof buffer, 0);
+  if (!n || *n == sizeof buffer)
+    return std::nullopt;
+  StringRef text(buffer, *n);
+  size_t check = text.rfind("check ");
+  if (check == StringRef::npos || text.substr(check) != checkLine(text.take_front(check)))
+    return std::nullopt;
+  TargetInfo t;
+  SmallVector<StringRef, 6> lines;
+  text.take_front(check).split(lines, '\n', -1, /*KeepEmpty=*/false);
+  if (lines.size() != 5 || lines[0] != kRecordMagic ||
+      !lines[1].consume_front("boot ") || lines[1] != boot ||
+      !lines[2].consume_front("triple ") || !lines[3].consume_front("cpu ") ||
+      !lines[4].consume_front("features "))
+    return std::nullopt;
+  t.triple = lines[2].str();
+  t.cpu = lines[3].str();
+  t.features = lines[4].str();
+  if (t.triple.empty() || t.cpu.empty())
+    return std::nullopt;
+  return t;
+}
+
+void TargetInfo::record(StringRef directory, const TargetInfo &target) {
+  std::string boot = bootId();
+  if (boot.empty() || directory.empty() || recorded(directory) == target)
+    return;
+  std::string body = recordBody(boot, target);
+  body += checkLine(body);
+  SmallString<256> path(directory), temp(directory);
+  sys::path::append(path, kRecordName);
+  sys::path::append(temp, "." + kRecordName + ".tmp-" + Twine(::getpid()));
+  cache::fileutil::UniqueFD fd =
+      cache::fileutil::openFile(temp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0600);
+  if (!fd.valid())
+    return;
+  if (cache::fileutil::writeAll(fd.get(), body) || fd.close() ||
+      ::rename(temp.c_str(), path.c_str()) != 0)
+    ::unlink(temp.c_str());
 }
 
 /// "<real path> <size> bytes, mtime <seconds>", from stat() alone.

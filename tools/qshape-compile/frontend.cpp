@@ -160,6 +160,7 @@ struct HandOver {
 /// them, the toolchain in the key, and the cache.
 struct Session {
   CompileOptions options;
+  TargetInfo target; ///< ArtifactCache::hostTarget(): no cpuid on a hit
   Linker linker;
   std::string buildId;
   std::unique_ptr<ArtifactCache> artifacts;
@@ -201,6 +202,7 @@ std::optional<Session> openSession(const Arguments &a, const std::string &compil
   cacheOptions.remote = a.cacheRemote.value_or("");
   cacheOptions.lockWait = std::chrono::milliseconds(*lockWaitMs);
   s.artifacts = ArtifactCache::open(cacheOptions);
+  s.target = s.artifacts->hostTarget();
   return s;
 }
 
@@ -238,9 +240,11 @@ std::optional<int> tryHit(const Arguments &a, Session &session, const std::strin
     skeleton = scanSkeleton(bytes);
   cache::CacheKey indexKey =
       a.shareTopology
-          ? topologyKeyBuilder(*skeleton, options, session.linker, parseOptions, session.buildId)
+          ? topologyKeyBuilder(*skeleton, options, session.target, session.linker, parseOptions,
+                               session.buildId)
                 .key()
-          : sourceKeyBuilder(bytes, options, session.linker, parseOptions, session.buildId)
+          : sourceKeyBuilder(bytes, options, session.target, session.linker, parseOptions,
+                             session.buildId)
                 .key();
   auto lookup = [&]() -> bool {
     if (!a.shareTopology) {

@@ -196,7 +196,7 @@ struct CacheRun {
   bool tryBeforeParse(llvm::StringRef input, const CompileOptions &options,
                       const Linker &linker, OutputFile &output) {
     auto start = Clock::now();
-    sourceKey = sourceKeyBuilder(input, options, linker,
+    sourceKey = sourceKeyBuilder(input, options, TargetInfo::host(), linker,
                                  allowUnregistered ? "allow-unregistered-dialect" : "",
                                  qshape::cache::getBuildId())
                     .key();
@@ -238,7 +238,7 @@ struct CacheRun {
                    OutputFile &output, std::optional<SourceSkeleton> scanned) {
     auto start = Clock::now();
     skeleton = scanned ? std::move(scanned) : scanSkeleton(input);
-    topologyKey = topologyKeyBuilder(*skeleton, options, linker,
+    topologyKey = topologyKeyBuilder(*skeleton, options, TargetInfo::host(), linker,
                                      allowUnregistered ? "allow-unregistered-dialect" : "",
                                      qshape::cache::getBuildId())
                       .key();
@@ -279,7 +279,8 @@ private:
     if (frontEnd && !handed)
       qshape::cache::reportProblem("qshape-compile's front end keyed this input " +
                                    frontEnd->key + ", the compiler " + indexKey.str() +
-                                   " (a front end of another build?); looking up again");
+                                   " (a front end of another build, or its record of the host's target out of date?); "
+                                   "looking up again");
     if (!handed && lookup())
       return true;
     if (!cache->writes())
@@ -577,6 +578,9 @@ int main(int argc, char **argv) {
     cacheOptions.remote = cacheRemote;
     cacheOptions.lockWait = std::chrono::milliseconds(*lockWaitMs);
     r.cache = ArtifactCache::open(cacheOptions);
+    // The front end keys by the record; the compiler by what it targets.
+    if (r.cache)
+      r.cache->recordHostTarget(TargetInfo::host());
   }
   Compilation::registerDialects(r.registry);
   Compilation::registerPasses();

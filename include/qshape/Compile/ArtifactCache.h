@@ -99,7 +99,8 @@ std::string entryProducer();
 /// cache::getBuildIdOfFile() of it in the front end, which compiles
 /// nothing itself): both halves of qshape-compile compute one key.
 cache::KeyBuilder sourceKeyBuilder(llvm::StringRef inputBytes, const CompileOptions &options,
-                                   const Linker &linker, llvm::StringRef parseOptions,
+                                   const TargetInfo &target, const Linker &linker,
+                                   llvm::StringRef parseOptions,
                                    llvm::StringRef compilerBuildId);
 
 /// What the front end (tools/qshape-compile/frontend.cpp) hands the
@@ -132,8 +133,8 @@ struct IndexMissHandoff {
 /// the input's skeleton instead of its bytes, and the same other facts as
 /// the source index.
 cache::KeyBuilder topologyKeyBuilder(const SourceSkeleton &skeleton,
-                                     const CompileOptions &options, const Linker &linker,
-                                     llvm::StringRef parseOptions,
+                                     const CompileOptions &options, const TargetInfo &target,
+                                     const Linker &linker, llvm::StringRef parseOptions,
                                      llvm::StringRef compilerBuildId);
 
 class ArtifactCache {
@@ -148,6 +149,14 @@ public:
     return options.mode == CacheMode::Write || options.mode == CacheMode::ReadWrite;
   }
   std::string describe() const { return backend->describe(); }
+  /// The host's target for the index keys: as recorded in the cache
+  /// directory for this boot (TargetInfo::recorded: the front end's hit then
+  /// runs no cpuid), else TargetInfo::host(), then recorded.
+  TargetInfo hostTarget();
+  /// Records what the compiler targets (TargetInfo::host()) where the
+  /// record says otherwise, so that the front end's next index keys are the
+  /// compiler's.
+  void recordHostTarget(const TargetInfo &target);
 
   /// The compile key recorded for `source`, if the index has one.
   std::optional<cache::CacheKey> lookupSource(const cache::CacheKey &source);

@@ -24,6 +24,7 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -38,6 +39,22 @@ struct TargetInfo {
 
   /// This machine (what qshape-compile always targets: the library runs here).
   static const TargetInfo &host();
+
+  /// What host() found on this machine since it last booted, as record()
+  /// left it in `directory` (a cache directory: owner-only), without the
+  /// cpuid instructions host() runs: some 30, each a trap to the hypervisor
+  /// in a VM (0.1-0.2 ms, a sixth of a cache hit's process). The record is
+  /// the file "host-target", named for the kernel's boot id, so that machines
+  /// sharing a directory never read each other's. Nullopt when there is no
+  /// record of this boot, or it is damaged.
+  static std::optional<TargetInfo> recorded(llvm::StringRef directory);
+  /// Records `target` in `directory` unless it is recorded already:
+  /// atomically, and best effort (a read-only directory keeps no record).
+  static void record(llvm::StringRef directory, const TargetInfo &target);
+
+  bool operator==(const TargetInfo &other) const {
+    return triple == other.triple && cpu == other.cpu && features == other.features;
+  }
 };
 
 /// What links objects into shared libraries.
