@@ -191,19 +191,21 @@ std::optional<CacheKey> ArtifactCache::lookupSource(const CacheKey &source) {
   return key;
 }
 
-bool ArtifactCache::lookupLibrary(const CacheKey &key, OutputFile &output) {
+bool ArtifactCache::lookupLibrary(const CacheKey &key, OutputFile &output, bool final) {
   if (!reads())
     return false;
   std::optional<CacheEntry> e = lookupChecked(key, PayloadKind::SharedLibrary);
   if (!e)
     return false;
-  if (llvm::Error err = output.write(e->Payload->getBuffer())) {
-    // The compile that follows writes OUT again and reports why it cannot.
-    llvm::consumeError(std::move(err));
-    return false;
-  }
+  llvm::StringRef library = e->Payload->getBuffer();
+  if (!(final && output.reuseIfSame(library)))
+    if (llvm::Error err = output.write(library)) {
+      // The compile that follows writes OUT again and reports why it cannot.
+      llvm::consumeError(std::move(err));
+      return false;
+    }
   // What the loader will trust: the library's own info names this key.
-  llvm::Expected<native::LibraryInfo> info = native::readLibraryInfo(output.getTempPath());
+  llvm::Expected<native::LibraryInfo> info = native::readLibraryInfo(output.getContentPath());
   std::string problem;
   if (!info)
     problem = llvm::toString(info.takeError());

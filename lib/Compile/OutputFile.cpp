@@ -9,6 +9,9 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <fcntl.h>
+#include <string>
+#include <sys/stat.h>
+#include <unistd.h>
 
 using namespace llvm;
 
@@ -35,7 +38,7 @@ Expected<OutputFile> OutputFile::create(StringRef path, bool executable) {
 
 OutputFile::OutputFile(OutputFile &&other) noexcept
     : path(std::move(other.path)), tempPath(std::move(other.tempPath)),
-      committed(other.committed) {
+      committed(other.committed), reused(other.reused) {
   other.committed = true;
 }
 
@@ -44,7 +47,30 @@ OutputFile::~OutputFile() {
     sys::fs::remove(tempPath);
 }
 
+bool OutputFile::reuseIfSame(StringRef bytes) {
+  struct stat out, temp;
+  if (::lstat(path.c_str(), &out) != 0 || !S_ISREG(out.st_mode) || out.st_nlink != 1 ||
+      out.st_uid != ::geteuid() || uint64_t(out.st_size) != bytes.size() ||
+      ::stat(tempPath.c_str(), &temp) != 0 || (out.st_mode & 07777) != (temp.st_mode & 07777))
+    return false;
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+  if (fd < 0)
+    return false;
+  std::string existing(bytes.size(), '\0');
+  size_t done = 0;
+  while (done < existing.size()) {
+    ssize_t n = ::pread(fd, existing.data() + done, existing.size() - done, off_t(done));
+    if (n <= 0)
+      break;
+    done += size_t(n);
+  }
+  ::close(fd);
+  reused = done == bytes.size() && StringRef(existing) == bytes;
+  return reused;
+}
+
 Error OutputFile::write(StringRef bytes) {
+  reused = false;
   // Not opened with O_TRUNC, which the temporary, new and empty, rarely
   // needs: on ext4 a truncated file is flushed to disk when it is closed
   // (auto_da_alloc), which on a cache hit cost more than the rest of the
@@ -77,6 +103,7 @@ Error OutputFile::write(StringRef bytes) {
 }
 
 Error OutputFile::copyFrom(StringRef source) {
+  reused = false;
   if (std::error_code ec = sys::fs::copy_file(source, tempPath))
     return createStringError(ec, "cannot copy '" + source.str() + "' to '" + path + "': " +
                                      ec.message());
@@ -84,6 +111,14 @@ Error OutputFile::copyFrom(StringRef source) {
 }
 
 Error OutputFile::commit() {
+  if (reused) {
+    // The temporary was never written: removing it frees nothing.
+    sys::fs::remove(tempPath);
+    if (::utimensat(AT_FDCWD, path.c_str(), nullptr, 0) != 0)
+      return cannotWrite(path, std::error_code(errno, std::generic_category()));
+    committed = true;
+    return Error::success();
+  }
   if (std::error_code ec = sys::fs::rename(tempPath, path))
     return cannotWrite(path, ec);
   committed = true;

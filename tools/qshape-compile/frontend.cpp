@@ -249,7 +249,7 @@ std::optional<int> tryHit(const Arguments &a, Session &session, const std::strin
   auto lookup = [&]() -> bool {
     if (!a.shareTopology) {
       key = artifacts->lookupSource(indexKey);
-      return key && artifacts->lookupLibrary(*key, *output);
+      return key && artifacts->lookupLibrary(*key, *output, /*final=*/true);
     }
     auto found = artifacts->lookupTopology(indexKey);
     if (!found)
@@ -305,7 +305,7 @@ std::optional<int> tryHit(const Arguments &a, Session &session, const std::strin
   }
   double cacheSeconds = since(cacheStart);
   uint64_t size = 0;
-  (void)llvm::sys::fs::file_size(output->getTempPath(), size);
+  (void)llvm::sys::fs::file_size(output->getContentPath(), size);
   if (llvm::Error error = output->commit()) {
     llvm::consumeError(std::move(error));
     return std::nullopt;

@@ -164,8 +164,10 @@ public:
   /// Looks the library of `key` up and, if every check passes, writes it
   /// into `output`'s temporary (a copy: OUT never shares the entry's file,
   /// which holds the header before the library). False on a miss; a bad
-  /// entry costs one warning and is a miss.
-  bool lookupLibrary(const cache::CacheKey &key, OutputFile &output);
+  /// entry costs one warning and is a miss. `final`: the library is OUT's
+  /// whole content (no parameter table to write into it), so an OUT that
+  /// holds it already is kept (OutputFile::reuseIfSame).
+  bool lookupLibrary(const cache::CacheKey &key, OutputFile &output, bool final = false);
 
   /// Single flight on `key` (CacheBackend::lockKey). Returns the lock (null
   /// when the backend has none, or the wait ran out: the caller compiles
