@@ -2,6 +2,8 @@
 
 #include "qshape/Compile/ArtifactCache.h"
 
+#include "qshape/Compile/ParameterTable.h"
+
 #include "qshape/Cache/Diagnostics.h"
 #include "qshape/Cache/DirectoryCache.h"
 #include "qshape/Native/LibraryInfo.h"
@@ -191,21 +193,16 @@ std::optional<CacheKey> ArtifactCache::lookupSource(const CacheKey &source) {
   return key;
 }
 
-bool ArtifactCache::lookupLibrary(const CacheKey &key, OutputFile &output, bool final) {
+bool ArtifactCache::lookupLibrary(const CacheKey &key, OutputFile &output, LibraryUse use) {
   if (!reads())
     return false;
   std::optional<CacheEntry> e = lookupChecked(key, PayloadKind::SharedLibrary);
   if (!e)
     return false;
   llvm::StringRef library = e->Payload->getBuffer();
-  if (!(final && output.reuseIfSame(library)))
-    if (llvm::Error err = output.write(library)) {
-      // The compile that follows writes OUT again and reports why it cannot.
-      llvm::consumeError(std::move(err));
-      return false;
-    }
   // What the loader will trust: the library's own info names this key.
-  llvm::Expected<native::LibraryInfo> info = native::readLibraryInfo(output.getContentPath());
+  llvm::Expected<native::LibraryInfo> info =
+      native::readLibraryInfoFromBytes(library, "cache entry " + key.str());
   std::string problem;
   if (!info)
     problem = llvm::toString(info.takeError());
@@ -213,11 +210,31 @@ bool ArtifactCache::lookupLibrary(const CacheKey &key, OutputFile &output, bool 
     problem = "its library info names the key " + info->key;
   else if (info->runtimeAbiVersion != QSHAPE_RUNTIME_ABI_VERSION)
     problem = "it calls runtime ABI version " + std::to_string(info->runtimeAbiVersion);
-  if (problem.empty())
+  if (!problem.empty()) {
+    reportProblem("cache entry " + key.str() + " is not the library of its key (" + problem +
+                  "); compiling instead");
+    return false;
+  }
+  std::string patched;
+  if (use.values) {
+    patched = library.str();
+    if (llvm::Error err = writeParameterTable(llvm::MutableArrayRef<char>(patched.data(),
+                                                                          patched.size()),
+                                              "cache entry " + key.str(), *use.values)) {
+      // The compile that follows reports it if it meets it too.
+      llvm::consumeError(std::move(err));
+      return false;
+    }
+    library = patched;
+  }
+  if (use.final && output.reuseIfSame(library))
     return true;
-  reportProblem("cache entry " + key.str() + " is not the library of its key (" + problem +
-                "); compiling instead");
-  return false;
+  if (llvm::Error err = output.write(library)) {
+    // The compile that follows writes OUT again and reports why it cannot.
+    llvm::consumeError(std::move(err));
+    return false;
+  }
+  return true;
 }
 
 std::unique_ptr<KeyLock> ArtifactCache::lock(const CacheKey &key, bool &waited) {

@@ -25,15 +25,12 @@ struct SectionPlace {
 };
 } // namespace
 
-/// Where the table's bytes are in the file (ELF: a PROGBITS section, so its
-/// contents are the file's bytes at that offset).
-static llvm::Expected<SectionPlace> findTable(llvm::StringRef path) {
-  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> bytes =
-      llvm::MemoryBuffer::getFile(path, /*IsText=*/false, /*RequiresNullTerminator=*/false);
-  if (!bytes)
-    return llvm::createStringError(bytes.getError(), "cannot read '" + path.str() + "'");
+/// Where the table's bytes are in a library's bytes (ELF: a PROGBITS
+/// section, so its contents are the file's bytes at that offset); `path`
+/// names them in errors.
+static llvm::Expected<SectionPlace> findTableIn(llvm::StringRef bytes, llvm::StringRef path) {
   llvm::Expected<std::optional<native::ElfSection>> section =
-      native::findLibrarySection((*bytes)->getBuffer(), kParameterTableSection);
+      native::findLibrarySection(bytes, kParameterTableSection);
   if (!section)
     return llvm::createStringError("cannot read '" + path.str() + "' as a shared library: " +
                                    llvm::toString(section.takeError()));
@@ -47,6 +44,26 @@ static llvm::Expected<SectionPlace> findTable(llvm::StringRef path) {
   place.size = (*section)->size;
   place.found = true;
   return place;
+}
+
+static llvm::Expected<SectionPlace> findTable(llvm::StringRef path) {
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> bytes =
+      llvm::MemoryBuffer::getFile(path, /*IsText=*/false, /*RequiresNullTerminator=*/false);
+  if (!bytes)
+    return llvm::createStringError(bytes.getError(), "cannot read '" + path.str() + "'");
+  return findTableIn((*bytes)->getBuffer(), path);
+}
+
+/// The table must hold exactly the program's values.
+static llvm::Error checkSlots(const SectionPlace &place, llvm::StringRef path,
+                              size_t values) {
+  if (place.found && place.size == values * sizeof(double))
+    return llvm::Error::success();
+  return llvm::createStringError(
+      "'" + path.str() + "': the compiled parameter table (" +
+      (place.found ? std::to_string(place.size / sizeof(double)) + " slots"
+                   : std::string("none")) +
+      ") does not match the program's " + std::to_string(values) + " values");
 }
 
 llvm::Expected<std::vector<double>> readParameterTable(llvm::StringRef path) {
@@ -109,12 +126,8 @@ llvm::Error writeParameterTable(llvm::StringRef path, llvm::ArrayRef<double> val
     return llvm::Error::success();
   if (llvm::Error err = unshare(path))
     return err;
-  if (!place->found || place->size != values.size() * sizeof(double))
-    return llvm::createStringError(
-        "'" + path.str() + "': the compiled parameter table (" +
-        (place->found ? std::to_string(place->size / sizeof(double)) + " slots"
-                      : std::string("none")) +
-        ") does not match the program's " + std::to_string(values.size()) + " values");
+  if (llvm::Error err = checkSlots(*place, path, values.size()))
+    return err;
   int fd = ::open(path.str().c_str(), O_RDWR | O_CLOEXEC);
   if (fd < 0)
     return llvm::createStringError(std::error_code(errno, std::generic_category()),
@@ -129,6 +142,21 @@ llvm::Error writeParameterTable(llvm::StringRef path, llvm::ArrayRef<double> val
   if (back->size() != values.size() ||
       std::memcmp(back->data(), values.data(), place->size) != 0)
     return llvm::createStringError("'" + path.str() + "': the parameter table reads back wrong");
+  return llvm::Error::success();
+}
+
+llvm::Error writeParameterTable(llvm::MutableArrayRef<char> library, llvm::StringRef name,
+                                llvm::ArrayRef<double> values) {
+  llvm::StringRef bytes(library.data(), library.size());
+  llvm::Expected<SectionPlace> place = findTableIn(bytes, name);
+  if (!place)
+    return place.takeError();
+  if (values.empty() && !place->found)
+    return llvm::Error::success();
+  if (llvm::Error err = checkSlots(*place, name, values.size()))
+    return err;
+  // findLibrarySection checked that the section lies inside the bytes.
+  std::memcpy(library.data() + place->offset, values.data(), place->size);
   return llvm::Error::success();
 }
 

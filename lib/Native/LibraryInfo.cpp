@@ -253,10 +253,6 @@ Expected<std::optional<ElfSection>> findLibrarySection(StringRef bytes, StringRe
 }
 
 Expected<LibraryInfo> readLibraryInfo(StringRef path) {
-  auto notOurs = [&](const Twine &why) -> Error {
-    return createStringError("'" + path.str() + "' is not a library compiled by qshape-compile (" +
-                             why + ")");
-  };
   ErrorOr<std::unique_ptr<MemoryBuffer>> buffer =
       MemoryBuffer::getFile(path, /*IsText=*/false, /*RequiresNullTerminator=*/false);
   if (!buffer) {
@@ -265,7 +261,14 @@ Expected<LibraryInfo> readLibraryInfo(StringRef path) {
       return createStringError("cannot open '" + path.str() + "': no such file");
     return createStringError("cannot read '" + path.str() + "': " + buffer.getError().message());
   }
-  StringRef bytes = (*buffer)->getBuffer();
+  return readLibraryInfoFromBytes((*buffer)->getBuffer(), path);
+}
+
+Expected<LibraryInfo> readLibraryInfoFromBytes(StringRef bytes, StringRef path) {
+  auto notOurs = [&](const Twine &why) -> Error {
+    return createStringError("'" + path.str() + "' is not a library compiled by qshape-compile (" +
+                             why + ")");
+  };
   Expected<std::optional<ElfSection>> place = findLibrarySection(bytes, LibraryInfoSection);
   if (!place)
     return notOurs(toString(place.takeError()));

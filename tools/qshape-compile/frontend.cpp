@@ -24,7 +24,6 @@
 #include "qshape/Cache/CacheKey.h"
 #include "qshape/Cache/Diagnostics.h"
 #include "qshape/Compile/ArtifactCache.h"
-#include "qshape/Compile/ParameterTable.h"
 #include "qshape/Compile/TopologyIndex.h"
 
 #include "llvm/ADT/SmallString.h"
@@ -249,7 +248,7 @@ std::optional<int> tryHit(const Arguments &a, Session &session, const std::strin
   auto lookup = [&]() -> bool {
     if (!a.shareTopology) {
       key = artifacts->lookupSource(indexKey);
-      return key && artifacts->lookupLibrary(*key, *output, /*final=*/true);
+      return key && artifacts->lookupLibrary(*key, *output, {nullptr, /*final=*/true});
     }
     auto found = artifacts->lookupTopology(indexKey);
     if (!found)
@@ -261,7 +260,7 @@ std::optional<int> tryHit(const Arguments &a, Session &session, const std::strin
     }
     key = found->first;
     values = std::move(*read);
-    return artifacts->lookupLibrary(*key, *output);
+    return artifacts->lookupLibrary(*key, *output, {&values, /*final=*/true});
   };
   uint64_t problems = cache::problemCount();
   bool hit = lookup();
@@ -296,13 +295,6 @@ std::optional<int> tryHit(const Arguments &a, Session &session, const std::strin
   }
   if (!hit)
     return std::nullopt;
-  if (a.shareTopology) {
-    // The compile that follows a failure here writes OUT again.
-    if (llvm::Error error = writeParameterTable(output->getTempPath(), values)) {
-      llvm::consumeError(std::move(error));
-      return std::nullopt;
-    }
-  }
   double cacheSeconds = since(cacheStart);
   uint64_t size = 0;
   (void)llvm::sys::fs::file_size(output->getContentPath(), size);

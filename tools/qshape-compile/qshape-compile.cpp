@@ -23,7 +23,6 @@
 #include "qshape/Cache/Diagnostics.h"
 #include "qshape/Compile/ArtifactCache.h"
 #include "qshape/Compile/Compiler.h"
-#include "qshape/Compile/ParameterTable.h"
 
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/Diagnostics.h"
@@ -304,13 +303,8 @@ private:
       llvm::consumeError(values.takeError());
       return false;
     }
-    if (!cache->lookupLibrary(found->first, output))
+    if (!cache->lookupLibrary(found->first, output, {&*values, /*final=*/true}))
       return false;
-    // The compile that follows a failure here writes OUT again.
-    if (llvm::Error err = writeParameterTable(output.getTempPath(), *values)) {
-      llvm::consumeError(std::move(err));
-      return false;
-    }
     outcome = CacheOutcome::Hit;
     key = found->first.str();
     return true;
@@ -318,7 +312,7 @@ private:
 
   bool lookupBySource(OutputFile &output) {
     std::optional<qshape::cache::CacheKey> k = cache->lookupSource(*sourceKey);
-    if (!k || !cache->lookupLibrary(*k, output))
+    if (!k || !cache->lookupLibrary(*k, output, {nullptr, /*final=*/true}))
       return false;
     outcome = CacheOutcome::Hit;
     key = k->str();
@@ -399,7 +393,7 @@ static int compileInput(Run &r, llvm::StringRef inputPath, llvm::StringRef outpu
     if (!printTiming)
       return;
     uint64_t size = 0;
-    (void)llvm::sys::fs::file_size(output->getTempPath(), size);
+    (void)llvm::sys::fs::file_size(output->getContentPath(), size);
     qshape::compile::printHitTiming(llvm::errs(), via, readSeconds, parse, facts, cacheSeconds,
                                     since(start), size);
   };

@@ -48,6 +48,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace qshape::compile {
 
@@ -137,6 +138,17 @@ cache::KeyBuilder topologyKeyBuilder(const SourceSkeleton &skeleton,
                                      const Linker &linker, llvm::StringRef parseOptions,
                                      llvm::StringRef compilerBuildId);
 
+/// What becomes of a library ArtifactCache::lookupLibrary() finds.
+struct LibraryUse {
+  /// A --share-topology program's values, written into the library's
+  /// parameter table before OUT is (a table that does not fit them is a
+  /// miss).
+  const std::vector<double> *values = nullptr;
+  /// Nothing is written into OUT after this: an OUT that holds these bytes
+  /// already is kept (OutputFile::reuseIfSame).
+  bool final = false;
+};
+
 class ArtifactCache {
 public:
   /// Null when `options.mode` is Off.
@@ -164,10 +176,9 @@ public:
   /// Looks the library of `key` up and, if every check passes, writes it
   /// into `output`'s temporary (a copy: OUT never shares the entry's file,
   /// which holds the header before the library). False on a miss; a bad
-  /// entry costs one warning and is a miss. `final`: the library is OUT's
-  /// whole content (no parameter table to write into it), so an OUT that
-  /// holds it already is kept (OutputFile::reuseIfSame).
-  bool lookupLibrary(const cache::CacheKey &key, OutputFile &output, bool final = false);
+  /// entry costs one warning and is a miss. The checks and `use` work on
+  /// the entry's bytes in memory: OUT is written once.
+  bool lookupLibrary(const cache::CacheKey &key, OutputFile &output, LibraryUse use = {});
 
   /// Single flight on `key` (CacheBackend::lockKey). Returns the lock (null
   /// when the backend has none, or the wait ran out: the caller compiles

@@ -29,6 +29,11 @@ namespace qshape::compile {
 /// of its own first, so no other name sees the write.
 llvm::Error writeParameterTable(llvm::StringRef path, llvm::ArrayRef<double> values);
 
+/// The same, in a library's bytes in memory (a cache entry's payload,
+/// before it is written out); `name` names them in errors.
+llvm::Error writeParameterTable(llvm::MutableArrayRef<char> library, llvm::StringRef name,
+                                llvm::ArrayRef<double> values);
+
 /// The doubles of the `.qshape.params` section; empty if there is none.
 llvm::Expected<std::vector<double>> readParameterTable(llvm::StringRef path);
 

@@ -112,6 +112,10 @@ llvm::Expected<std::optional<ElfSection>> findLibrarySection(llvm::StringRef byt
 /// A file that is not ELF, or has no LibraryInfoSection, is an error that
 /// says it is not a qshape-compiled library.
 llvm::Expected<LibraryInfo> readLibraryInfo(llvm::StringRef path);
+/// The same, of a library's bytes in memory (a cache entry's payload);
+/// `name` names them in errors.
+llvm::Expected<LibraryInfo> readLibraryInfoFromBytes(llvm::StringRef bytes,
+                                                     llvm::StringRef name);
 
 } // namespace qshape::native
 
