@@ -24,16 +24,25 @@ static Error cannotWrite(StringRef path, std::error_code ec) {
 Expected<OutputFile> OutputFile::create(StringRef path, bool executable) {
   if (sys::fs::is_directory(path))
     return createStringError("cannot write '" + path.str() + "': it is a directory");
-  SmallString<256> model(sys::path::parent_path(path));
-  sys::path::append(model, "." + sys::path::filename(path) + ".tmp-%%%%%%");
-  SmallString<256> temp;
-  int fd = -1;
   // The mode is filtered by the umask as for any new file.
-  unsigned mode = sys::fs::all_read | sys::fs::all_write | (executable ? sys::fs::all_exe : 0);
-  if (std::error_code ec = sys::fs::createUniqueFile(model, fd, temp, sys::fs::OF_None, mode))
-    return cannotWrite(path, ec);
-  sys::Process::SafelyCloseFileDescriptor(fd);
-  return OutputFile(path.str(), temp.str().str());
+  mode_t mode = executable ? 0777 : 0666;
+  // One random number names the temporary (createUniqueFile asks the kernel
+  // for one per character: six system calls of a hit's hundred).
+  std::error_code ec;
+  for (int attempt = 0; attempt < 64; ++attempt) {
+    SmallString<256> temp(sys::path::parent_path(path));
+    sys::path::append(temp, "." + sys::path::filename(path) + ".tmp-" +
+                                Twine::utohexstr(sys::Process::GetRandomNumber()));
+    int fd = ::open(temp.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, mode);
+    if (fd >= 0) {
+      ::close(fd);
+      return OutputFile(path.str(), temp.str().str());
+    }
+    ec = std::error_code(errno, std::generic_category());
+    if (errno != EEXIST)
+      break;
+  }
+  return cannotWrite(path, ec);
 }
 
 OutputFile::OutputFile(OutputFile &&other) noexcept
@@ -76,15 +85,16 @@ Error OutputFile::write(StringRef bytes) {
   // (auto_da_alloc), which on a cache hit cost more than the rest of the
   // write. A temporary written before (a hit that failed late, then the
   // compile) is cut explicitly.
-  int fd = -1;
-  if (std::error_code ec =
-          sys::fs::openFileForWrite(tempPath, fd, sys::fs::CD_OpenExisting, sys::fs::OF_None))
+  auto lastError = [] { return std::error_code(errno, std::generic_category()); };
+  int fd = ::open(tempPath.c_str(), O_WRONLY | O_CLOEXEC);
+  if (fd < 0)
+    return cannotWrite(path, lastError());
+  struct stat st;
+  if (::fstat(fd, &st) != 0 || (st.st_size > 0 && ::ftruncate(fd, 0) != 0)) {
+    std::error_code ec = lastError();
+    ::close(fd);
     return cannotWrite(path, ec);
-  raw_fd_ostream os(fd, /*shouldClose=*/true);
-  sys::fs::file_status status;
-  if (!sys::fs::status(fd, status) && status.getSize() > 0)
-    if (std::error_code ec = sys::fs::resize_file(fd, 0))
-      return cannotWrite(path, ec);
+  }
 #ifdef __linux__
   // Blocks allocated now rather than at writeback: renamed over an existing
   // OUT, a file with delayed allocation is flushed by ext4 first
@@ -92,13 +102,19 @@ Error OutputFile::write(StringRef bytes) {
   // only not done.
   (void)::fallocate(fd, 0, 0, off_t(bytes.size()));
 #endif
-  os << bytes;
-  os.close();
-  if (os.has_error()) {
-    std::error_code err = os.error();
-    os.clear_error();
-    return cannotWrite(path, err);
+  for (size_t done = 0; done < bytes.size();) {
+    ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n <= 0) {
+      std::error_code ec = n < 0 ? lastError() : std::make_error_code(std::errc::io_error);
+      ::close(fd);
+      return cannotWrite(path, ec);
+    }
+    done += size_t(n);
   }
+  if (::close(fd) != 0)
+    return cannotWrite(path, lastError());
   return Error::success();
 }
 
