@@ -528,7 +528,8 @@ std::string absoluteDirectory(llvm::StringRef Dir) {
 std::string registryKey(const CacheConfig &Config,
                         const std::optional<RemoteOptions> &Remote) {
   std::string Key = absoluteDirectory(Config.Local.Directory) + "\n" +
-                    std::to_string(Config.Local.MaxSizeBytes);
+                    std::to_string(Config.Local.MaxSizeBytes) +
+                    (Config.Local.DeferLookupStats ? " deferred-stats" : "");
   if (Remote) {
     llvm::BLAKE3 Secrets;
     Secrets.update(Remote->Password);

@@ -207,15 +207,44 @@ llvm::ErrorOr<CacheStats> DirectoryCache::persistentStats() const {
 std::optional<CacheStats>
 DirectoryCache::record(const CacheStats &Delta,
                        llvm::function_ref<void(CacheStats &)> UpdateSize) {
+  CacheStats Written = Delta;
   {
     std::lock_guard<std::mutex> Guard(StatsMutex);
     Local.addCounters(Delta);
+    if (Options.DeferLookupStats && !UpdateSize) {
+      Pending.addCounters(Delta);
+      HasPending = true;
+      return std::nullopt;
+    }
+    // A store takes what waited with it.
+    Written.addCounters(Pending);
+    Pending = CacheStats();
+    HasPending = false;
   }
+  return persist(Written, UpdateSize);
+}
+
+void DirectoryCache::flushStats() {
+  CacheStats Written;
+  {
+    std::lock_guard<std::mutex> Guard(StatsMutex);
+    if (!HasPending)
+      return;
+    Written = Pending;
+    Pending = CacheStats();
+    HasPending = false;
+  }
+  (void)persist(Written, nullptr);
+}
+
+std::optional<CacheStats>
+DirectoryCache::persist(const CacheStats &Written,
+                        llvm::function_ref<void(CacheStats &)> UpdateSize) {
   if (!Enabled)
     return std::nullopt;
   CacheStats After;
   std::error_code EC = updateStatsFile(statsPath(), [&](CacheStats &S) {
-    S.addCounters(Delta);
+    S.addCounters(Written);
     if (UpdateSize)
       UpdateSize(S);
     After = S;

@@ -65,6 +65,8 @@ public:
     return L1->adoptKeyLock(Key, FD);
   }
 
+  void flushStats() override { L1->flushStats(); }
+
   CacheStats processStats() const override { return L1->processStats(); }
   llvm::ErrorOr<CacheStats> persistentStats() const override {
     return L1->persistentStats();

@@ -151,6 +151,7 @@ std::unique_ptr<ArtifactCache> ArtifactCache::open(const ArtifactCacheOptions &o
     return nullptr;
   CacheConfig config;
   config.Local.Directory = options.directory;
+  config.Local.DeferLookupStats = true;
   config.Remote = options.remote;
   return std::unique_ptr<ArtifactCache>(new ArtifactCache(options, openCache(config)));
 }

@@ -347,6 +347,9 @@ int main(int argc, char **argv) {
   }
   if (handOver.handoff)
     handOver.handoff->exportToEnvironment();
+  // exec() runs no destructor.
+  if (session && session->artifacts)
+    session->artifacts->flushStats();
   llvm::errs().flush();
   std::vector<char *> rest;
   for (int i = 0; i < argc; ++i)

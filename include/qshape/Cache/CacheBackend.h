@@ -188,6 +188,9 @@ public:
   /// bounded by its timeouts.
   virtual std::vector<std::pair<std::string, std::string>> status();
 
+  /// Writes the counters DirectoryOptions::DeferLookupStats held back.
+  virtual void flushStats() {}
+
   /// Capabilities; null where the level lacks them.
   virtual DirectoryMaintenance *maintenance() { return nullptr; }
   virtual CacheInventory *inventory() { return nullptr; }
@@ -279,6 +282,12 @@ struct DirectoryOptions {
   /// A store runs a cleanup (which corrects the size estimate) when the last
   /// one is older than this, even under the cap.
   unsigned CleanupIntervalSeconds = 24 * 3600;
+  /// The counters of lookups (hits, misses, corrupt entries, read errors)
+  /// wait in the process until its next store or flushStats(), and reach
+  /// the stats file in one update: for a process that is about to end (as
+  /// qshape-compile's, which serves several hits in a run), not for one
+  /// that may run for hours.
+  bool DeferLookupStats = false;
 };
 
 /// What openCache() builds: a directory, and a remote behind it.

@@ -146,6 +146,7 @@ public:
   prune(std::optional<uint64_t> TargetBytes = std::nullopt) override;
   CleanupResult clear() override;
   void recordCounters(const CacheStats &Delta) override { record(Delta); }
+  void flushStats() override;
 
   // CacheInventory
   llvm::Error
@@ -173,6 +174,10 @@ private:
   std::optional<CacheStats>
   record(const CacheStats &Delta,
          llvm::function_ref<void(CacheStats &)> UpdateSize = nullptr);
+  /// Adds \p Written to the stats file (and \p UpdateSize's change).
+  std::optional<CacheStats>
+  persist(const CacheStats &Written,
+          llvm::function_ref<void(CacheStats &)> UpdateSize);
   /// Reports \p Message (the one warning, if it is the first problem) and
   /// counts it in \p Counter.
   void countProblem(uint64_t CacheStats::*Counter, const std::string &Message);
@@ -185,6 +190,9 @@ private:
 
   mutable std::mutex StatsMutex;
   CacheStats Local;
+  /// Counters not yet in the stats file (DeferLookupStats).
+  CacheStats Pending;
+  bool HasPending = false;
 };
 
 } // namespace qshape::cache

@@ -202,6 +202,15 @@ public:
   void storeTopology(const cache::CacheKey &topology, const cache::CacheKey &key,
                      const TopologyMap &map);
 
+  /// The lookups' statistics wait in the process (a run serves several
+  /// hits) and reach the stats file with the next store, here, or at the
+  /// latest when the cache is destroyed; the front end flushes before it
+  /// exec()s the compiler.
+  void flushStats() { backend->flushStats(); }
+  ~ArtifactCache() { flushStats(); }
+  ArtifactCache(const ArtifactCache &) = delete;
+  ArtifactCache &operator=(const ArtifactCache &) = delete;
+
 private:
   explicit ArtifactCache(ArtifactCacheOptions options, std::shared_ptr<cache::CacheBackend> b)
       : options(std::move(options)), backend(std::move(b)) {}
