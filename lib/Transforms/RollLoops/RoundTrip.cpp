@@ -4,6 +4,7 @@
 
 #include "Support.h"
 
+#include "qshape/Fingerprint/CanonicalForm.h"
 #include "qshape/Fingerprint/Fingerprint.h"
 #include "qshape/GateView/GateView.h"
 
@@ -130,8 +131,13 @@ static void sortInsertChains(Operation *root) {
 }
 
 LogicalResult verifyRoundTrip(Operation *before, Operation *after) {
-  // Both sides get the same normalization (folding, then the canonical form
-  // inside computeFingerprint), so only the rolling itself is compared.
+  // Both sides get the same normalization (the canonical form, folding,
+  // then the canonical form again inside computeFingerprint), so only the
+  // rolling itself is compared. The first canonical form is the one the
+  // pass started from: the rules do not always reach one form from a module
+  // and from its folded copy (a register inserted into and then used by two
+  // chains that both overwrite the wire), and the rolled side went through
+  // it.
   auto normalize = [](Operation *op) {
     RewritePatternSet none(op->getContext());
     (void)applyPatternsGreedily(op, std::move(none));
@@ -147,6 +153,8 @@ LogicalResult verifyRoundTrip(Operation *before, Operation *after) {
   for (scf::ForOp f : loops)
     if (failed(loopUnrollFull(f)))
       unrolled = failure();
+  LogicalResult canonical =
+      success(succeeded(qshape::canonicalize(lhs)) && succeeded(qshape::canonicalize(rhs)));
   normalize(lhs);
   normalize(rhs);
   sortInsertChains(lhs);
@@ -157,6 +165,8 @@ LogicalResult verifyRoundTrip(Operation *before, Operation *after) {
   rhs->erase();
   if (failed(unrolled))
     return after->emitError("qshape-roll-loops: verify-roundtrip could not unroll a new loop");
+  if (failed(canonical))
+    return failure(); // diagnosed by canonicalize()
   if (failed(a) || failed(b) || a->exact != b->exact)
     return after->emitError("qshape-roll-loops: verify-roundtrip failed: unrolling the rolled "
                             "function does not give back the input (exact fingerprint ")
