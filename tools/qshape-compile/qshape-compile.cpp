@@ -278,8 +278,8 @@ private:
     if (frontEnd && !handed)
       qshape::cache::reportProblem("qshape-compile's front end keyed this input " +
                                    frontEnd->key + ", the compiler " + indexKey.str() +
-                                   " (a front end of another build, or its record of the host's target out of date?); "
-                                   "looking up again");
+                                   " (a front end of another build, or its record of the "
+                                   "host's target out of date?); looking up again");
     if (!handed && lookup())
       return true;
     if (!cache->writes())
