@@ -14,6 +14,7 @@
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringSwitch.h"
 
@@ -123,6 +124,7 @@ struct CheckLinearityPass
     getOperation()->walk<WalkOrder::PreOrder>(
         [&](Operation *op) { position[op] = position.size(); });
     getOperation()->walk([&](Operation *op) {
+      checkAliasing(op);
       for (Region &region : op->getRegions())
         for (Block &block : region)
           for (BlockArgument arg : block.getArguments())
@@ -178,6 +180,49 @@ struct CheckLinearityPass
       }
   }
 
+  /// Two extracts of one static wire from one register, with no insert of
+  /// that wire between (inserts of other wires pass it on): two values name
+  /// one qubit. Extracts in exclusive branches are not both run. An insert
+  /// at a dynamic index may refill any wire, so the chain stops there.
+  void checkAliasing(Operation *op) {
+    std::optional<RegisterAccess> ra = RegisterAccess::get(op);
+    if (!ra || ra->isInsert || !ra->staticIdx)
+      return;
+    int64_t wire = *ra->staticIdx;
+    // The register the wire was last written in, memoized along the chain
+    // (a chain of n inserts is walked once per wire, not once per extract).
+    SmallVector<Value> path;
+    Value reg = ra->reg;
+    Value root;
+    while (true) {
+      if (auto known = rootOf.find({reg, wire}); known != rootOf.end()) {
+        root = known->second;
+        break;
+      }
+      path.push_back(reg);
+      Operation *def = reg.getDefiningOp();
+      std::optional<RegisterAccess> ins = def ? RegisterAccess::get(def) : std::nullopt;
+      if (!ins || !ins->isInsert || !ins->staticIdx || *ins->staticIdx == wire) {
+        root = reg;
+        break;
+      }
+      reg = ins->reg;
+    }
+    for (Value v : path)
+      rootOf[{v, wire}] = root;
+    SmallVector<Operation *, 1> &earlier = extractsOf[{root, wire}];
+    for (Operation *first : earlier)
+      if (!exclusive(first, op)) {
+        report(op, "extracts wire " + Twine(wire) +
+                       " of a register it was already extracted from, with no insert of "
+                       "that wire between: two values name one qubit (use the first value, "
+                       "or insert it back before extracting the wire again)",
+               first, "first extracted here");
+        break;
+      }
+    earlier.push_back(op);
+  }
+
   void report(Operation *at, const Twine &message, Operation *other, StringRef noteText) {
     ++violations;
     InFlightDiagnostic diag = at->emitError() << "qshape-check-linearity: '"
@@ -187,6 +232,8 @@ struct CheckLinearityPass
 
   Type qubitType, quregType;
   llvm::DenseMap<Operation *, unsigned> position;
+  llvm::DenseMap<std::pair<Value, int64_t>, Value> rootOf;
+  llvm::DenseMap<std::pair<Value, int64_t>, SmallVector<Operation *, 1>> extractsOf;
   unsigned violations = 0;
 };
 

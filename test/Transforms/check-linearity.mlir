@@ -1,6 +1,7 @@
 // qshape-check-linearity: reads before the consumer, one consumer per value,
-// nothing consumed once per loop iteration. Valid Catalyst-shaped code gives
-// no diagnostic; each violation an error at the op with a note at the other.
+// nothing consumed once per loop iteration, no wire extracted twice. Valid
+// Catalyst-shaped code gives no diagnostic; each violation an error at the
+// op with a note at the other.
 //
 // RUN: qshape-opt %s -split-input-file -verify-diagnostics --qshape-check-linearity
 // Generic form with the dialect not loaded: the same diagnostics, by name.
@@ -14,6 +15,7 @@
 // GENERIC: error: qshape-check-linearity: 'quantum.custom' consumes a qubit value that 'quantum.custom' consumes too
 // GENERIC: error: qshape-check-linearity: 'quantum.custom' consumes a qubit value that 'quantum.custom' consumes too
 // GENERIC: error: qshape-check-linearity: 'quantum.custom' consumes a qubit value defined outside the enclosing 'scf.for'
+// GENERIC: error: qshape-check-linearity: 'quantum.extract' extracts wire 1 of a register it was already extracted from
 
 // What the frontend emits: observables read a qubit before it is inserted,
 // a loop carries the register, scf.if branches consume it exclusively.
@@ -125,4 +127,48 @@ func.func @consumed_per_iteration(%n: index, %q: !quantum.bit) {
     %h = quantum.custom "Hadamard"() %q : !quantum.bit
   }
   return
+}
+
+// -----
+
+// A wire extracted twice from one register: two values name one qubit.
+// Inserts of other wires pass the register on; an insert of the wire
+// itself gives it back; extracts in exclusive branches run one at a time.
+func.func @aliased_wire(%m: i1) -> !quantum.reg {
+  %r = quantum.alloc( 3) : !quantum.reg
+  // expected-note @below {{first extracted here}}
+  %q1 = quantum.extract %r[ 1] : !quantum.reg -> !quantum.bit
+  %q2 = quantum.extract %r[ 2] : !quantum.reg -> !quantum.bit
+  %r1 = quantum.insert %r[ 2], %q2 : !quantum.reg, !quantum.bit
+  // expected-error @below {{'quantum.extract' extracts wire 1 of a register it was already extracted from, with no insert of that wire between: two values name one qubit}}
+  %q1b = quantum.extract %r1[ 1] : !quantum.reg -> !quantum.bit
+  // Wire 2 was inserted back into %r1: extracting it again is the next use.
+  %q2b = quantum.extract %r1[ 2] : !quantum.reg -> !quantum.bit
+  %r2 = quantum.insert %r1[ 1], %q1 : !quantum.reg, !quantum.bit
+  %r3 = quantum.insert %r2[ 2], %q2b : !quantum.reg, !quantum.bit
+  %r4 = scf.if %m -> (!quantum.reg) {
+    %a = quantum.extract %r3[ 0] : !quantum.reg -> !quantum.bit
+    %x = quantum.custom "PauliX"() %a : !quantum.bit
+    %ra = quantum.insert %r3[ 0], %x : !quantum.reg, !quantum.bit
+    scf.yield %ra : !quantum.reg
+  } else {
+    %b = quantum.extract %r3[ 0] : !quantum.reg -> !quantum.bit
+    %z = quantum.custom "PauliZ"() %b : !quantum.bit
+    %rb = quantum.insert %r3[ 0], %z : !quantum.reg, !quantum.bit
+    scf.yield %rb : !quantum.reg
+  }
+  quantum.dealloc_qb %q1b : !quantum.bit
+  return %r4 : !quantum.reg
+}
+
+// -----
+
+// An insert at a dynamic index may refill any wire: no report past it.
+func.func @dynamic_insert(%w: i64) -> !quantum.reg {
+  %r = quantum.alloc( 2) : !quantum.reg
+  %q = quantum.extract %r[ 0] : !quantum.reg -> !quantum.bit
+  %r1 = quantum.insert %r[%w], %q : !quantum.reg, !quantum.bit
+  %q0 = quantum.extract %r1[ 0] : !quantum.reg -> !quantum.bit
+  %r2 = quantum.insert %r1[ 0], %q0 : !quantum.reg, !quantum.bit
+  return %r2 : !quantum.reg
 }
