@@ -64,17 +64,17 @@ bool same(FailureOr<qshape::Fingerprint> a, FailureOr<qshape::Fingerprint> b) {
 /// identical extracts is a tie that the input's order breaks. Found by this
 /// target; docs/robustness.md.
 bool aliasesAWire(ModuleOp module) {
-  OwningOpRef<ModuleOp> copy = module.clone();
+  // The checker does not change the IR.
   PassManager pm(module.getContext());
   if (failed(parsePassPipeline("qshape-check-linearity", pm, llvm::errs())))
     fail("bad pipeline qshape-check-linearity");
   DiagnosticCapture diags(*module.getContext());
-  return failed(pm.run(*copy)) && diags.contains("two values name one qubit");
+  return failed(pm.run(module)) && diags.contains("two values name one qubit");
 }
 
 /// Runs `pipeline` on `module`; checks the properties every pass has.
 LogicalResult runPipeline(ModuleOp module, llvm::StringRef pipeline) {
-  bool aliasing = aliasesAWire(module);
+  bool aliasing = pipeline.contains("verify-roundtrip") && aliasesAWire(module);
   MLIRContext *ctx = module.getContext();
   PassManager pm(ctx);
   pm.enableVerifier(false); // verified below: a pass breaking IR is a bug, not a diagnostic
