@@ -13,6 +13,7 @@
 #include "qshape/Transforms/Passes.h"
 
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallPtrSet.h"
@@ -180,29 +181,44 @@ struct CheckLinearityPass
       }
   }
 
-  /// Two extracts of one static wire from one register, with no insert of
+  /// The wire an extract or insert names: its static index, or a constant
+  /// index operand (what tracing leaves; the canonical form makes it static).
+  static std::optional<int64_t> wireOf(const RegisterAccess &a) {
+    if (a.staticIdx)
+      return a.staticIdx;
+    APInt v;
+    if (a.dynamicIdx && matchPattern(a.dynamicIdx, m_ConstantInt(&v)) && !v.isNegative())
+      return v.getSExtValue();
+    return std::nullopt;
+  }
+
+  /// Two extracts of one known wire from one register, with no insert of
   /// that wire between (inserts of other wires pass it on): two values name
   /// one qubit. Extracts in exclusive branches are not both run. An insert
-  /// at a dynamic index may refill any wire, so the chain stops there.
+  /// at an unknown index may refill any wire, so the chain stops there.
   void checkAliasing(Operation *op) {
     std::optional<RegisterAccess> ra = RegisterAccess::get(op);
-    if (!ra || ra->isInsert || !ra->staticIdx)
+    if (!ra || ra->isInsert)
       return;
-    int64_t wire = *ra->staticIdx;
+    std::optional<int64_t> known = wireOf(*ra);
+    if (!known)
+      return;
+    int64_t wire = *known;
     // The register the wire was last written in, memoized along the chain
     // (a chain of n inserts is walked once per wire, not once per extract).
     SmallVector<Value> path;
     Value reg = ra->reg;
     Value root;
     while (true) {
-      if (auto known = rootOf.find({reg, wire}); known != rootOf.end()) {
-        root = known->second;
+      if (auto memo = rootOf.find({reg, wire}); memo != rootOf.end()) {
+        root = memo->second;
         break;
       }
       path.push_back(reg);
       Operation *def = reg.getDefiningOp();
       std::optional<RegisterAccess> ins = def ? RegisterAccess::get(def) : std::nullopt;
-      if (!ins || !ins->isInsert || !ins->staticIdx || *ins->staticIdx == wire) {
+      std::optional<int64_t> inserted = ins && ins->isInsert ? wireOf(*ins) : std::nullopt;
+      if (!inserted || *inserted == wire) {
         root = reg;
         break;
       }

@@ -16,6 +16,7 @@
 // GENERIC: error: qshape-check-linearity: 'quantum.custom' consumes a qubit value that 'quantum.custom' consumes too
 // GENERIC: error: qshape-check-linearity: 'quantum.custom' consumes a qubit value defined outside the enclosing 'scf.for'
 // GENERIC: error: qshape-check-linearity: 'quantum.extract' extracts wire 1 of a register it was already extracted from
+// GENERIC: error: qshape-check-linearity: 'quantum.extract' extracts wire 1 of a register it was already extracted from
 
 // What the frontend emits: observables read a qubit before it is inserted,
 // a loop carries the register, scf.if branches consume it exclusively.
@@ -159,6 +160,21 @@ func.func @aliased_wire(%m: i1) -> !quantum.reg {
   }
   quantum.dealloc_qb %q1b : !quantum.bit
   return %r4 : !quantum.reg
+}
+
+// -----
+
+// A constant index operand names its wire as the static index does.
+func.func @aliased_constant_index() -> !quantum.reg {
+  %c1 = arith.constant 1 : i64
+  %r = quantum.alloc( 2) : !quantum.reg
+  // expected-note @below {{first extracted here}}
+  %a = quantum.extract %r[%c1] : !quantum.reg -> !quantum.bit
+  // expected-error @below {{'quantum.extract' extracts wire 1 of a register it was already extracted from}}
+  %b = quantum.extract %r[ 1] : !quantum.reg -> !quantum.bit
+  %r1 = quantum.insert %r[%c1], %a : !quantum.reg, !quantum.bit
+  quantum.dealloc_qb %b : !quantum.bit
+  return %r1 : !quantum.reg
 }
 
 // -----

@@ -316,9 +316,10 @@ def QShapeCheckLinearity : Pass<"qshape-check-linearity", "mlir::ModuleOp"> {
       `scf.index_switch`);
     - a value defined outside a loop (`scf.for`, `scf.while`, ...) and
       consumed inside it, i.e. once per iteration;
-    - a wire extracted twice at a static index from one register, with no
-      insert of that wire between (inserts of other wires do not count):
-      two values that name one qubit. Catalyst's verifier accepts it.
+    - a wire extracted twice from one register (a static index or a
+      constant index operand), with no insert of that wire between (inserts
+      of other wires do not count): two values that name one qubit.
+      Catalyst's verifier accepts it.
 
     Ops are read by name, so it runs on qshape's ops, Catalyst's and
     unregistered ones alike; an unknown op that takes a qubit or register
