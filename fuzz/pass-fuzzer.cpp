@@ -56,7 +56,7 @@ bool same(FailureOr<qshape::Fingerprint> a, FailureOr<qshape::Fingerprint> b) {
   return succeeded(a) && succeeded(b) && a->exact == b->exact && a->shape == b->shape;
 }
 
-/// Two static extracts of one wire from one register value, as
+/// Two extracts of one wire from one register value, as
 /// qshape-check-linearity reports them: a program that aliases a qubit
 /// (Catalyst never emits one). Its meaning is undefined, and
 /// qshape-roll-loops' verify-roundtrip rejects some such programs (with an

@@ -121,6 +121,12 @@ struct CheckLinearityPass
     MLIRContext *ctx = &getContext();
     qubitType = getQubitType(ctx);
     quregType = getQuregType(ctx);
+    // The pass may run again (on the next module of a pipeline): nothing
+    // carries over, least of all ops and values that may have been freed.
+    position.clear();
+    rootOf.clear();
+    extractsOf.clear();
+    violations = 0;
     // Uses are listed newest first; diagnostics name them in program order.
     getOperation()->walk<WalkOrder::PreOrder>(
         [&](Operation *op) { position[op] = position.size(); });
