@@ -83,8 +83,17 @@ cache::CacheKey computeKey(llvm::StringRef fingerprint,
                            llvm::StringRef normalizedPipeline,
                            llvm::StringRef salt);
 
-/// `module` as MLIR bytecode, the payload of an entry. Fails (reported once
-/// per process, like the cache's own problems) if it cannot be written.
+/// Puts every use list under `root` in the order MLIR's bytecode reader
+/// creates it. The writer records each use list that is in another order,
+/// and the reader shuffles it back, on every hit: on W2 lowered to the LLVM
+/// dialect that made the payload 16 % larger and its read 10 % slower.
+/// A use list's order has no meaning, so this changes no result.
+void orderUsesAsRead(mlir::Operation *root);
+
+/// `module` as MLIR bytecode, the payload of an entry, after
+/// orderUsesAsRead(module): so the module a miss goes on with and the one a
+/// hit reads have their uses in the same order. Fails (reported once per
+/// process, like the cache's own problems) if it cannot be written.
 mlir::FailureOr<std::string> encodeModule(mlir::ModuleOp module,
                                           const cache::CacheKey &key);
 
