@@ -36,6 +36,25 @@ struct MixedKeyInfo : llvm::DenseMapInfo<uint64_t> {
 };
 
 enum Stage : unsigned { Prepare = 1, Simplify = 2, Order = 4 };
+
+/// std::stable_sort's result (equal elements keep their order), by sorting
+/// (element, position) pairs. libstdc++ 12's std::stable_sort takes a
+/// temporary buffer through std::get_temporary_buffer, which clang 22 warns
+/// is deprecated at every instantiation.
+template <typename Range, typename Less>
+void sortStably(Range &range, Less less) {
+  using T = std::decay_t<decltype(*std::begin(range))>;
+  SmallVector<std::pair<T, size_t>> keyed;
+  for (auto [i, x] : llvm::enumerate(range))
+    keyed.emplace_back(x, i);
+  llvm::sort(keyed, [&](const auto &a, const auto &b) {
+    if (less(a.first, b.first))
+      return true;
+    return !less(b.first, a.first) && a.second < b.second;
+  });
+  for (auto [x, k] : llvm::zip(range, keyed))
+    x = k.first;
+}
 } // namespace
 
 //===----------------------------------------------------------------------===//
@@ -194,7 +213,7 @@ unsigned CanonicalView::hoistConstants() {
   // do not depend on their position), so they stay in collection order;
   // materialize() sorts them when it writes the IR.
   unsigned n = 0;
-  llvm::stable_sort(plain, [&](Idx a, Idx b) {
+  sortStably(plain, [&](Idx a, Idx b) {
     return headers[ops[a].header].exact < headers[ops[b].header].exact;
   });
   auto merge = [&](Idx op, Idx keep) {
@@ -211,9 +230,8 @@ unsigned CanonicalView::hoistConstants() {
     plain[numPlain++] = plain[i];
   }
   plain.resize(numPlain);
-  // Equal keys among the floats: the first in collection order stays
-  // (stable_sort keeps equal keys in that order). Found by sorting (key,
-  // position) pairs: on large modules a hash set of the keys is a cache miss
+  // Equal keys among the floats: the first in collection order stays.
+  // Found by sorting (key, position) pairs: on large modules a hash set of the keys is a cache miss
   // per constant, the sort streams. (The order of the merges does not
   // matter: each only forwards one value and erases one op.)
   LargeVector<std::pair<uint64_t, Idx>> byKey(floats.size());
@@ -733,7 +751,7 @@ unsigned CanonicalView::sortInsertChains() {
       stores.push_back({a.staticIdx, a.qubit});
     if (llvm::is_sorted(stores, byIndex))
       continue;
-    llvm::stable_sort(stores, byIndex);
+    sortStably(stores, byIndex);
     for (auto [a, store] : llvm::zip(llvm::reverse(chain), stores)) {
       if (a.staticIdx != store.first) {
         overrideAttr(a.op, "idx_attr", store.first);

@@ -13,6 +13,7 @@
 #include "gtest/gtest.h"
 
 #include <algorithm>
+#include <numeric>
 #include <random>
 #include <tuple>
 #include <vector>
@@ -41,9 +42,17 @@ std::vector<Candidate> bruteForce(const std::vector<uint64_t> &t, unsigned minTr
         out.push_back({s, p, span, int64_t(span / p - 1) * p});
     }
   }
-  std::stable_sort(out.begin(), out.end(),
-                   [](const Candidate &a, const Candidate &b) { return a.gain > b.gain; });
-  return out;
+  // By gain, ties in the order found; by position rather than with
+  // std::stable_sort, whose temporary buffer clang 22 reports as deprecated.
+  std::vector<size_t> order(out.size());
+  std::iota(order.begin(), order.end(), size_t(0));
+  std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    return out[a].gain > out[b].gain || (out[a].gain == out[b].gain && a < b);
+  });
+  std::vector<Candidate> sorted;
+  for (size_t i : order)
+    sorted.push_back(out[i]);
+  return sorted;
 }
 
 void expectSame(const std::vector<uint64_t> &t, unsigned minTrip, unsigned maxPeriod) {
