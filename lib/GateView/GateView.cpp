@@ -6,6 +6,7 @@
 #include "mlir/AsmParser/AsmParser.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/raw_ostream.h"
@@ -203,6 +204,15 @@ std::optional<RegisterAccess> RegisterAccess::get(Operation *op) {
   if (auto i = dyn_cast_or_null<IntegerAttr>(op->getAttr("idx_attr")))
     a.staticIdx = i.getInt();
   return a;
+}
+
+std::optional<int64_t> RegisterAccess::wire() const {
+  if (staticIdx)
+    return staticIdx;
+  APInt v;
+  if (dynamicIdx && matchPattern(dynamicIdx, m_ConstantInt(&v)) && !v.isNegative())
+    return v.getSExtValue();
+  return std::nullopt;
 }
 
 std::optional<int64_t> getAllocSize(Operation *op) {

@@ -13,7 +13,6 @@
 #include "qshape/Transforms/Passes.h"
 
 #include "mlir/IR/BuiltinOps.h"
-#include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallPtrSet.h"
@@ -187,17 +186,6 @@ struct CheckLinearityPass
       }
   }
 
-  /// The wire an extract or insert names: its static index, or a constant
-  /// index operand (what tracing leaves; the canonical form makes it static).
-  static std::optional<int64_t> wireOf(const RegisterAccess &a) {
-    if (a.staticIdx)
-      return a.staticIdx;
-    APInt v;
-    if (a.dynamicIdx && matchPattern(a.dynamicIdx, m_ConstantInt(&v)) && !v.isNegative())
-      return v.getSExtValue();
-    return std::nullopt;
-  }
-
   /// Two extracts of one known wire from one register, with no insert of
   /// that wire between (inserts of other wires pass it on): two values name
   /// one qubit. Extracts in exclusive branches are not both run. An insert
@@ -206,7 +194,7 @@ struct CheckLinearityPass
     std::optional<RegisterAccess> ra = RegisterAccess::get(op);
     if (!ra || ra->isInsert)
       return;
-    std::optional<int64_t> known = wireOf(*ra);
+    std::optional<int64_t> known = ra->wire();
     if (!known)
       return;
     int64_t wire = *known;
@@ -223,7 +211,7 @@ struct CheckLinearityPass
       path.push_back(reg);
       Operation *def = reg.getDefiningOp();
       std::optional<RegisterAccess> ins = def ? RegisterAccess::get(def) : std::nullopt;
-      std::optional<int64_t> inserted = ins && ins->isInsert ? wireOf(*ins) : std::nullopt;
+      std::optional<int64_t> inserted = ins && ins->isInsert ? ins->wire() : std::nullopt;
       if (!inserted || *inserted == wire) {
         root = reg;
         break;

@@ -596,6 +596,37 @@ TEST_P(GateViewHostTest, RegisterAccess) {
     EXPECT_FALSE(RegisterAccess::get(op(tag))) << tag.str();
 }
 
+// The wire an access names: static, or a non-negative constant operand.
+TEST_P(GateViewHostTest, RegisterAccessWire) {
+  constexpr llvm::StringLiteral kWires = R"mlir(
+"builtin.module"() ({
+  "func.func"() <{function_type = (!quantum.reg, i64) -> (), sym_name = "wires"}> ({
+  ^bb0(%arg0: !quantum.reg, %arg1: i64):
+    %c2 = "arith.constant"() <{value = 2 : i64}> : () -> i64
+    %cm1 = "arith.constant"() <{value = -1 : i64}> : () -> i64
+    %0 = "quantum.extract"(%arg0) <{idx_attr = 1 : i64}> {tag = "static"} : (!quantum.reg) -> !quantum.bit
+    %1 = "quantum.extract"(%arg0, %c2) {tag = "constant"} : (!quantum.reg, i64) -> !quantum.bit
+    %2 = "quantum.extract"(%arg0, %cm1) {tag = "negative"} : (!quantum.reg, i64) -> !quantum.bit
+    %3 = "quantum.extract"(%arg0, %arg1) {tag = "computed"} : (!quantum.reg, i64) -> !quantum.bit
+    %4 = "quantum.insert"(%arg0, %c2, %1) {tag = "insert"} : (!quantum.reg, i64, !quantum.bit) -> !quantum.reg
+    "func.return"() : () -> ()
+  }) : () -> ()
+}) : () -> ()
+)mlir";
+  std::unique_ptr<MLIRContext> ctx = makeContext(GetParam());
+  OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(kWires, ParserConfig(ctx.get()));
+  ASSERT_TRUE(module);
+  std::map<std::string, std::optional<int64_t>> wires;
+  module->walk([&](Operation *o) {
+    if (std::optional<RegisterAccess> a = RegisterAccess::get(o))
+      wires[tagOf(o).str()] = a->wire();
+  });
+  std::map<std::string, std::optional<int64_t>> want = {
+      {"static", 1}, {"constant", 2}, {"negative", std::nullopt},
+      {"computed", std::nullopt}, {"insert", 2}};
+  EXPECT_EQ(wires, want);
+}
+
 TEST_P(GateViewHostTest, AllocSize) {
   EXPECT_EQ(getAllocSize(op("alloc")), std::optional<int64_t>(3));
   EXPECT_EQ(getAllocSize(op("alloc_dyn")), std::nullopt);

@@ -99,6 +99,12 @@ struct RegisterAccess {
   bool isInsert = false;
 
   static std::optional<RegisterAccess> get(mlir::Operation *op);
+
+  /// The wire this access names: `idx_attr`, or an `idx` operand that is a
+  /// non-negative integer constant (what tracing leaves, and what the
+  /// canonical form makes static; `idx_attr` is non-negative in Catalyst's
+  /// dialect). nullopt for a computed index.
+  std::optional<int64_t> wire() const;
 };
 
 /// Static size of an alloc (`nqubits_attr`), if any.

@@ -11,7 +11,6 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Utils/Utils.h"
 #include "mlir/IR/BuiltinAttributes.h"
-#include "mlir/IR/Matchers.h"
 #include "llvm/ADT/DenseSet.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
@@ -27,20 +26,18 @@ static void sortInsertChains(Operation *root) {
   // Extracts at a static wire first read past the inserts at other wires
   // (and an insert at theirs gives its qubit), so that the chains are
   // chains: as the canonical form reads them.
-  // Constant dynamic indices (what unrolling leaves) become static ones.
+  // Constant dynamic indices (what unrolling leaves) become static ones, as
+  // in the canonical form: RegisterAccess::wire().
   SmallVector<Operation *> dynamic;
   root->walk([&](Operation *op) {
     std::optional<RegisterAccess> a = RegisterAccess::get(op);
-    if (a && a->dynamicIdx && matchPattern(a->dynamicIdx, m_Constant()))
+    if (a && a->dynamicIdx && a->wire())
       dynamic.push_back(op);
   });
   for (Operation *op : dynamic) {
     RegisterAccess a = *RegisterAccess::get(op);
-    APInt v;
-    if (!matchPattern(a.dynamicIdx, m_ConstantInt(&v)))
-      continue;
     OpBuilder b(op);
-    IndexSpec idx = IndexSpec::ofStatic(v.getSExtValue());
+    IndexSpec idx = IndexSpec::ofStatic(*a.wire());
     Operation *repl = a.isInsert ? buildInsert(b, op->getLoc(), a.reg, idx, a.qubit)
                                  : buildExtract(b, op->getLoc(), a.reg, idx);
     op->getResult(0).replaceAllUsesWith(repl->getResult(0));
