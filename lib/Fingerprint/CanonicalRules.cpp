@@ -231,9 +231,10 @@ unsigned CanonicalView::hoistConstants() {
   }
   plain.resize(numPlain);
   // Equal keys among the floats: the first in collection order stays.
-  // Found by sorting (key, position) pairs: on large modules a hash set of the keys is a cache miss
-  // per constant, the sort streams. (The order of the merges does not
-  // matter: each only forwards one value and erases one op.)
+  // Found by sorting (key, position) pairs: on large modules a hash set of
+  // the keys is a cache miss per constant, the sort streams. (The order of
+  // the merges does not matter: each only forwards one value and erases one
+  // op.)
   LargeVector<std::pair<uint64_t, Idx>> byKey(floats.size());
   for (size_t i = 0; i < floats.size(); ++i)
     byKey[i] = {constKey(floats[i]), Idx(i)};

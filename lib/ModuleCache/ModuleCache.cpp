@@ -19,8 +19,8 @@
 #include "llvm/TargetParser/Host.h"
 
 #include <dlfcn.h>
-#include <numeric>
 #include <mutex>
+#include <numeric>
 #include <sys/stat.h>
 
 #define DEBUG_TYPE "qshape-cache"
