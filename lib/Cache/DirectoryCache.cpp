@@ -371,8 +371,6 @@ StoreResult DirectoryCache::storeEntry(const EntryHeader &Entry,
       return Fail("write", EC);
     if (std::error_code EC = writePayload(FD.get(), Payload))
       return Fail("write", EC);
-    if (::fsync(FD.get()) != 0)
-      return Fail("fsync", lastError());
     if (std::error_code EC = FD.close())
       return Fail("close", EC);
   }
@@ -381,8 +379,6 @@ StoreResult DirectoryCache::storeEntry(const EntryHeader &Entry,
   bool Replaces = ::lstat(FinalPath.c_str(), &Old) == 0;
   if (::rename(TempPath.c_str(), FinalPath.c_str()) != 0)
     return Fail("rename", lastError());
-  // Durability of the rename only; the entry is complete either way.
-  (void)syncDirectory(ShardDir);
 
   CacheStats Delta;
   Delta.Stores = 1;

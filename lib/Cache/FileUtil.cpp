@@ -114,15 +114,6 @@ std::error_code fileutil::createDirectories(llvm::StringRef Path, mode_t Mode) {
   return {};
 }
 
-std::error_code fileutil::syncDirectory(llvm::StringRef Path) {
-  UniqueFD FD = openFile(Path, O_RDONLY | O_DIRECTORY);
-  if (!FD.valid())
-    return lastError();
-  if (::fsync(FD.get()) != 0 && errno != EINVAL) // EINVAL: fs without dir sync
-    return lastError();
-  return {};
-}
-
 int64_t fileutil::nowSeconds() { return int64_t(::time(nullptr)); }
 
 std::string fileutil::describe(std::error_code EC) { return EC.message(); }

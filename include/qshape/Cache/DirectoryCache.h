@@ -10,10 +10,13 @@
 //   <dir>/ab/ab12...ef        entry of key blake3:ab12...ef
 //   <dir>/ab/.tmp-...         a store in progress (or killed)
 //
-// Writers fill a temp file in the entry's shard directory, fsync it and
-// rename it into place, so readers see a whole entry or none. Readers check
-// everything; a bad entry is a miss (counted as corrupt) that the next store
-// replaces. A hit sets the entry's mtime, which is its last-use time for LRU.
+// Writers fill a temp file in the entry's shard directory and rename it into
+// place, so readers see a whole entry or none. Readers check everything; a
+// bad entry is a miss (counted as corrupt) that the next store replaces.
+// Nothing is fsynced: the checksum already catches an entry that a power
+// loss tore, and a lost entry costs one compile, so durability is not worth
+// a disk flush on every store (ccache does not fsync either). A hit sets
+// the entry's mtime, which is its last-use time for LRU.
 //
 // Eviction never scans on a normal store: the running size estimate in the
 // stats file is compared with the cap, and only past the cap does one

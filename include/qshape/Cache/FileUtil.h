@@ -57,9 +57,6 @@ llvm::ErrorOr<size_t> readAt(int FD, char *Buffer, size_t Size,
 /// mkdir -p; components that are created get \p Mode.
 std::error_code createDirectories(llvm::StringRef Path, mode_t Mode);
 
-/// fsync of a directory, so that a rename into it survives a crash.
-std::error_code syncDirectory(llvm::StringRef Path);
-
 /// Seconds since the epoch.
 int64_t nowSeconds();
 
