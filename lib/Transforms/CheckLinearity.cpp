@@ -112,24 +112,16 @@ Operation *loopBetween(Operation *op, Region *defRegion) {
   return nullptr;
 }
 
-struct CheckLinearityPass
-    : public qshape::impl::QShapeCheckLinearityBase<CheckLinearityPass> {
-  using QShapeCheckLinearityBase::QShapeCheckLinearityBase;
-
-  void runOnOperation() override {
-    MLIRContext *ctx = &getContext();
-    qubitType = getQubitType(ctx);
-    quregType = getQuregType(ctx);
-    // The pass may run again (on the next module of a pipeline): nothing
-    // carries over, least of all ops and values that may have been freed.
-    position.clear();
-    rootOf.clear();
-    extractsOf.clear();
-    violations = 0;
+/// One run's findings. Scoped to a run, so nothing (least of all ops and
+/// values that a later pass may free) carries over to the next module.
+class LinearityChecker {
+public:
+  explicit LinearityChecker(Operation *root)
+      : qubitType(getQubitType(root->getContext())),
+        quregType(getQuregType(root->getContext())) {
     // Uses are listed newest first; diagnostics name them in program order.
-    getOperation()->walk<WalkOrder::PreOrder>(
-        [&](Operation *op) { position[op] = position.size(); });
-    getOperation()->walk([&](Operation *op) {
+    root->walk<WalkOrder::PreOrder>([&](Operation *op) { position[op] = position.size(); });
+    root->walk([&](Operation *op) {
       checkAliasing(op);
       for (Region &region : op->getRegions())
         for (Block &block : region)
@@ -138,12 +130,12 @@ struct CheckLinearityPass
       for (Value result : op->getResults())
         check(result);
     });
-    numViolations += violations;
-    if (violations > 0)
-      signalPassFailure();
-    markAllAnalysesPreserved();
   }
 
+  unsigned numValues = 0;
+  unsigned violations = 0;
+
+private:
   void check(Value v) {
     if (v.getType() != qubitType && v.getType() != quregType)
       return;
@@ -244,7 +236,20 @@ struct CheckLinearityPass
   llvm::DenseMap<Operation *, unsigned> position;
   llvm::DenseMap<std::pair<Value, int64_t>, Value> rootOf;
   llvm::DenseMap<std::pair<Value, int64_t>, SmallVector<Operation *, 1>> extractsOf;
-  unsigned violations = 0;
+};
+
+struct CheckLinearityPass
+    : public qshape::impl::QShapeCheckLinearityBase<CheckLinearityPass> {
+  using QShapeCheckLinearityBase::QShapeCheckLinearityBase;
+
+  void runOnOperation() override {
+    LinearityChecker checker(getOperation());
+    numValues += checker.numValues;
+    numViolations += checker.violations;
+    if (checker.violations > 0)
+      signalPassFailure();
+    markAllAnalysesPreserved();
+  }
 };
 
 } // namespace
