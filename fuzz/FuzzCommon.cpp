@@ -3,6 +3,7 @@
 #include "FuzzCommon.h"
 
 #include "qshape/InitAll.h"
+#include "qshape/ToolInput.h"
 
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/DialectRegistry.h"
@@ -48,6 +49,9 @@ OwningOpRef<ModuleOp> parseModule(llvm::StringRef text, MLIRContext &ctx) {
   // MLIR's lexer reads up to a NUL, as every file buffer the tools parse
   // has; libFuzzer's bytes have none, so they are parsed from a copy.
   std::string terminated = text.str();
+  // An upstream parser limit the tools check for first (qshape/ToolInput.h).
+  if (qshape::findOversizedResultNumber(terminated))
+    return {};
   return parseSourceString<ModuleOp>(terminated, config, "fuzz-input");
 }
 

@@ -15,8 +15,12 @@
 //    a float spelling (digits, '.', a leading '-' at most) that reads as a
 //    double;
 //  - it is a skeleton: the text with every literal replaced by another float
-//    of the same sign has the same digest and as many literals, at the
-//    shifted offsets.
+//    of the same sign and form (with an exponent if and only if the literal
+//    has one) has the same digest and as many literals, at the shifted
+//    offsets. The form matters only where text that reads as an exponent
+//    follows a literal ("1.0e+00e+00", which MLIR does not parse): a
+//    literal without one would take it in. Such a text then has another
+//    digest, so its index entry is a miss, never another program's library.
 //
 //===----------------------------------------------------------------------===//
 
@@ -83,7 +87,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         digits.getAsDouble(value))
       fail("literal '" + spelling + "' is not a float spelling");
     replaced += text.slice(end, l.offset);
+    bool exponent = digits.find_first_of("eE") != llvm::StringRef::npos;
     replaced += negative ? "-0.5" : "0.5";
+    if (exponent)
+      replaced += "e+00";
     end = l.offset + l.length;
   }
   replaced += text.substr(end);

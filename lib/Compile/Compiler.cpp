@@ -8,6 +8,7 @@
 #include "qshape/InitAll.h"
 #include "qshape/Interpreter/Interpreter.h"
 #include "qshape/Runtime/RuntimeABI.h"
+#include "qshape/ToolInput.h"
 #include "qshape/Transforms/LiftParameters.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -170,7 +171,8 @@ Compilation::parse(MLIRContext &context, llvm::SourceMgr &sourceMgr, CompileOpti
   c->sourceMgr = &sourceMgr;
   {
     StageTimer timer(c->times.parse, c->peaks.parse);
-    c->module = parseSourceFile<ModuleOp>(sourceMgr, ParserConfig(&context));
+    if (succeeded(checkToolInput(sourceMgr, &context)))
+      c->module = parseSourceFile<ModuleOp>(sourceMgr, ParserConfig(&context));
   }
   if (!c->module)
     return llvm::createStringError(name + ": cannot parse the module (see above)");

@@ -8,6 +8,7 @@
 
 #include "qshape/Fingerprint/Fingerprint.h"
 #include "qshape/InitAll.h"
+#include "qshape/ToolInput.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/DialectRegistry.h"
@@ -70,7 +71,9 @@ int main(int argc, char **argv) {
     sourceMgr.AddNewSourceBuffer(std::move(buffer), llvm::SMLoc());
     SourceMgrDiagnosticHandler handler(sourceMgr, &context);
     auto t0 = std::chrono::steady_clock::now();
-    OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+    OwningOpRef<ModuleOp> module;
+    if (succeeded(qshape::checkToolInput(sourceMgr, &context)))
+      module = parseSourceFile<ModuleOp>(sourceMgr, &context);
     auto t1 = std::chrono::steady_clock::now();
     if (!module) {
       llvm::errs() << "qshape-fingerprint: " << path << ": could not parse (see above)\n";

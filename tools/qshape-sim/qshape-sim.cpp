@@ -11,6 +11,7 @@
 #include "qshape/InitAll.h"
 #include "qshape/Interpreter/Interpreter.h"
 #include "qshape/Interpreter/ValueIO.h"
+#include "qshape/ToolInput.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Complex/IR/Complex.h"
@@ -118,7 +119,9 @@ int main(int argc, char **argv) {
   llvm::SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(std::move(buffer), llvm::SMLoc());
   SourceMgrDiagnosticHandler handler(sourceMgr, &context);
-  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+  OwningOpRef<ModuleOp> module;
+  if (succeeded(qshape::checkToolInput(sourceMgr, &context)))
+    module = parseSourceFile<ModuleOp>(sourceMgr, &context);
   if (!module)
     return fail(inputFile + ": could not parse (see above)");
 

@@ -1,0 +1,52 @@
+//===- ToolInputTest.cpp - the check on program text before parsing -------===//
+
+#include "qshape/ToolInput.h"
+
+#include "gtest/gtest.h"
+
+#include <string>
+
+using namespace qshape;
+
+namespace {
+
+TEST(ToolInput, ReportsTheFirstUseAtOrBeyondTheLimit) {
+  std::string text = "%a#1048575 %b#7 %c#1048576 %d#2000000";
+  std::optional<OversizedResultNumber> found = findOversizedResultNumber(text);
+  ASSERT_TRUE(found);
+  EXPECT_EQ(found->offset, text.find("%c"));
+  EXPECT_EQ(found->number, 1048576u);
+}
+
+TEST(ToolInput, TheLimitGrowsWithTheText) {
+  // Past 2^20 bytes the limit is the text's size: a number below it may be
+  // a real result of a value with that many results declared.
+  std::string padding = "// " + std::string(3000000, 'x') + "\n";
+  EXPECT_FALSE(findOversizedResultNumber(padding + "%v#2999999"));
+  std::optional<OversizedResultNumber> found =
+      findOversizedResultNumber(padding + "%v#" + std::to_string(padding.size() + 10));
+  ASSERT_TRUE(found);
+  EXPECT_EQ(found->offset, padding.size());
+}
+
+TEST(ToolInput, StringsCommentsAndOtherHashesAreNotUses) {
+  EXPECT_FALSE(findOversizedResultNumber("// %v#2000000\n"));
+  EXPECT_FALSE(findOversizedResultNumber("\"%v#2000000\""));
+  EXPECT_FALSE(findOversizedResultNumber("\"\\\" %v#2000000\""));
+  EXPECT_FALSE(findOversizedResultNumber("#loc2000000 = loc(\"a\")"));
+  EXPECT_FALSE(findOversizedResultNumber("v#2000000 %#2000000"));
+  // After a string and a comment end, uses count again.
+  std::string text = "\"a\\\\\" // x\n%v#2000000";
+  std::optional<OversizedResultNumber> found = findOversizedResultNumber(text);
+  ASSERT_TRUE(found);
+  EXPECT_EQ(found->offset, text.find("%v"));
+}
+
+TEST(ToolInput, NumbersBeyond64BitsSaturate) {
+  std::optional<OversizedResultNumber> found =
+      findOversizedResultNumber("%0#123456789012345678901234567890");
+  ASSERT_TRUE(found);
+  EXPECT_EQ(found->number, UINT64_MAX);
+}
+
+} // namespace
