@@ -33,6 +33,7 @@ constexpr uint64_t kMinOversizedResultNumber = uint64_t(1) << 20;
 
 struct OversizedResultNumber {
   size_t offset;   ///< of the use's `%`
+  size_t length;   ///< of the use, `%` to the last digit
   uint64_t number; ///< saturated at UINT64_MAX
 };
 

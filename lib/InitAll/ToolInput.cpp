@@ -80,7 +80,7 @@ std::optional<OversizedResultNumber> qshape::findOversizedResultNumber(llvm::Str
     size_t offset = size_t(name - 1 - begin);
     if (lexer.isQuoted(offset))
       continue;
-    return OversizedResultNumber{offset, number};
+    return OversizedResultNumber{offset, size_t(p - begin) - offset, number};
   }
   return std::nullopt;
 }
@@ -91,12 +91,7 @@ mlir::LogicalResult qshape::checkToolInput(llvm::SourceMgr &sourceMgr, mlir::MLI
   std::optional<OversizedResultNumber> found = findOversizedResultNumber(text);
   if (!found)
     return mlir::success();
-  llvm::StringRef use = text.drop_front(found->offset);
-  use = use.take_while([&, first = true](char c) mutable {
-    bool keep = first || c == '#' || isSuffixIdChar(c);
-    first = false;
-    return keep;
-  });
+  llvm::StringRef use = text.substr(found->offset, found->length);
   std::string number =
       found->number == UINT64_MAX ? std::string("beyond 2^64") : std::to_string(found->number);
   std::string message = ("'" + use + "' names result " + number + ", more than a program of " +

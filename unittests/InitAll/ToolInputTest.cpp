@@ -15,6 +15,7 @@ TEST(ToolInput, ReportsTheFirstUseAtOrBeyondTheLimit) {
   std::optional<OversizedResultNumber> found = findOversizedResultNumber(text);
   ASSERT_TRUE(found);
   EXPECT_EQ(found->offset, text.find("%c"));
+  EXPECT_EQ(found->length, std::string("%c#1048576").size());
   EXPECT_EQ(found->number, 1048576u);
 }
 
