@@ -20,7 +20,6 @@
 
 #include <dlfcn.h>
 #include <mutex>
-#include <numeric>
 #include <sys/stat.h>
 
 #define DEBUG_TYPE "qshape-cache"
@@ -152,41 +151,14 @@ cache::CacheKey modulecache::computeKey(StringRef fingerprint,
 }
 
 void modulecache::orderUsesAsRead(Operation *root) {
-  // The reader numbers ops in a pre-order walk and expects each use list to
-  // run from the last use to the first, by (owner, operand number): the
-  // order in which it creates the uses. bytecode::getUseID's encoding.
-  llvm::DenseMap<Operation *, uint64_t> position;
-  uint64_t next = 0;
-  root->walk<WalkOrder::PreOrder>(
-      [&](Operation *op) { position.try_emplace(op, next++); });
-  SmallVector<uint64_t> ids;
-  SmallVector<unsigned> byId, newIndex;
-  auto order = [&](Value value) {
-    if (value.use_empty() || value.hasOneUse())
-      return;
-    ids.clear();
-    bool descending = true;
-    for (OpOperand &use : value.getUses()) {
-      ids.push_back(position.lookup(use.getOwner()) << 32 | use.getOperandNumber());
-      descending &= ids.size() == 1 || ids[ids.size() - 2] > ids.back();
-    }
-    if (descending)
-      return;
-    byId.resize(ids.size());
-    std::iota(byId.begin(), byId.end(), 0u);
-    llvm::sort(byId, [&](unsigned a, unsigned b) { return ids[a] > ids[b]; });
-    newIndex.resize(ids.size());
-    for (auto [to, from] : llvm::enumerate(byId))
-      newIndex[from] = to;
-    value.shuffleUseList(newIndex);
-  };
-  root->walk([&](Operation *op) {
-    for (Value result : op->getResults())
-      order(result);
-    for (Region &region : op->getRegions())
-      for (Block &block : region)
-        for (Value arg : block.getArguments())
-          order(arg);
+  // The reader creates the uses in a pre-order walk, operand by operand, each
+  // at the front of its value's list (bytecode::getUseID's encoding), so each
+  // list runs from the last use to the first. Setting every operand again in
+  // that walk rebuilds every list in that order: one pass, no numbering, no
+  // sort.
+  root->walk<WalkOrder::PreOrder>([](Operation *op) {
+    for (OpOperand &use : op->getOpOperands())
+      use.set(use.get());
   });
 }
 
