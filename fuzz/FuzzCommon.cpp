@@ -49,8 +49,8 @@ OwningOpRef<ModuleOp> parseModule(llvm::StringRef text, MLIRContext &ctx) {
   // MLIR's lexer reads up to a NUL, as every file buffer the tools parse
   // has; libFuzzer's bytes have none, so they are parsed from a copy.
   std::string terminated = text.str();
-  // An upstream parser limit the tools check for first (qshape/ToolInput.h).
-  if (qshape::findOversizedResultNumber(terminated))
+  // Upstream parser limits the tools check for first (qshape/ToolInput.h).
+  if (qshape::findOversizedResultNumber(terminated) || qshape::findExcessiveNesting(terminated))
     return {};
   return parseSourceString<ModuleOp>(terminated, config, "fuzz-input");
 }

@@ -13,6 +13,7 @@
 #include "FuzzCommon.h"
 
 #include "qshape/Interpreter/ValueIO.h"
+#include "qshape/ToolInput.h"
 
 #include "mlir/AsmParser/AsmParser.h"
 #include "mlir/IR/BuiltinTypes.h"
@@ -26,10 +27,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   MLIRContext &ctx = freshContext();
   llvm::StringRef input(reinterpret_cast<const char *>(data), size);
   auto [typeText, json] = input.split('\n');
-  // MLIR's type parser recurses once per nesting level, so thousands of '('
-  // overflow the stack (upstream; any text the tools parse can do it). The
-  // type line only sets up the reader under test: deep nesting is skipped.
-  if (typeText.count('(') + typeText.count('<') > 64)
+  // MLIR's type parser recurses once per nesting level, so thousands of '(',
+  // '<', or '[' and '{' of an attribute in a type (a tensor's encoding),
+  // overflow the stack (upstream; the tools check with findExcessiveNesting
+  // before they parse). The type line only sets up the reader under test:
+  // deep nesting is skipped.
+  if (qshape::findExcessiveNesting(typeText, 64))
     return 0;
   FunctionType fn;
   {

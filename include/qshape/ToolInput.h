@@ -3,8 +3,10 @@
 // MLIR's parser (LLVM 22) sizes a value's table of results by the largest
 // result number a use names (`%x#N`) before it checks that number against
 // the value, so a few bytes of text make it allocate 16*N bytes: 64 GB for
-// `%x#4000000000`, and an out-of-memory abort instead of a diagnostic. Every
-// qshape tool that parses program text runs checkToolInput first.
+// `%x#4000000000`, and an out-of-memory abort instead of a diagnostic. And it
+// recurses once (or more) per level of nesting, so a few thousand nested
+// brackets overflow its stack: a crash. Every qshape tool that parses program
+// text runs checkToolInput first.
 //
 //===----------------------------------------------------------------------===//
 
@@ -43,10 +45,21 @@ struct OversizedResultNumber {
 /// no program this size uses such a number.
 std::optional<OversizedResultNumber> findOversizedResultNumber(llvm::StringRef text);
 
+/// The deepest nesting of brackets (`(`, `[`, `{`, `<`) the tools parse.
+/// MLIR's parser in qshape's tools overflows its stack at about 5000 nested
+/// `[` (4000 levels of regions, each two brackets deep); no program nests
+/// more than a few dozen.
+constexpr unsigned kMaxNesting = 1000;
+
+/// The offset of the first bracket, outside strings and comments, that opens
+/// a level deeper than `limit`. The `>` of `->` and `>=` closes nothing.
+std::optional<size_t> findExcessiveNesting(llvm::StringRef text, unsigned limit = kMaxNesting);
+
 /// Checks the main buffer of `sourceMgr`. A use that
-/// findOversizedResultNumber finds is reported as a located error, through
-/// `ctx`'s diagnostic handlers, or printed by `sourceMgr` when `ctx` is
-/// null, and the result is failure().
+/// findOversizedResultNumber finds, or a bracket that findExcessiveNesting
+/// finds, is reported as a located error, through `ctx`'s diagnostic
+/// handlers, or printed by `sourceMgr` when `ctx` is null, and the result is
+/// failure().
 mlir::LogicalResult checkToolInput(llvm::SourceMgr &sourceMgr, mlir::MLIRContext *ctx);
 
 } // namespace qshape

@@ -50,4 +50,39 @@ TEST(ToolInput, NumbersBeyond64BitsSaturate) {
   EXPECT_EQ(found->number, UINT64_MAX);
 }
 
+std::string repeat(const std::string &s, unsigned n) {
+  std::string out;
+  for (unsigned i = 0; i < n; ++i)
+    out += s;
+  return out;
+}
+
+TEST(ToolInput, ReportsTheFirstBracketPastTheDepthLimit) {
+  EXPECT_FALSE(findExcessiveNesting(repeat("[", 4) + repeat("]", 4), 4));
+  std::string text = "x " + repeat("[", 5) + repeat("]", 5);
+  std::optional<size_t> found = findExcessiveNesting(text, 4);
+  ASSERT_TRUE(found);
+  EXPECT_EQ(*found, text.find('[') + 4);
+  // Every kind of bracket counts, and closing ones end their levels.
+  EXPECT_EQ(findExcessiveNesting("({[<a>]})({[<b>]})", 4), std::nullopt);
+  EXPECT_EQ(findExcessiveNesting("({[<<a>>]})", 4), std::optional<size_t>(4));
+  // The default is kMaxNesting.
+  EXPECT_FALSE(findExcessiveNesting(repeat("(", kMaxNesting)));
+  EXPECT_TRUE(findExcessiveNesting(repeat("(", kMaxNesting + 1)));
+}
+
+TEST(ToolInput, ArrowsComparisonsStringsAndCommentsCloseNoLevel) {
+  // Nested function types: `->` does not end a level (else each level would
+  // count as none, and any depth would pass).
+  std::string fns = repeat("(() -> ", 5) + "()" + repeat(")", 5);
+  EXPECT_TRUE(findExcessiveNesting(fns, 4));
+  std::string sets = repeat("[affine_set<(d0) : (d0 >= 0)>, ", 5) + repeat("]", 5);
+  EXPECT_TRUE(findExcessiveNesting(sets, 4));
+  EXPECT_FALSE(findExcessiveNesting("(a <= b)", 1));
+  // Brackets in strings and comments are text.
+  EXPECT_FALSE(findExcessiveNesting("\"((((((\" // ((((((\n()", 1));
+  EXPECT_FALSE(findExcessiveNesting("\"\\\"((((\"", 1));
+  EXPECT_TRUE(findExcessiveNesting("\"a\" // b\n((", 1));
+}
+
 } // namespace
