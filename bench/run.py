@@ -22,6 +22,9 @@
    process on W2 at n_trotter 10 and 40 (target: hit <= 1% of the miss),
    a hit by compile key, a Python session's hit, and 8 simultaneous compiles
    (target: total CPU <= 1.3x one compile). <build>/bench/artifact.json.
+9. Seed 000's session (`session`, bench/session_bench.py): its 140 jobs
+   compiled by qshape.compile and run by Artifact.run in one Python process,
+   on a fresh cache and on the filled one. <build>/bench/session.json.
 Ratios are taken within one run (the machine is noisy); timings are the best
 of --repeat runs, or medians where a section says so.
 """
@@ -270,13 +273,14 @@ def main():
     ap.add_argument("--sizes", default="10000,100000,1000000")
     ap.add_argument("--sections",
                     default="fingerprint,canonicalize,sim,cache,remote,roll,native,artifact,"
-                            "catalyst-cache,topology",
+                            "catalyst-cache,topology,session",
                     help="comma-separated subset of: fingerprint, canonicalize, sim, cache, remote, roll, "
                          "native, artifact, allocators (not in the default: W3 rolling under each malloc "
                          "installed), catalyst-cache and topology (bench/topology_bench.py: the MLIR "
                          "cache in a Catalyst-shaped pipeline; one artifact per topology), roll-scale "
                          "(not in the default: roll vs parse on W2 with "
-                         "15-1000 terms, W1, W3; --roll-terms, --roll-trotter)")
+                         "15-1000 terms, W1, W3; --roll-terms, --roll-trotter), session (seed 000's "
+                         "140 jobs through qshape.compile and Artifact.run)")
     ap.add_argument("--roll-terms", default="15,100,400,1000",
                     help="roll-scale: term counts of the synthetic W2 Hamiltonians")
     ap.add_argument("--roll-trotter", default="10,40",
@@ -329,6 +333,9 @@ def main():
             topology_bench.catalyst_cache_bench(bindir, work, args.repeat)
         if "topology" in sections:
             topology_bench.topology_bench(bindir, work, flags=args.topology_flags.split())
+    if "session" in sections:
+        import session_bench
+        session_bench.session_bench(bindir, work, args.repeat)
 
 
 def fingerprint_bench(bindir, work, args):

@@ -126,6 +126,12 @@ function(qshape_tool_link target)
       INSTALL_RPATH "${QSHAPE_TOOL_INSTALL_RPATH}")
     set(destination ${QSHAPE_INSTALL_BINDIR})
   endif()
+  get_target_property(static ${target} QSHAPE_STATIC_MLIR)
+  if(static)
+    # MLIR and LLVM are in the program (qshape_link_mlir_llvm): it loads
+    # nothing by a run path.
+    set_target_properties(${target} PROPERTIES INSTALL_RPATH "")
+  endif()
   # The build tree has the prefix's layout (bin/, lib/, libexec/qshape/), so
   # it runs with the prefix's run path: the one CMake computes for the build
   # tree has empty entries, and an empty entry is the working directory.

@@ -1,3 +1,14 @@
+# How qshape's programs link MLIR and LLVM.
+#
+# qshape_link_mlir_llvm(<target>)
+#
+# The tools that are not MLIR hosts (qshape-run, qshape-sim,
+# qshape-fingerprint; qshape-compile has its own variant of the same rule)
+# link the static archives when QSHAPE_STATIC_COMPILER is on, and
+# libMLIR.so/libLLVM.so otherwise (and in sanitizer builds). A host that
+# loads plugins (qshape-opt) must export MLIR's symbols and keeps the shared
+# libraries: a plugin carries no copy of MLIR.
+#
 # qshape_link_static_mlir_llvm(<target> [FULLY_STATIC] [ORDER_FILE <file.order.gz>])
 #
 # Links <target> against the static archives of MLIR and LLVM (Debian ships
@@ -26,6 +37,22 @@
 # all of it: qshape-compile-full's peak RSS on a rolled W2 fell from 61 MB
 # to 33 MB, --version's from 27 MB to 10 MB (docs/native.md). Only with
 # lld as the linker; names it does not find (another LLVM) are skipped.
+option(QSHAPE_STATIC_COMPILER
+  "Link qshape-compile, qshape-run, qshape-sim and qshape-fingerprint against MLIR's and LLVM's static archives" ON)
+if(QSHAPE_STATIC_COMPILER AND NOT LLVM_USE_SANITIZER)
+  set(QSHAPE_STATIC_TOOLS ON)
+else()
+  set(QSHAPE_STATIC_TOOLS OFF)
+endif()
+
+function(qshape_link_mlir_llvm target)
+  if(QSHAPE_STATIC_TOOLS)
+    qshape_link_static_mlir_llvm(${target})
+  else()
+    target_link_libraries(${target} PRIVATE ${QSHAPE_MLIR_LIBS} ${QSHAPE_LLVM_LIBS})
+  endif()
+endfunction()
+
 function(qshape_link_static_mlir_llvm target)
   cmake_parse_arguments(PARSE_ARGV 1 ARG "FULLY_STATIC" "ORDER_FILE" "")
   get_property(mlir_libs GLOBAL PROPERTY MLIR_ALL_LIBS)
@@ -55,7 +82,7 @@ function(qshape_link_static_mlir_llvm target)
       if(QSHAPE_STATIC_${name}_LIBRARY)
         list(APPEND resolved ${QSHAPE_STATIC_${name}_LIBRARY})
       else()
-        message(FATAL_ERROR "qshape-compile (QSHAPE_STATIC_COMPILER): LLVMSupport needs ${lib}, "
+        message(FATAL_ERROR "${target} (QSHAPE_STATIC_COMPILER): LLVMSupport needs ${lib}, "
                             "which is not installed; configure with -DQSHAPE_STATIC_COMPILER=OFF")
       endif()
     else()
@@ -76,7 +103,8 @@ function(qshape_link_static_mlir_llvm target)
   # Nothing to find at run time but the system's libraries: no run path
   # (CMake would make one of empty entries from the archives, which means
   # the working directory).
-  set_target_properties(${target} PROPERTIES SKIP_BUILD_RPATH ON INSTALL_RPATH "")
+  set_target_properties(${target} PROPERTIES SKIP_BUILD_RPATH ON INSTALL_RPATH ""
+    QSHAPE_STATIC_MLIR ON)
   # lld reads the ~600 archives of one group in about a second; GNU ld takes
   # far longer and far more memory.
   if(QSHAPE_LLD)
