@@ -3,7 +3,8 @@
 # qshape_link_mlir_llvm(<target>)
 #
 # The tools that are not MLIR hosts (qshape-run, qshape-sim,
-# qshape-fingerprint; qshape-compile has its own variant of the same rule)
+# qshape-fingerprint, qshape-cache; qshape-compile has its own variant of the
+# same rule)
 # link the static archives when QSHAPE_STATIC_COMPILER is on, and
 # libMLIR.so/libLLVM.so otherwise (and in sanitizer builds). A host that
 # loads plugins (qshape-opt) must export MLIR's symbols and keeps the shared
@@ -38,7 +39,7 @@
 # to 33 MB, --version's from 27 MB to 10 MB (docs/native.md). Only with
 # lld as the linker; names it does not find (another LLVM) are skipped.
 option(QSHAPE_STATIC_COMPILER
-  "Link qshape-compile, qshape-run, qshape-sim and qshape-fingerprint against MLIR's and LLVM's static archives" ON)
+  "Link qshape-compile, qshape-run, qshape-sim, qshape-fingerprint and qshape-cache against MLIR's and LLVM's static archives" ON)
 if(QSHAPE_STATIC_COMPILER AND NOT LLVM_USE_SANITIZER)
   set(QSHAPE_STATIC_TOOLS ON)
 else()
