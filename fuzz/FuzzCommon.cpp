@@ -50,7 +50,7 @@ OwningOpRef<ModuleOp> parseModule(llvm::StringRef text, MLIRContext &ctx) {
   // has; libFuzzer's bytes have none, so they are parsed from a copy.
   std::string terminated = text.str();
   // Upstream parser limits the tools check for first (qshape/ToolInput.h).
-  if (qshape::findOversizedResultNumber(terminated) || qshape::findExcessiveNesting(terminated))
+  if (qshape::findToolInputProblem(terminated))
     return {};
   return parseSourceString<ModuleOp>(terminated, config, "fuzz-input");
 }

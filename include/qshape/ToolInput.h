@@ -18,6 +18,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 
 namespace llvm {
 class SourceMgr;
@@ -55,9 +56,19 @@ constexpr unsigned kMaxNesting = 1000;
 /// a level deeper than `limit`. The `>` of `->` and `>=` closes nothing.
 std::optional<size_t> findExcessiveNesting(llvm::StringRef text, unsigned limit = kMaxNesting);
 
-/// Checks the main buffer of `sourceMgr`. A use that
-/// findOversizedResultNumber finds, or a bracket that findExcessiveNesting
-/// finds, is reported as a located error, through `ctx`'s diagnostic
+/// What would make MLIR's parser crash or run out of memory on `text`.
+struct ToolInputProblem {
+  size_t offset;       ///< where it starts
+  std::string message; ///< what is wrong, for a diagnostic at `offset`
+};
+
+/// The first problem of `text` that findOversizedResultNumber or
+/// findExcessiveNesting finds: every check the tools make before they parse
+/// (the fuzz targets skip what it reports).
+std::optional<ToolInputProblem> findToolInputProblem(llvm::StringRef text);
+
+/// Checks the main buffer of `sourceMgr`. A problem findToolInputProblem
+/// finds is reported as a located error, through `ctx`'s diagnostic
 /// handlers, or printed by `sourceMgr` when `ctx` is null, and the result is
 /// failure().
 mlir::LogicalResult checkToolInput(llvm::SourceMgr &sourceMgr, mlir::MLIRContext *ctx);

@@ -136,36 +136,40 @@ std::optional<size_t> qshape::findExcessiveNesting(llvm::StringRef text, unsigne
   return std::nullopt;
 }
 
-mlir::LogicalResult qshape::checkToolInput(llvm::SourceMgr &sourceMgr, mlir::MLIRContext *ctx) {
-  const llvm::MemoryBuffer *buffer = sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID());
-  llvm::StringRef text = buffer->getBuffer();
-  const char *at = nullptr;
-  std::string message;
+std::optional<ToolInputProblem> qshape::findToolInputProblem(llvm::StringRef text) {
   if (std::optional<OversizedResultNumber> found = findOversizedResultNumber(text)) {
     llvm::StringRef use = text.substr(found->offset, found->length);
     std::string number =
         found->number == UINT64_MAX ? std::string("beyond 2^64") : std::to_string(found->number);
-    at = use.data();
-    message = ("'" + use + "' names result " + number + ", more than a program of " +
-               std::to_string(text.size()) +
-               " bytes can declare: the text is damaged or not a program (MLIR's parser would "
-               "allocate a table of that many results and run out of memory)")
-                  .str();
-  } else if (std::optional<size_t> offset = findExcessiveNesting(text)) {
-    at = text.data() + *offset;
-    message = "brackets nested more than " + std::to_string(kMaxNesting) +
-              " deep: the text is damaged or not a program (MLIR's parser recurses once per "
-              "level and would overflow its stack)";
-  } else {
-    return mlir::success();
+    return ToolInputProblem{
+        found->offset,
+        ("'" + use + "' names result " + number + ", more than a program of " +
+         std::to_string(text.size()) +
+         " bytes can declare: the text is damaged or not a program (MLIR's parser would "
+         "allocate a table of that many results and run out of memory)")
+            .str()};
   }
-  llvm::SMLoc loc = llvm::SMLoc::getFromPointer(at);
+  if (std::optional<size_t> offset = findExcessiveNesting(text))
+    return ToolInputProblem{*offset, "brackets nested more than " + std::to_string(kMaxNesting) +
+                                         " deep: the text is damaged or not a program (MLIR's "
+                                         "parser recurses once per level and would overflow "
+                                         "its stack)"};
+  return std::nullopt;
+}
+
+mlir::LogicalResult qshape::checkToolInput(llvm::SourceMgr &sourceMgr, mlir::MLIRContext *ctx) {
+  const llvm::MemoryBuffer *buffer = sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID());
+  llvm::StringRef text = buffer->getBuffer();
+  std::optional<ToolInputProblem> problem = findToolInputProblem(text);
+  if (!problem)
+    return mlir::success();
+  llvm::SMLoc loc = llvm::SMLoc::getFromPointer(text.data() + problem->offset);
   if (!ctx) {
-    sourceMgr.PrintMessage(loc, llvm::SourceMgr::DK_Error, message);
+    sourceMgr.PrintMessage(loc, llvm::SourceMgr::DK_Error, problem->message);
     return mlir::failure();
   }
   auto [line, column] = sourceMgr.getLineAndColumn(loc);
   mlir::emitError(mlir::FileLineColLoc::get(ctx, buffer->getBufferIdentifier(), line, column))
-      << message;
+      << problem->message;
   return mlir::failure();
 }
