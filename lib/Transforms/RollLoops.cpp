@@ -10,6 +10,8 @@
 //  - RunAnalyzer: whether a candidate run can be one loop, operand by
 //    operand (a RunPlan);
 //  - LoopBuilder: the scf.for of a plan;
+//  - ReplayCheck: the proof, before a loop replaces its run, that it
+//    replays it;
 //  - RollDriver: one block, greedily by ops saved;
 //  - RoundTrip: verify-roundtrip.
 // This file puts each function in canonical form, rolls its blocks
@@ -177,6 +179,7 @@ void QShapeRollLoopsPass::runOnOperation() {
   numRejectedUnprofitable += stats.rejectedUnprofitable;
   numRejectedSideEffects += stats.rejectedSideEffects;
   numRejectedOperands += stats.rejectedOperands;
+  numRejectedReplay += stats.rejectedReplay;
 }
 
 } // namespace

@@ -239,7 +239,12 @@ def QShapeRollLoops : Pass<"qshape-roll-loops", "mlir::ModuleOp"> {
     Only profitable runs are rolled: the op count after rolling (tables and
     index arithmetic included) must be smaller by at least `min-savings`.
     Side-effecting ops keep their order and nothing moves across ops the
-    pass does not understand. With `verify-roundtrip`, every rolled
+    pass does not understand. Before a loop replaces its run, an always-on
+    replay check proves, copy by copy and operand slot by operand slot,
+    that each iteration does what its copy did (wires, parameters,
+    attributes, regions, and the uses after the run); a loop that fails
+    it is dropped, the run stays unrolled, and a remark says why. With
+    `verify-roundtrip`, every rolled
     function is cloned, fully unrolled, canonicalized and compared by exact
     fingerprint with the input; a mismatch is an error naming the loop.
 
@@ -291,6 +296,9 @@ def QShapeRollLoops : Pass<"qshape-roll-loops", "mlir::ModuleOp"> {
               "Runs not rolled because of side effects or unknown ops">,
     Statistic<"numRejectedOperands", "rejected-operands",
               "Runs not rolled because operands vary without a usable pattern">,
+    Statistic<"numRejectedReplay", "rejected-replay",
+              "Loops built and then dropped: the replay check found that an "
+              "iteration would not do what its copy did (a remark says where)">,
   ];
 }
 

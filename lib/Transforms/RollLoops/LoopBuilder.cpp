@@ -22,6 +22,9 @@ using namespace mlir;
 
 namespace qshape::roll {
 
+/// The key of the register carried only for write-backs.
+static constexpr std::pair<unsigned, unsigned> kWriteBackCarry{~0u, ~0u};
+
 Value LoopBuilder::indexValue(OpBuilder &b, Location loc, Value iv, Type type, int64_t base,
                               int64_t stride) {
   auto key = std::make_tuple(type, base, stride);
@@ -48,7 +51,7 @@ Value LoopBuilder::tableValue(OpBuilder &b, Location loc, Value iv, Value table)
   return v;
 }
 
-Value LoopBuilder::constantTable(OpBuilder &b, Location loc, const OperandPlan &op) {
+Value LoopBuilder::constantTable(Location loc, const OperandPlan &op) {
   unsigned k = op.perCopy.size();
   SmallVector<Attribute> values;
   values.reserve(k);
@@ -63,13 +66,32 @@ Value LoopBuilder::constantTable(OpBuilder &b, Location loc, const OperandPlan &
   Attribute contents = DenseElementsAttr::get(tensorType, values);
   Value &table = constantTables[contents];
   if (!table)
-    table = arith::ConstantOp::create(b, loc, cast<TypedAttr>(contents));
+    table = arith::ConstantOp::create(*outer, loc, cast<TypedAttr>(contents));
   return table;
 }
 
-scf::ForOp LoopBuilder::build() {
+Value LoopBuilder::indexTable(Location loc, ArrayRef<int64_t> values) {
+  auto tensorType = RankedTensorType::get({int64_t(values.size())}, outer->getI64Type());
+  return arith::ConstantOp::create(*outer, loc, DenseElementsAttr::get(tensorType, values));
+}
+
+unsigned LoopBuilder::carriedIndex(std::pair<unsigned, unsigned> key) const {
+  return llvm::find(carriedKeys, key) - carriedKeys.begin();
+}
+
+namespace {
+/// Records the ops a builder makes.
+struct Recorder : OpBuilder::Listener {
+  explicit Recorder(SmallVector<Operation *> &made) : made(made) {}
+  void notifyOperationInserted(Operation *op, OpBuilder::InsertPoint) override {
+    made.push_back(op);
+  }
+  SmallVector<Operation *> &made;
+};
+} // namespace
+
+void LoopBuilder::hoistInputs() {
   Operation *first = at(0, 0);
-  Location loc = first->getLoc();
   unsigned k = plan.copies, p = plan.period;
   // Values from before the run that the loop takes (inits, invariants,
   // gathered values, registers read) may be defined by an op left out of
@@ -116,48 +138,42 @@ scf::ForOp LoopBuilder::build() {
     }
   if (plan.writeBackReg)
     hoist(plan.writeBackReg);
-  OpBuilder b(first);
+}
 
-  // Tables live before the loop.
-  DenseMap<std::pair<unsigned, unsigned>, Value> tables; // (j, m) -> tensor
+void LoopBuilder::makeTables(Location loc) {
+  unsigned k = plan.copies, p = plan.period;
   for (unsigned j = 0; j < p; ++j)
     for (unsigned m = 0; m < plan.operands[j].size(); ++m) {
       OperandPlan &op = plan.operands[j][m];
-      Type type = op.perCopy[0].getType();
-      auto tensorType = RankedTensorType::get({int64_t(k)}, type);
       if (op.kind == OperandPlan::IntTable || op.kind == OperandPlan::FloatTable) {
-        tables[{j, m}] = constantTable(b, loc, op);
+        tables[{j, m}] = constantTable(loc, op);
       } else if (op.kind == OperandPlan::Recompute) {
         for (OperandPlan &part : op.parts)
           if (part.kind != OperandPlan::Invariant)
-            (void)constantTable(b, loc, part);
+            (void)constantTable(loc, part);
       } else if (op.kind == OperandPlan::Gather) {
-        tables[{j, m}] = tensor::FromElementsOp::create(b, loc, tensorType, op.perCopy);
+        auto tensorType = RankedTensorType::get({int64_t(k)}, op.perCopy[0].getType());
+        tables[{j, m}] = tensor::FromElementsOp::create(*outer, loc, tensorType, op.perCopy);
       }
     }
   for (unsigned j = 0; j < p; ++j)
     for (unsigned m = 0; m < plan.operands[j].size(); ++m) {
       OperandPlan &op = plan.operands[j][m];
-      if (op.kind == OperandPlan::WireRead && op.base < 0) {
-        auto tensorType = RankedTensorType::get({int64_t(k)}, b.getI64Type());
-        tables[{j, m}] = arith::ConstantOp::create(
-            b, loc, DenseElementsAttr::get(tensorType, ArrayRef<int64_t>(op.wires)));
-      }
+      if (op.kind == OperandPlan::WireRead && op.base < 0)
+        tables[{j, m}] = indexTable(loc, op.wires);
     }
-  DenseMap<unsigned, Value> indexTables; // j -> tensor<kxi64>
   for (unsigned j = 0; j < p; ++j) {
     IndexPlan &ip = plan.indices[j];
-    if (ip.varies && !ip.affine) {
-      auto tensorType = RankedTensorType::get({int64_t(k)}, b.getI64Type());
-      indexTables[j] = arith::ConstantOp::create(
-          b, loc, DenseElementsAttr::get(tensorType, ArrayRef<int64_t>(ip.values)));
-    }
+    if (ip.varies && !ip.affine)
+      indexTables[j] = indexTable(loc, ip.values);
   }
+  for (auto [w, wb] : llvm::enumerate(plan.writeBacks))
+    if (!wb.affine)
+      writeBackTables[w] = indexTable(loc, wb.wires);
+}
 
-  // Carried values: one iter_arg per (producer j, result #), in body order.
-  SmallVector<std::pair<unsigned, unsigned>> carriedKeys;
-  SmallVector<Value> inits;
-  for (unsigned j = 0; j < p; ++j)
+void LoopBuilder::makeLoop(Location loc) {
+  for (unsigned j = 0; j < plan.period; ++j)
     for (OperandPlan &op : plan.operands[j])
       if (op.kind == OperandPlan::Carried) {
         auto key = std::make_pair(op.defOp, op.defResult);
@@ -166,138 +182,129 @@ scf::ForOp LoopBuilder::build() {
           inits.push_back(op.invariant);
         }
       }
-
   // A register the loop carries only for the qubits it writes back.
-  constexpr std::pair<unsigned, unsigned> kWriteBackCarry{~0u, ~0u};
   if (plan.newCarry) {
     carriedKeys.push_back(kWriteBackCarry);
     inits.push_back(plan.writeBackReg);
   }
-  DenseMap<unsigned, Value> writeBackTables; // write-back # -> tensor<kxi64>
-  for (auto [w, wb] : llvm::enumerate(plan.writeBacks))
-    if (!wb.affine) {
-      auto tensorType = RankedTensorType::get({int64_t(k)}, b.getI64Type());
-      writeBackTables[w] = arith::ConstantOp::create(
-          b, loc, DenseElementsAttr::get(tensorType, ArrayRef<int64_t>(wb.wires)));
-    }
-  Value lb = arith::ConstantIndexOp::create(b, loc, 0);
-  Value ub = arith::ConstantIndexOp::create(b, loc, k);
-  Value step = arith::ConstantIndexOp::create(b, loc, 1);
+  Value lb = arith::ConstantIndexOp::create(*outer, loc, 0);
+  Value ub = arith::ConstantIndexOp::create(*outer, loc, plan.copies);
+  Value step = arith::ConstantIndexOp::create(*outer, loc, 1);
   // The empty body builder keeps scf.for from adding its own terminator to
   // a loop that carries nothing (a run of gphase ops): the yield is ours.
-  auto forOp = scf::ForOp::create(b, loc, lb, ub, step, inits,
-                                  [](OpBuilder &, Location, Value, ValueRange) {});
-  Block *body = forOp.getBody();
-  OpBuilder bb = OpBuilder::atBlockBegin(body);
-  Value iv = forOp.getInductionVar();
+  forOp = scf::ForOp::create(*outer, loc, lb, ub, step, inits,
+                             [](OpBuilder &, Location, Value, ValueRange) {});
+  iv = forOp.getInductionVar();
+}
 
-  // Wires read before the run are read inside the loop from the register
-  // live at that point (linear use, as Catalyst emits and expects): the
-  // carried register of the same chain, or what this copy's inserts made
-  // of it so far. Reading it there gives the qubit the unrolled copy read
-  // from the older register, since the canonical form only reads past an
-  // insert at another wire.
-  DenseMap<Value, Value> liveReg; // register read before the run -> live value
-  auto liveRegisterFor = [&](Value reg) -> Value {
-    if (Value live = liveReg.lookup(reg))
-      return live;
-    for (auto [idx, init] : llvm::enumerate(inits)) {
-      if (init.getType() != reg.getType())
-        continue;
-      // init is reg or made from it by inserts.
-      Value v = init;
-      for (int steps = 0; v != reg && steps < 4096; ++steps) {
-        Operation *def = v.getDefiningOp();
-        std::optional<RegisterAccess> a = def ? RegisterAccess::get(def) : std::nullopt;
-        if (!a || !a->isInsert)
-          break;
-        v = a->reg;
-      }
-      if (v == reg)
-        return liveReg[reg] = forOp.getRegionIterArgs()[idx];
+// Wires read before the run are read inside the loop from the register
+// live at that point (linear use, as Catalyst emits and expects): the
+// carried register of the same chain, or what this copy's inserts made of
+// it so far. Reading it there gives the qubit the unrolled copy read from
+// the older register, since the canonical form only reads past an insert
+// at another wire.
+Value LoopBuilder::liveRegisterFor(Value reg) {
+  if (Value live = liveReg.lookup(reg))
+    return live;
+  for (auto [idx, init] : llvm::enumerate(inits)) {
+    if (init.getType() != reg.getType())
+      continue;
+    // init is reg or made from it by inserts.
+    Value v = init;
+    for (int steps = 0; v != reg && steps < 4096; ++steps) {
+      Operation *def = v.getDefiningOp();
+      std::optional<RegisterAccess> a = def ? RegisterAccess::get(def) : std::nullopt;
+      if (!a || !a->isInsert)
+        break;
+      v = a->reg;
     }
-    return liveReg[reg] = reg; // not carried: the register itself is live
-  };
-
-  SmallVector<Operation *> clones(p, nullptr);
-  for (unsigned j = 0; j < p; ++j) {
-    Operation *orig = at(0, j);
-    IRMapping map;
-    // Operands, then the values the regions capture (the analyzer's order).
-    SmallVector<Value> slots(orig->getOperands());
-    if (orig->getNumRegions())
-      slots.append(capturedValues(orig));
-    for (unsigned m = 0; m < slots.size(); ++m) {
-      OperandPlan &op = plan.operands[j][m];
-      Value v;
-      switch (op.kind) {
-      case OperandPlan::Internal:
-        v = clones[op.defOp]->getResult(op.defResult);
-        break;
-      case OperandPlan::Carried: {
-        unsigned idx =
-            llvm::find(carriedKeys, std::make_pair(op.defOp, op.defResult)) - carriedKeys.begin();
-        v = forOp.getRegionIterArgs()[idx];
-        break;
-      }
-      case OperandPlan::Invariant:
-        v = op.invariant;
-        break;
-      case OperandPlan::AffineInt:
-        v = indexValue(bb, loc, iv, op.perCopy[0].getType(), op.base, op.stride);
-        break;
-      case OperandPlan::IntTable:
-      case OperandPlan::FloatTable:
-      case OperandPlan::Gather:
-        v = tableValue(bb, loc, iv, tables[{j, m}]);
-        break;
-      case OperandPlan::Recompute: {
-        // The table of each varying operand exists already (by contents).
-        IRMapping args;
-        for (auto [x, part] : llvm::enumerate(op.parts))
-          args.map(op.recipe->getOperand(x),
-                   part.kind == OperandPlan::Invariant
-                       ? part.invariant
-                       : tableValue(bb, loc, iv, constantTable(b, loc, part)));
-        v = bb.clone(*op.recipe, args)->getResult(0);
-        break;
-      }
-      case OperandPlan::WireRead: {
-        Value idx = op.base >= 0 ? indexValue(bb, loc, iv, bb.getI64Type(), op.base, op.stride)
-                                 : tableValue(bb, loc, iv, tables[{j, m}]);
-        v = buildExtract(bb, orig->getLoc(), liveRegisterFor(op.reg), IndexSpec::ofDynamic(idx))
-                ->getResult(0);
-        break;
-      }
-      }
-      map.map(slots[m], v);
-    }
-    IndexPlan &ip = plan.indices[j];
-    Operation *clone;
-    if (ip.varies) {
-      Value idx = ip.affine ? indexValue(bb, loc, iv, bb.getI64Type(), ip.base, ip.stride)
-                            : tableValue(bb, loc, iv, indexTables[j]);
-      std::optional<RegisterAccess> a = RegisterAccess::get(orig);
-      Value reg = map.lookup(a->reg);
-      clone = a->isInsert ? buildInsert(bb, orig->getLoc(), reg, IndexSpec::ofDynamic(idx),
-                                        map.lookup(a->qubit))
-                          : buildExtract(bb, orig->getLoc(), reg, IndexSpec::ofDynamic(idx));
-      // Keep any other attributes the op carried.
-      for (NamedAttribute na : orig->getDiscardableAttrs())
-        clone->setAttr(na.getName(), na.getValue());
-    } else {
-      clone = bb.clone(*orig, map);
-    }
-    clones[j] = clone;
-    // An insert into the live register makes its result the live one.
-    if (std::optional<RegisterAccess> a = RegisterAccess::get(clone); a && a->isInsert)
-      for (auto &[read, live] : liveReg)
-        if (live == a->reg)
-          live = a->result;
+    if (v == reg)
+      return liveReg[reg] = forOp.getRegionIterArgs()[idx];
   }
+  return liveReg[reg] = reg; // not carried: the register itself is live
+}
+
+Value LoopBuilder::slotValue(OpBuilder &bb, Location loc, unsigned j, unsigned m) {
+  OperandPlan &op = plan.operands[j][m];
+  switch (op.kind) {
+  case OperandPlan::Internal:
+    return clones[op.defOp]->getResult(op.defResult);
+  case OperandPlan::Carried:
+    return forOp.getRegionIterArgs()[carriedIndex({op.defOp, op.defResult})];
+  case OperandPlan::Invariant:
+    return op.invariant;
+  case OperandPlan::AffineInt:
+    return indexValue(bb, loc, iv, op.perCopy[0].getType(), op.base, op.stride);
+  case OperandPlan::IntTable:
+  case OperandPlan::FloatTable:
+  case OperandPlan::Gather:
+    return tableValue(bb, loc, iv, tables[{j, m}]);
+  case OperandPlan::Recompute: {
+    // Operand by operand: one value may fill several of the recipe's slots.
+    // The table of each varying operand exists already (by contents).
+    Operation *clone = bb.clone(*op.recipe);
+    for (auto [x, part] : llvm::enumerate(op.parts))
+      clone->setOperand(x, part.kind == OperandPlan::Invariant
+                               ? part.invariant
+                               : tableValue(bb, loc, iv, constantTable(loc, part)));
+    return clone->getResult(0);
+  }
+  case OperandPlan::WireRead: {
+    Value idx = op.base >= 0 ? indexValue(bb, loc, iv, bb.getI64Type(), op.base, op.stride)
+                             : tableValue(bb, loc, iv, tables[{j, m}]);
+    return buildExtract(bb, at(0, j)->getLoc(), liveRegisterFor(op.reg),
+                        IndexSpec::ofDynamic(idx))
+        ->getResult(0);
+  }
+  }
+  llvm_unreachable("unknown operand plan");
+}
+
+/// The operand slot of `op` that holds `v`, for values that fill one slot
+/// (a register access's register or qubit: their types differ).
+static unsigned slotOf(Operation *op, Value v) {
+  return llvm::find(op->getOperands(), v) - op->getOperands().begin();
+}
+
+Operation *LoopBuilder::cloneBodyOp(OpBuilder &bb, Location loc, unsigned j) {
+  Operation *orig = at(0, j);
+  // The value of each slot, planned slot by slot: one value may fill
+  // several slots with different plans (Rot(%t, %t, %t) where one varies),
+  // so operands are set per slot. Only the values the regions capture
+  // (distinct by construction) go through a mapping, for the regions' clone.
+  unsigned numOperands = orig->getNumOperands();
+  SmallVector<Value> slotValues;
+  for (unsigned m = 0; m < plan.operands[j].size(); ++m)
+    slotValues.push_back(slotValue(bb, loc, j, m));
+  IndexPlan &ip = plan.indices[j];
+  if (ip.varies) {
+    Value idx = ip.affine ? indexValue(bb, loc, iv, bb.getI64Type(), ip.base, ip.stride)
+                          : tableValue(bb, loc, iv, indexTables[j]);
+    std::optional<RegisterAccess> a = RegisterAccess::get(orig);
+    Value reg = slotValues[slotOf(orig, a->reg)];
+    Operation *clone =
+        a->isInsert ? buildInsert(bb, orig->getLoc(), reg, IndexSpec::ofDynamic(idx),
+                                  slotValues[slotOf(orig, a->qubit)])
+                    : buildExtract(bb, orig->getLoc(), reg, IndexSpec::ofDynamic(idx));
+    // Keep any other attributes the op carried.
+    for (NamedAttribute na : orig->getDiscardableAttrs())
+      clone->setAttr(na.getName(), na.getValue());
+    return clone;
+  }
+  IRMapping captured;
+  if (orig->getNumRegions())
+    for (auto [x, v] : llvm::enumerate(capturedValues(orig)))
+      captured.map(v, slotValues[numOperands + x]);
+  Operation *clone = bb.clone(*orig, captured);
+  for (unsigned m = 0; m < numOperands; ++m)
+    clone->setOperand(m, slotValues[m]);
+  return clone;
+}
+
+void LoopBuilder::writeBackAndYield(OpBuilder &bb, Location loc) {
+  unsigned k = plan.copies;
   // Write-backs: at the end of the copy, into the live register of their
   // chain, which is then what the loop carries on.
-  std::optional<unsigned> chain;
   if (!plan.writeBacks.empty()) {
     Value live = liveRegisterFor(plan.writeBackReg);
     // The iter_arg that starts the chain (the analyzer made sure there is one).
@@ -311,34 +318,71 @@ scf::ForOp LoopBuilder::build() {
     assert(v && "write-backs need a carried register");
     chain = llvm::find(args, v) - args.begin();
     for (auto [w, wb] : llvm::enumerate(plan.writeBacks)) {
-      Value idx =
-          wb.affine
-              ? indexValue(bb, loc, iv, bb.getI64Type(), wb.wires[0],
-                           k > 1 ? wb.wires[1] - wb.wires[0] : 0)
-              : tableValue(bb, loc, iv, writeBackTables[w]);
-      live = buildInsert(bb, loc, live, IndexSpec::ofDynamic(idx), clones[wb.j]->getResult(wb.result))
-                 ->getResult(0);
+      Value idx = wb.affine ? indexValue(bb, loc, iv, bb.getI64Type(), wb.wires[0],
+                                         k > 1 ? wb.wires[1] - wb.wires[0] : 0)
+                            : tableValue(bb, loc, iv, writeBackTables[w]);
+      Operation *insert = buildInsert(bb, loc, live, IndexSpec::ofDynamic(idx),
+                                      clones[wb.j]->getResult(wb.result));
+      writeBackOps.push_back(insert);
+      live = insert->getResult(0);
     }
     liveReg[plan.writeBackReg] = live;
   }
   SmallVector<Value> yields;
-  for (auto [a, key] : llvm::enumerate(carriedKeys)) {
-    if (chain && a == *chain) {
-      yields.push_back(liveReg[plan.writeBackReg]);
-      continue;
-    }
-    yields.push_back(clones[key.first]->getResult(key.second));
-  }
+  for (auto [a, key] : llvm::enumerate(carriedKeys))
+    yields.push_back(chain && a == *chain ? liveReg[plan.writeBackReg]
+                                          : clones[key.first]->getResult(key.second));
   scf::YieldOp::create(bb, loc, yields);
-  forOp->setAttr(kRolledMarker, UnitAttr::get(forOp->getContext()));
-
-  // Uses after the run.
-  OpBuilder after(forOp->getContext());
-  after.setInsertionPointAfter(forOp);
-  for (auto [j, res] : plan.liveOut) {
-    unsigned idx = llvm::find(carriedKeys, std::make_pair(j, res)) - carriedKeys.begin();
-    at(k - 1, j)->getResult(res).replaceAllUsesWith(forOp.getResult(idx));
+  for (auto key : plan.liveOut)
+    liveOutResults.push_back(carriedIndex(key));
+  // The register the externalized qubits are read from after the loop.
+  if (!plan.externalized.empty()) {
+    if (chain)
+      finalReg = *chain;
+    else
+      for (auto [j, res] : plan.liveOut)
+        if (classify(at(k - 1, j)) == QOpKind::Insert)
+          finalReg = carriedIndex({j, res});
   }
+}
+
+scf::ForOp LoopBuilder::build() {
+  Operation *first = at(0, 0);
+  Location loc = first->getLoc();
+  hoistInputs();
+  outer.emplace(first);
+  Recorder recorder(made);
+  outer->setListener(&recorder);
+  makeTables(loc);
+  makeLoop(loc);
+  OpBuilder bb = OpBuilder::atBlockBegin(forOp.getBody());
+  clones.assign(plan.period, nullptr);
+  for (unsigned j = 0; j < plan.period; ++j) {
+    Operation *clone = clones[j] = cloneBodyOp(bb, loc, j);
+    // An insert into the live register makes its result the live one.
+    if (std::optional<RegisterAccess> a = RegisterAccess::get(clone); a && a->isInsert)
+      for (auto &[read, live] : liveReg)
+        if (live == a->reg)
+          live = a->result;
+  }
+  writeBackAndYield(bb, loc);
+  outer->setListener(nullptr);
+  forOp->setAttr(kRolledMarker, UnitAttr::get(forOp->getContext()));
+  return forOp;
+}
+
+void LoopBuilder::abandon() {
+  forOp->erase();
+  // Last made first: a table's users were made after it.
+  for (Operation *op : llvm::reverse(made))
+    if (op != forOp.getOperation() && op->use_empty())
+      op->erase();
+}
+
+void LoopBuilder::commit() {
+  unsigned k = plan.copies, p = plan.period;
+  for (auto [key, result] : llvm::zip(plan.liveOut, liveOutResults))
+    at(k - 1, key.first)->getResult(key.second).replaceAllUsesWith(forOp.getResult(result));
   if (plan.newCarry) {
     // What consumed the register after the run takes the loop's.
     Value result = forOp.getResult(*chain);
@@ -348,20 +392,12 @@ scf::ForOp LoopBuilder::build() {
       return anc && anc != forOp && forOp->isBeforeInBlock(anc);
     });
   }
-  if (!plan.externalized.empty()) {
-    Value finalReg;
-    if (chain)
-      finalReg = forOp.getResult(*chain);
-    else
-      for (auto [j, res] : plan.liveOut)
-        if (classify(at(k - 1, j)) == QOpKind::Insert) {
-          unsigned idx = llvm::find(carriedKeys, std::make_pair(j, res)) - carriedKeys.begin();
-          finalReg = forOp.getResult(idx);
-        }
-    for (auto &e : plan.externalized) {
-      Operation *ext = buildExtract(after, loc, finalReg, IndexSpec::ofStatic(e.wire));
-      at(e.copy, e.j)->getResult(e.result).replaceAllUsesWith(ext->getResult(0));
-    }
+  OpBuilder after(forOp->getContext());
+  after.setInsertionPointAfter(forOp);
+  for (auto &e : plan.externalized) {
+    Operation *ext = buildExtract(after, forOp.getLoc(), forOp.getResult(*finalReg),
+                                  IndexSpec::ofStatic(e.wire));
+    at(e.copy, e.j)->getResult(e.result).replaceAllUsesWith(ext->getResult(0));
   }
   // The run is dead now, with each constant whose last use it was (angles
   // now in a table), which the canonical form would otherwise erase after
@@ -395,7 +431,6 @@ scf::ForOp LoopBuilder::build() {
   llvm::sort(dead);
   for (Operation *op : dead)
     op->destroy();
-  return forOp;
 }
 
 } // namespace qshape::roll

@@ -314,15 +314,29 @@ unsigned BlockRoller::rollBlock(Block &block, const std::vector<Operation *> *kn
   }
   // Build from the back so earlier indices stay valid.
   llvm::sort(accepted, [](const RunPlan &a, const RunPlan &b) { return a.start > b.start; });
+  unsigned built = 0;
   for (RunPlan &plan : accepted) {
-    scf::ForOp loop = LoopBuilder(ops, plan).build();
+    // The loop replaces the run only once it is shown to replay it.
+    LoopBuilder builder(ops, plan);
+    scf::ForOp loop = builder.build();
+    std::string why;
+    if (failed(checkReplay(builder.built(), ops, index, plan, why))) {
+      builder.abandon();
+      ++stats.rejectedReplay;
+      mlir::emitRemark(ops[plan.start]->getLoc())
+          << "qshape-roll-loops: left " << plan.copies << " copies of a " << plan.period
+          << "-op body unrolled: the loop would not replay them (" << why << ")";
+      continue;
+    }
+    builder.commit();
+    ++built;
     if (opts.emitRemarks)
       mlir::emitRemark(loop.getLoc())
           << "qshape-roll-loops: rolled " << plan.copies << " copies of a " << plan.period
           << "-op body into a loop, saving "
           << int64_t(plan.copies - 1) * plan.bodyOps - plan.overhead << " ops";
   }
-  return accepted.size();
+  return built;
 }
 
 } // namespace qshape::roll

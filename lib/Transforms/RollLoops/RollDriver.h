@@ -34,6 +34,8 @@ struct RollStats {
   uint64_t rejectedUnprofitable = 0;
   uint64_t rejectedSideEffects = 0;
   uint64_t rejectedOperands = 0;
+  /// Built, but the replay check found that the loop differs from the run.
+  uint64_t rejectedReplay = 0;
 };
 
 class BlockRoller {

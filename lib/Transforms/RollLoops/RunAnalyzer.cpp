@@ -19,37 +19,37 @@ using namespace mlir;
 
 namespace qshape::roll {
 
-/// Whether `other`'s regions are `first`'s (same body, same captured
-/// values); the ops' own operands are classified separately, so they are
-/// treated as equivalent here.
+/// Whether `other` is `first` but for its operands and captured values:
+/// the same shape (sameOpShape) and the same regions, in which values
+/// defined inside correspond as the comparison meets them and captured
+/// values correspond by position (they are classified like operands, slot
+/// by slot). An op's own operand used inside a region is a captured value
+/// too, so it is held to its position, not to the operand it also is.
 static bool sameRegions(Operation *first, Operation *other, ArrayRef<Value> firstCaptured,
                         ArrayRef<Value> otherCaptured) {
-  // Values defined inside the regions (block arguments, results) are
-  // matched as the comparison meets them.
+  if (!sameOpShape(first, other))
+    return false;
   DenseMap<Value, Value> inside;
-  // Captured values by position (a loop body may capture hundreds: W2's
-  // angles), looked up by address.
+  // By position (a loop body may capture hundreds: W2's angles), looked up
+  // by address.
   DenseMap<Value, unsigned> firstAt, otherAt;
   for (auto [i, v] : llvm::enumerate(firstCaptured))
     firstAt.try_emplace(v, i);
   for (auto [i, v] : llvm::enumerate(otherCaptured))
     otherAt.try_emplace(v, i);
-  return OperationEquivalence::isEquivalentTo(
-      first, other,
-      [&](Value a, Value b) {
-        if (a == b || inside.lookup(a) == b)
-          return success();
-        if (llvm::is_contained(first->getOperands(), a) &&
-            llvm::is_contained(other->getOperands(), b))
-          return success();
-        // Captured values correspond by position; they are classified like
-        // operands.
-        auto ia = firstAt.find(a), ib = otherAt.find(b);
-        if (ia != firstAt.end() && ib != otherAt.end() && ia->second == ib->second)
-          return success();
-        return failure();
-      },
-      [&](Value a, Value b) { inside[a] = b; }, OperationEquivalence::IgnoreLocations);
+  auto check = [&](Value a, Value b) {
+    auto ia = firstAt.find(a);
+    if (ia == firstAt.end())
+      return success(inside.lookup(a) == b);
+    auto ib = otherAt.find(b);
+    return success(ib != otherAt.end() && ia->second == ib->second);
+  };
+  auto mark = [&](Value a, Value b) { inside[a] = b; };
+  for (auto [r1, r2] : llvm::zip(first->getRegions(), other->getRegions()))
+    if (!OperationEquivalence::isRegionEquivalentTo(&r1, &r2, check, mark,
+                                                    OperationEquivalence::IgnoreLocations))
+      return false;
+  return true;
 }
 
 bool RunAnalyzer::scanOperand(OperandScan &scan, unsigned c, unsigned j, Value v) {

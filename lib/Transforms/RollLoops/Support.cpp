@@ -21,6 +21,15 @@ bool isFloatingPure(Operation *op) {
   return !canonical::isConstantOp(op) && canonical::isMergeable(op);
 }
 
+bool sameOpShape(Operation *a, Operation *b) {
+  if (a->getName() != b->getName() || a->getResultTypes() != b->getResultTypes() ||
+      a->getNumOperands() != b->getNumOperands() || a->getNumRegions() != b->getNumRegions() ||
+      a->getRawDictionaryAttrs() != b->getRawDictionaryAttrs())
+    return false;
+  return !a->getPropertiesStorage() ||
+         a->getName().compareOpProperties(a->getPropertiesStorage(), b->getPropertiesStorage());
+}
+
 bool isRollable(Operation *op) {
   if (op->hasTrait<OpTrait::IsTerminator>())
     return false;

@@ -32,6 +32,10 @@ bool isFloatingPure(mlir::Operation *op);
 /// which keep their order because the loop runs the copies in order.
 bool isRollable(mlir::Operation *op);
 
+/// Whether two ops are alike but for their operands and regions: name,
+/// properties, attributes, result types, operand and region counts.
+bool sameOpShape(mlir::Operation *a, mlir::Operation *b);
+
 /// Marks the loops this pass creates until it finishes, so verify-roundtrip
 /// unrolls those and leaves the program's own loops alone.
 constexpr llvm::StringLiteral kRolledMarker = "qshape.rolled";
