@@ -165,11 +165,11 @@ class Circuit:
         self.body.extend("  " + line for line in inner)
         self.emit("}")
 
-    def finish(self, observe: list[int], name="circuit") -> str:
+    def finish(self, observe: list[int], name="circuit", kind="PauliZ") -> str:
         results = []
         for w in observe:
             o, e = self.fresh("obs"), self.fresh("e")
-            self.emit(f"{o} = quantum.namedobs {self.qubit(w)}[ PauliZ] : !quantum.obs")
+            self.emit(f"{o} = quantum.namedobs {self.qubit(w)}[ {kind}] : !quantum.obs")
             self.emit(f"{e} = quantum.expval {o} : f64")
             results.append(e)
         for w in sorted(self.live):
@@ -324,7 +324,8 @@ def build(family: str, wires: int, layers: int, form="first", angles="runtime", 
     a = {name: Angles(c, angles, name, s, rng) for name, s in shapes.items()}
     observe = fn(c, a, n=wires, layers=layers, rng=rng)
     values = [a[name].values for name, _ in args]
-    return c.finish(observe), values
+    # <Z> of a QAOA state from |+...+> is 0 by symmetry: it would compare nothing.
+    return c.finish(observe, kind="PauliX" if family == "qaoa" else "PauliZ"), values
 
 
 def main(argv=None):

@@ -122,6 +122,13 @@ void LoopBuilder::hoistInputs() {
     def->moveBefore(first);
     stretch.erase(def);
   };
+  std::function<void(const OperandPlan &)> hoistParts = [&](const OperandPlan &op) {
+    for (const OperandPlan &part : op.parts)
+      if (part.kind == OperandPlan::Invariant)
+        hoist(part.invariant);
+      else if (part.kind == OperandPlan::Recompute)
+        hoistParts(part);
+  };
   for (unsigned j = 0; j < p; ++j)
     for (OperandPlan &op : plan.operands[j]) {
       if (op.kind == OperandPlan::Carried || op.kind == OperandPlan::Invariant)
@@ -130,9 +137,7 @@ void LoopBuilder::hoistInputs() {
         for (Value v : op.perCopy)
           hoist(v);
       if (op.kind == OperandPlan::Recompute)
-        for (OperandPlan &part : op.parts)
-          if (part.kind == OperandPlan::Invariant)
-            hoist(part.invariant);
+        hoistParts(op);
       if (op.kind == OperandPlan::WireRead)
         hoist(op.reg);
     }
@@ -147,10 +152,6 @@ void LoopBuilder::makeTables(Location loc) {
       OperandPlan &op = plan.operands[j][m];
       if (op.kind == OperandPlan::IntTable || op.kind == OperandPlan::FloatTable) {
         tables[{j, m}] = constantTable(loc, op);
-      } else if (op.kind == OperandPlan::Recompute) {
-        for (OperandPlan &part : op.parts)
-          if (part.kind != OperandPlan::Invariant)
-            (void)constantTable(loc, part);
       } else if (op.kind == OperandPlan::Gather) {
         auto tensorType = RankedTensorType::get({int64_t(k)}, op.perCopy[0].getType());
         tables[{j, m}] = tensor::FromElementsOp::create(*outer, loc, tensorType, op.perCopy);
@@ -239,16 +240,8 @@ Value LoopBuilder::slotValue(OpBuilder &bb, Location loc, unsigned j, unsigned m
   case OperandPlan::FloatTable:
   case OperandPlan::Gather:
     return tableValue(bb, loc, iv, tables[{j, m}]);
-  case OperandPlan::Recompute: {
-    // Operand by operand: one value may fill several of the recipe's slots.
-    // The table of each varying operand exists already (by contents).
-    Operation *clone = bb.clone(*op.recipe);
-    for (auto [x, part] : llvm::enumerate(op.parts))
-      clone->setOperand(x, part.kind == OperandPlan::Invariant
-                               ? part.invariant
-                               : tableValue(bb, loc, iv, constantTable(loc, part)));
-    return clone->getResult(0);
-  }
+  case OperandPlan::Recompute:
+    return recomputeValue(bb, loc, op);
   case OperandPlan::WireRead: {
     Value idx = op.base >= 0 ? indexValue(bb, loc, iv, bb.getI64Type(), op.base, op.stride)
                              : tableValue(bb, loc, iv, tables[{j, m}]);
@@ -258,6 +251,25 @@ Value LoopBuilder::slotValue(OpBuilder &bb, Location loc, unsigned j, unsigned m
   }
   }
   llvm_unreachable("unknown operand plan");
+}
+
+Value LoopBuilder::recomputeValue(OpBuilder &bb, Location loc, const OperandPlan &op) {
+  SmallVector<Value> values;
+  for (const OperandPlan &part : op.parts) {
+    if (part.kind == OperandPlan::Invariant)
+      values.push_back(part.invariant);
+    else if (part.kind == OperandPlan::AffineInt)
+      values.push_back(indexValue(bb, loc, iv, part.perCopy[0].getType(), part.base, part.stride));
+    else if (part.kind == OperandPlan::Recompute)
+      values.push_back(recomputeValue(bb, loc, part));
+    else // a table of constants, one per distinct contents
+      values.push_back(tableValue(bb, loc, iv, constantTable(loc, part)));
+  }
+  // Operand by operand: one value may fill several of the recipe's slots.
+  Operation *clone = bb.clone(*op.recipe);
+  for (auto [x, v] : llvm::enumerate(values))
+    clone->setOperand(x, v);
+  return clone->getResult(0);
 }
 
 /// The operand slot of `op` that holds `v`, for values that fill one slot

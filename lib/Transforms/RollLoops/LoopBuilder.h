@@ -58,6 +58,8 @@ private:
   /// then the values the op's regions capture).
   Value slotValue(OpBuilder &bb, Location loc, unsigned j, unsigned m);
   Operation *cloneBodyOp(OpBuilder &bb, Location loc, unsigned j);
+  /// A Recompute plan's value, made in the body with its parts.
+  Value recomputeValue(OpBuilder &bb, Location loc, const OperandPlan &op);
   void writeBackAndYield(OpBuilder &bb, Location loc);
   /// The register a wire read before the run is read from in the body.
   Value liveRegisterFor(Value reg);

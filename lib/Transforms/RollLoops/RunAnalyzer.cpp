@@ -11,6 +11,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "llvm/ADT/STLExtras.h"
 
+#include <functional>
 #include <set>
 #include <tuple>
 #include <vector>
@@ -134,22 +135,23 @@ bool RunAnalyzer::scanOperand(OperandScan &scan, unsigned c, unsigned j, Value v
          (paramTables && scan.type().isIntOrIndexOrFloat());
 }
 
-LogicalResult RunAnalyzer::recompute(OperandPlan &plan) {
+LogicalResult RunAnalyzer::recompute(OperandPlan &plan, unsigned depth) {
   ArrayRef<Value> vals = plan.perCopy;
   Operation *recipe = vals[0].getDefiningOp();
   if (!recipe || recipe->getNumResults() != 1 || recipe->getNumRegions() ||
       !isFloatingPure(recipe))
     return failure();
   unsigned n = recipe->getNumOperands();
-  // Operand x of every copy's producer: equal everywhere, or a constant
-  // (an int or float table).
+  // Operand x of every copy's producer: equal everywhere, a constant (an
+  // affine integer, or an int or float table), or made alike in turn.
   SmallVector<bool> same(n, true), constant(n, true);
   work += copies;
   for (Value v : vals) {
     Operation *def = v.getDefiningOp();
-    if (!def || !OperationEquivalence::isEquivalentTo(
-                    recipe, def, OperationEquivalence::ignoreValueEquivalence, nullptr,
-                    OperationEquivalence::IgnoreLocations))
+    if (!def || cast<OpResult>(v).getResultNumber() != 0 ||
+        !OperationEquivalence::isEquivalentTo(recipe, def,
+                                              OperationEquivalence::ignoreValueEquivalence,
+                                              nullptr, OperationEquivalence::IgnoreLocations))
       return failure();
     for (unsigned x = 0; x < n; ++x) {
       Value a = def->getOperand(x);
@@ -170,13 +172,35 @@ LogicalResult RunAnalyzer::recompute(OperandPlan &plan) {
       part.perCopy.push_back(part.invariant);
       continue;
     }
-    if (!constant[x])
-      return failure();
-    part.kind = recipe->getOperand(x).getType().isIntOrIndex() ? OperandPlan::IntTable
-                                                               : OperandPlan::FloatTable;
     part.perCopy.reserve(copies);
     for (Value v : vals)
       part.perCopy.push_back(v.getDefiningOp()->getOperand(x));
+    if (!constant[x]) {
+      // gamma[l] inside 2 * gamma[l]: the read is made again too.
+      if (depth >= kMaxRecomputeDepth || failed(recompute(part, depth + 1)))
+        return failure();
+      continue;
+    }
+    Type type = recipe->getOperand(x).getType();
+    part.kind = type.isIntOrIndex() ? OperandPlan::IntTable : OperandPlan::FloatTable;
+    if (type.isIntOrIndex() && copies > 1) {
+      // Affine in the copy number: computed from the induction variable.
+      SmallVector<int64_t> ints;
+      for (Value v : part.perCopy) {
+        APInt ap;
+        matchPattern(v, m_ConstantInt(&ap));
+        ints.push_back(ap.getSExtValue());
+      }
+      int64_t stride = ints[1] - ints[0];
+      bool affine = true;
+      for (unsigned c = 2; c < copies && affine; ++c)
+        affine = ints[c] == ints[0] + stride * int64_t(c);
+      if (affine) {
+        part.kind = OperandPlan::AffineInt;
+        part.base = ints[0];
+        part.stride = stride;
+      }
+    }
   }
   plan.kind = OperandPlan::Recompute;
   plan.recipe = recipe;
@@ -660,6 +684,22 @@ Verdict RunAnalyzer::classify(unsigned s, unsigned p, unsigned k, RunPlan &plan)
     if (tablesSeen.insert(std::move(key)).second)
       overhead += 2;
   };
+  // A value made again in the body: its op and, for each operand, its
+  // table, affine expression or own recomputation; the producers before the
+  // run that only this run reads die with it.
+  std::function<void(const OperandPlan &)> addRecompute = [&](const OperandPlan &op) {
+    overhead += 1;
+    for (const OperandPlan &part : op.parts) {
+      if (part.kind == OperandPlan::AffineInt)
+        addAffine(!part.perCopy[0].getType().isIndex(), part.base, part.stride);
+      else if (part.kind == OperandPlan::Recompute)
+        addRecompute(part);
+      else if (part.kind != OperandPlan::Invariant)
+        addTable(part);
+    }
+    for (Value v : op.perCopy)
+      overhead -= v.hasOneUse();
+  };
   for (unsigned j = 0; j < p; ++j) {
     for (OperandPlan &op : plan.operands[j])
       switch (op.kind) {
@@ -685,14 +725,7 @@ Verdict RunAnalyzer::classify(unsigned s, unsigned p, unsigned k, RunPlan &plan)
         overhead += 2;
         break;
       case OperandPlan::Recompute:
-        // The op in the body and its tables; the producers before the run
-        // that only this run reads die with it.
-        overhead += 1;
-        for (OperandPlan &part : op.parts)
-          if (part.kind != OperandPlan::Invariant)
-            addTable(part);
-        for (Value v : op.perCopy)
-          overhead -= v.hasOneUse();
+        addRecompute(op);
         break;
       default:
         break;

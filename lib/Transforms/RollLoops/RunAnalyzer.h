@@ -118,7 +118,10 @@ private:
   /// Makes `plan` (whose perCopy holds the runtime values of each copy) a
   /// Recompute when every copy's value comes from the same pure op whose
   /// operands are invariant or constant.
-  mlir::LogicalResult recompute(OperandPlan &plan);
+  /// Operands that vary and are not constants are made again in turn, up
+  /// to kMaxRecomputeDepth ops deep.
+  mlir::LogicalResult recompute(OperandPlan &plan, unsigned depth = 0);
+  static constexpr unsigned kMaxRecomputeDepth = 3;
 
   ArrayRef<Operation *> ops;
   const OpPositions &index;

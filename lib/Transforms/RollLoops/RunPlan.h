@@ -34,9 +34,10 @@ struct OperandPlan {
     WireRead, // a qubit extracted before the run from one register; the body
               // extracts it (wire = an affine index, or `wires` as a table)
     Recompute, // a runtime value that every copy's op `recipe` (pure, the same
-               // in every copy) made before the run from invariant values and
-               // constants: the body makes it again, its operands as `parts`
-               // (Invariant, IntTable or FloatTable)
+               // in every copy) made before the run from invariant values,
+               // constants and values made alike in turn: the body makes it
+               // again, its operands as `parts` (Invariant, AffineInt,
+               // IntTable, FloatTable or Recompute)
   } kind;
   mlir::Value reg;                        // WireRead: the register
   llvm::SmallVector<int64_t> wires;       // WireRead: the static index in each copy
@@ -46,7 +47,7 @@ struct OperandPlan {
   llvm::SmallVector<mlir::Value> perCopy; // the value in each copy (Internal: in
                                           // copy 0; Carried: in copies 0 and 1)
   mlir::Operation *recipe = nullptr;      // Recompute: copy 0's producer
-  std::vector<OperandPlan> parts;         // Recompute: its operands
+  std::vector<OperandPlan> parts;         // Recompute: its operands, slot by slot
 };
 
 /// How the static index of an extract/insert varies.
