@@ -14,11 +14,11 @@
 //===----------------------------------------------------------------------===//
 
 #include "qshape/Dialect/Quantum/IR/QuantumOps.h"
+#include "qshape/Dialect/Quantum/IR/OpSupport.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/OpImplementation.h"
-#include "llvm/ADT/SmallBitVector.h"
 #include "llvm/ADT/StringSwitch.h"
 
 using namespace mlir;
@@ -98,12 +98,6 @@ bool hasExactShape(Type type, ArrayRef<int64_t> dims) {
 
 /// 2^n, or -1 when it does not fit (no static dimension can match then).
 int64_t powerOfTwo(size_t n) { return n < 63 ? int64_t(1) << n : -1; }
-
-/// A matrix acting on `n` qubits must be a static 2^n x 2^n tensor or memref.
-bool isGateMatrix(Type type, size_t n) {
-  int64_t dim = powerOfTwo(n);
-  return dim > 0 && hasExactShape(type, {dim, dim});
-}
 
 /// What a measurement's observable operand is, by the op that defines it.
 /// Catalyst's verifiers accept only observables defined by an observable op
@@ -204,12 +198,8 @@ FailureOr<ObservableDef> verifyMeasurementObservable(Operation *op, Value obs) {
   return d;
 }
 
-/// Ops that measure: no region of quantum.adjoint may hold the first kind,
-/// no region of quantum.ctrl any of them.
-bool isMeasurementProcess(Operation *op) {
-  return isa<ExpvalOp, VarianceOp, ProbsOp, StateOp, SampleOp, CountsOp>(op);
-}
-
+/// Ops that measure: no region of quantum.adjoint may hold a measurement
+/// process (isMeasurementProcess), no region of quantum.ctrl any of these.
 bool isAnyMeasurement(Operation *op) {
   if (isMeasurementProcess(op) || isa<MeasureOp>(op))
     return true;
@@ -341,23 +331,6 @@ LogicalResult QubitUnitaryOp::verify() {
 // quantum.operator
 //===----------------------------------------------------------------------===//
 
-/// Every index of a `param_map`/`qubit_map` lies in [0, bound); `covered`
-/// collects the distinct ones.
-static LogicalResult checkMapIndices(OperatorOp op, DictionaryAttr map, size_t bound,
-                                     StringRef mapName, StringRef boundNoun,
-                                     llvm::SmallBitVector &covered) {
-  covered.resize(bound);
-  for (NamedAttribute entry : map) {
-    for (int64_t idx : cast<DenseI64ArrayAttr>(entry.getValue()).asArrayRef()) {
-      if (idx < 0 || idx >= static_cast<int64_t>(bound))
-        return op.emitOpError() << mapName << " index is out of bounds with respect to "
-                                << boundNoun << ": " << idx << " is not in [0, " << bound << ")";
-      covered.set(idx);
-    }
-  }
-  return success();
-}
-
 LogicalResult OperatorOp::verify() {
   if (failed(verifyUnitaryGate(*this)))
     return failure();
@@ -375,48 +348,15 @@ LogicalResult OperatorOp::verify() {
   bool qubitControls =
       !getInCtrlQubits().empty() || !getInCtrlValues().empty() || !getOutCtrlQubits().empty();
   Value ctrlIndices = getArrCtrlIndices(), ctrlValues = getArrCtrlValues();
-  bool registerControls = ctrlIndices || ctrlValues;
-  if (qubitControls && registerControls)
+  if (qubitControls && (ctrlIndices || ctrlValues))
     return emitOpError("cannot mix qubit controls (in_ctrl_qubits/in_ctrl_values/"
                        "out_ctrl_qubits) with register controls (arr_ctrl_indices/"
                        "arr_ctrl_values)");
-  if (static_cast<bool>(ctrlIndices) != static_cast<bool>(ctrlValues))
-    return emitOpError(
-        "arr_ctrl_indices and arr_ctrl_values must either both be present or both absent");
-  if (registerControls) {
-    // Both are 1-D tensors (ODS); a dynamic length compares as -1, as in
-    // Catalyst, so two dynamic lengths agree and a dynamic and a static one
-    // do not.
-    int64_t n = cast<ShapedType>(ctrlIndices.getType()).getDimSize(0);
-    int64_t m = cast<ShapedType>(ctrlValues.getType()).getDimSize(0);
-    if (n != m)
-      return emitOpError() << "number of input control qubits (" << n << ") and control values ("
-                           << m << ") must be the same";
-  }
-
-  // The maps name positions; when present they must name every parameter and
-  // every target (qubit or index array).
-  llvm::SmallBitVector covered;
-  if (DictionaryAttr paramMap = getParamMapAttr()) {
-    size_t n = getParams().size();
-    if (failed(checkMapIndices(*this, paramMap, n, "param_map", "params", covered)))
-      return failure();
-    if (covered.count() != n)
-      return emitOpError() << "param_map must cover all params when provided: expected " << n
-                           << ", got " << covered.count();
-  }
-  if (DictionaryAttr qubitMap = getQubitMapAttr()) {
-    size_t n = registerMode ? getArrQubitIndices().size() : getInQubits().size();
-    if (failed(checkMapIndices(*this, qubitMap, n, "qubit_map",
-                               registerMode ? "index arrays" : "qubits", covered)))
-      return failure();
-    if (covered.count() != n)
-      return emitOpError() << "qubit_map must cover all "
-                           << (registerMode ? "index arrays in register mode"
-                                            : "qubit values in qubit mode")
-                           << ": expected " << n << ", got " << covered.count();
-  }
-  return success();
+  if (failed(verifyRegisterControls(*this, ctrlIndices, ctrlValues)))
+    return failure();
+  size_t numTargets = registerMode ? getArrQubitIndices().size() : getInQubits().size();
+  return verifyOperatorMaps(*this, getParamMapAttr(), getParams().size(), getQubitMapAttr(),
+                            numTargets, registerMode);
 }
 
 // Syntax (Catalyst's, section by section, each after a line break except the
@@ -433,23 +373,6 @@ static constexpr llvm::StringLiteral kOperatorSyntaxAttrs[] = {
     "op_name",   "adjoint",   "UID",
     "static_data", "param_map", "qubit_map",
     "operandSegmentSizes", "resultSegmentSizes"};
-
-static void printTypedValues(OpAsmPrinter &p, ValueRange values) {
-  p << '(';
-  llvm::interleaveComma(values, p, [&](Value v) { p << v << ": " << v.getType(); });
-  p << ')';
-}
-
-static void printPositionMap(OpAsmPrinter &p, StringRef keyword, DictionaryAttr map) {
-  p << keyword << " = {";
-  llvm::interleaveComma(map, p, [&](NamedAttribute entry) {
-    p.printKeywordOrString(entry.getName().getValue());
-    p << " = [";
-    llvm::interleaveComma(cast<DenseI64ArrayAttr>(entry.getValue()).asArrayRef(), p);
-    p << ']';
-  });
-  p << '}';
-}
 
 void OperatorOp::print(OpAsmPrinter &p) {
   p << ' ';
@@ -502,46 +425,6 @@ void OperatorOp::print(OpAsmPrinter &p) {
   if (qubitMap)
     printPositionMap(p, "qubit_map", qubitMap);
   p.decreaseIndent();
-}
-
-namespace {
-struct TypedOperands {
-  SmallVector<OpAsmParser::UnresolvedOperand> operands;
-  SmallVector<Type> types;
-
-  /// `(%v: type, ...)`, possibly empty.
-  ParseResult parse(OpAsmParser &parser) {
-    return parser.parseCommaSeparatedList(OpAsmParser::Delimiter::Paren, [&]() -> ParseResult {
-      if (parser.parseOperand(operands.emplace_back()) || parser.parseColon() ||
-          parser.parseType(types.emplace_back()))
-        return failure();
-      return success();
-    });
-  }
-  ParseResult resolve(OpAsmParser &parser, SMLoc loc, OperationState &state) {
-    return parser.resolveOperands(operands, types, loc, state.operands);
-  }
-};
-} // namespace
-
-/// `{name = [0, 1], ...}` with bare or quoted names.
-static ParseResult parsePositionMap(OpAsmParser &parser, DictionaryAttr &map) {
-  Builder &b = parser.getBuilder();
-  NamedAttrList entries;
-  if (parser.parseCommaSeparatedList(OpAsmParser::Delimiter::Braces, [&]() -> ParseResult {
-        std::string name;
-        SmallVector<int64_t> positions;
-        if (parser.parseKeywordOrString(&name) || parser.parseEqual() ||
-            parser.parseCommaSeparatedList(OpAsmParser::Delimiter::Square, [&]() {
-              return parser.parseInteger(positions.emplace_back());
-            }))
-          return failure();
-        entries.append(b.getStringAttr(name), b.getDenseI64ArrayAttr(positions));
-        return success();
-      }))
-    return failure();
-  map = entries.getDictionary(parser.getContext());
-  return success();
 }
 
 ParseResult OperatorOp::parse(OpAsmParser &parser, OperationState &result) {
@@ -599,15 +482,8 @@ ParseResult OperatorOp::parse(OpAsmParser &parser, OperationState &result) {
   TypedOperands ctrlIndexArray, ctrlValueArray;
   if (succeeded(parser.parseOptionalKeyword("ctrls"))) {
     if (reg) {
-      auto parseOne = [&](TypedOperands &into) -> ParseResult {
-        if (parser.parseLParen() || parser.parseOperand(into.operands.emplace_back()) ||
-            parser.parseColon() || parser.parseType(into.types.emplace_back()) ||
-            parser.parseRParen())
-          return failure();
-        return success();
-      };
-      if (parseOne(ctrlIndexArray) || parser.parseKeyword("ctrl_vals") ||
-          parseOne(ctrlValueArray))
+      if (ctrlIndexArray.parseOne(parser) || parser.parseKeyword("ctrl_vals") ||
+          ctrlValueArray.parseOne(parser))
         return failure();
     } else if (parser.parseOperandList(ctrlQubits, OpAsmParser::Delimiter::Paren) ||
                parser.parseKeyword("ctrl_vals") ||
