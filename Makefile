@@ -49,7 +49,8 @@ bench: build
 docs: build
 	ninja -C $(BUILD) qshape-docs
 	mkdir -p docs/generated
-	cp $(BUILD)/docs/Dialects/QuantumDialect.md $(BUILD)/docs/QShapePasses.md \
+	cp $(BUILD)/docs/Dialects/QuantumDialect.md $(BUILD)/docs/Dialects/QRefDialect.md \
+	   $(BUILD)/docs/QShapePasses.md \
 	   $(BUILD)/docs/QShapeConversionPasses.md docs/generated/
 
 clean:

@@ -18,8 +18,13 @@ namespace qshape {
 /// Catalyst a second `quantum` dialect would abort the host.
 void registerQuantumDialect(mlir::DialectRegistry &registry);
 
-/// Registers what qshape's command-line tools parse: the `quantum` dialect
-/// and the upstream dialects Catalyst circuits contain (builtin, func,
+/// Registers qshape's `qref` dialect (Catalyst's reference-semantics dialect)
+/// and the `quantum` dialect it depends on. Not used by the pass plugin
+/// either: Catalyst's tools have their own `qref`.
+void registerQRefDialect(mlir::DialectRegistry &registry);
+
+/// Registers what qshape's command-line tools parse: the `quantum` and `qref`
+/// dialects and the upstream dialects Catalyst circuits contain (builtin, func,
 /// arith, math, scf, cf, tensor, memref, complex, index, llvm, linalg).
 void registerToolDialects(mlir::DialectRegistry &registry);
 

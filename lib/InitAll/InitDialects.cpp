@@ -1,6 +1,7 @@
-//===- InitDialects.cpp - register qshape's quantum dialect ---------------===//
+//===- InitDialects.cpp - register qshape's quantum and qref dialects -----===//
 
 #include "qshape/InitAll.h"
+#include "qshape/Dialect/QRef/IR/QRefDialect.h"
 #include "qshape/Dialect/Quantum/IR/QuantumDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -21,6 +22,11 @@ void qshape::registerQuantumDialect(mlir::DialectRegistry &registry) {
   registry.insert<qshape::quantum::QuantumDialect>();
 }
 
+void qshape::registerQRefDialect(mlir::DialectRegistry &registry) {
+  registerQuantumDialect(registry);
+  registry.insert<qshape::qref::QRefDialect>();
+}
+
 void qshape::registerToolDialects(mlir::DialectRegistry &registry) {
   // bufferization: qshape-lift-parameters reads its table through
   // bufferization.to_tensor, and lifted modules must parse in every tool.
@@ -31,5 +37,5 @@ void qshape::registerToolDialects(mlir::DialectRegistry &registry) {
                   mlir::linalg::LinalgDialect, mlir::math::MathDialect,
                   mlir::memref::MemRefDialect, mlir::scf::SCFDialect,
                   mlir::tensor::TensorDialect>();
-  registerQuantumDialect(registry);
+  registerQRefDialect(registry);
 }
