@@ -1,7 +1,7 @@
 //===- DialectPlugin.cpp - QShapeQuantumDialectPlugin.so entry point ------===//
 //
-// Gives upstream mlir-opt the `quantum` dialect. Not for Catalyst's tools,
-// which have their own.
+// Gives upstream mlir-opt the `quantum` and `qref` dialects. Not for
+// Catalyst's tools, which have their own.
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,5 +13,5 @@
 extern "C" LLVM_ATTRIBUTE_VISIBILITY_DEFAULT LLVM_ATTRIBUTE_WEAK ::mlir::DialectPluginLibraryInfo
 mlirGetDialectPluginInfo() {
   return {MLIR_PLUGIN_API_VERSION, "QShapeQuantumDialectPlugin", LLVM_VERSION_STRING,
-          [](mlir::DialectRegistry *registry) { qshape::registerQuantumDialect(*registry); }};
+          [](mlir::DialectRegistry *registry) { qshape::registerQRefDialect(*registry); }};
 }
