@@ -439,3 +439,16 @@ func.func @namedobs_bad_name(%q: !qref.bit) {
   %o = qref.namedobs %q [ PauliW] : !quantum.obs
   return
 }
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// quantum's measurement rules on qref observables
+//===----------------------------------------------------------------------===//
+
+func.func @counts_on_two_qref_qubits(%q0: !qref.bit, %q1: !qref.bit) {
+  %b = qref.compbasis qubits %q0, %q1 : !quantum.obs
+  // expected-error @+1 {{'quantum.counts' op number of eigenvalues or counts did not match observable}}
+  %e, %c = quantum.counts %b : tensor<2xf64>, tensor<2xi64>
+  return
+}

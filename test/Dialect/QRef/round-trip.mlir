@@ -237,3 +237,20 @@ func.func @expval_circuit() -> f64 {
   qref.dealloc %a : !qref.reg<2>
   return %e : f64
 }
+
+// quantum's measurement verifiers read qref's observables: counts on a
+// computational basis of two qubits has 4 eigenvalues; on a register, the
+// count is checked at run time.
+// CHECK-LABEL: func.func @counts
+// CHECK-NEXT:    %[[B:.*]] = qref.compbasis qubits %arg0, %arg1 : !quantum.obs
+// CHECK-NEXT:    %{{.*}}, %{{.*}} = quantum.counts %[[B]] : tensor<4xf64>, tensor<4xi64>
+// CHECK-NEXT:    %[[BR:.*]] = qref.compbasis(qreg %arg2 : !qref.reg<3>) : !quantum.obs
+// CHECK-NEXT:    %{{.*}}, %{{.*}} = quantum.counts %[[BR]] : tensor<8xf64>, tensor<8xi64>
+func.func @counts(%q0: !qref.bit, %q1: !qref.bit, %r: !qref.reg<3>)
+    -> (tensor<4xf64>, tensor<4xi64>, tensor<8xf64>, tensor<8xi64>) {
+  %b = qref.compbasis qubits %q0, %q1 : !quantum.obs
+  %e, %c = quantum.counts %b : tensor<4xf64>, tensor<4xi64>
+  %br = qref.compbasis (qreg %r : !qref.reg<3>) : !quantum.obs
+  %e2, %c2 = quantum.counts %br : tensor<8xf64>, tensor<8xi64>
+  return %e, %c, %e2, %c2 : tensor<4xf64>, tensor<4xi64>, tensor<8xf64>, tensor<8xi64>
+}

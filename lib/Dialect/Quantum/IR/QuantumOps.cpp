@@ -127,8 +127,10 @@ ObservableDef describeObservable(Value obs) {
   } else if (isa<HermitianOp, TensorOp, HamiltonianOp>(def)) {
     d.known = true;
   } else {
-    // Catalyst's reference-semantics dialect: not part of qshape, so read by
-    // name (qref.compbasis has the same qubits/qreg segments).
+    // The `qref` dialect's observables, read by name: the qref library links
+    // this one, not the other way round, and a host without qref (Catalyst's
+    // tools, or a generic-form module) has them unregistered.
+    // qref.compbasis has the same qubits/qreg segments.
     StringRef name = def->getName().getStringRef();
     if (name == "qref.compbasis") {
       d.known = true;
