@@ -24,30 +24,51 @@ bool anyNestedOp(Operation *op, function_ref<bool(Operation *)> pred) {
   return r.wasInterrupted();
 }
 
-bool isBarrier(Operation *op) {
-  if (const QuantumOpInfo *info = lookupQuantumOp(op))
-    return info->effect == OpEffect::WholeDevice ||
-           (info->effect == OpEffect::FromRegion && anyNestedOp(op, isBarrier));
-  if (classify(op) == QOpKind::OtherQuantum || !op->isRegistered())
+bool decideDeep(Operation *op, function_ref<Inherent(Operation *)> inherent) {
+  switch (inherent(op)) {
+  case Inherent::Yes:
     return true;
+  case Inherent::No:
+    return false;
+  case Inherent::Body:
+    // An op at any depth decides: one walk, each op asked about itself only.
+    return anyNestedOp(op, [&](Operation *x) { return inherent(x) == Inherent::Yes; });
+  }
+  return true;
+}
+
+/// isBarrier without looking into the op's regions (see decideDeep).
+static Inherent barrierOf(Operation *op) {
+  if (const QuantumOpInfo *info = lookupQuantumOp(op))
+    return info->effect == OpEffect::WholeDevice  ? Inherent::Yes
+           : info->effect == OpEffect::FromRegion ? Inherent::Body
+                                                  : Inherent::No;
+  if (classify(op) == QOpKind::OtherQuantum || !op->isRegistered())
+    return Inherent::Yes;
   if (op->hasTrait<OpTrait::IsTerminator>())
-    return false; // stays last anyway
+    return Inherent::No; // stays last anyway
   bool recursive = op->hasTrait<OpTrait::HasRecursiveMemoryEffects>();
   if (auto iface = dyn_cast<MemoryEffectOpInterface>(op)) {
     SmallVector<MemoryEffects::EffectInstance> effects;
     iface.getEffects(effects);
     for (const MemoryEffects::EffectInstance &e : effects)
       if (!isa<MemoryEffects::Read, MemoryEffects::Allocate>(e.getEffect()))
-        return true; // a write or a free
+        return Inherent::Yes; // a write or a free
   } else if (!recursive) {
-    return true; // effects unknown (a call, an op without the interface)
+    return Inherent::Yes; // effects unknown (a call, an op without the interface)
   }
-  return recursive && anyNestedOp(op, isBarrier);
+  return recursive ? Inherent::Body : Inherent::No;
 }
 
+bool isBarrier(Operation *op) { return decideDeep(op, barrierOf); }
+
 bool isPinnedByBarriers(Operation *op) {
-  auto pinned = [](Operation *x) { return classify(x) != QOpKind::NotQuantum || isOrdered(x); };
-  return pinned(op) || (op->getNumRegions() && anyNestedOp(op, pinned));
+  // A quantum op, or an op ordered by itself, at any depth.
+  auto pinnedItself = [](Operation *x) {
+    return classify(x) != QOpKind::NotQuantum || orderOf(x) == Inherent::Yes;
+  };
+  return classify(op) != QOpKind::NotQuantum || isOrdered(op) ||
+         (op->getNumRegions() && anyNestedOp(op, pinnedItself));
 }
 
 } // namespace qshape

@@ -47,36 +47,37 @@ StringRef kindName(QOpKind kind) {
   return "unknown";
 }
 
-/// True when an op nested in `op` is ordered.
-static bool hasOrderedBody(Operation *op) { return anyNestedOp(op, isOrdered); }
-
-bool isOrdered(Operation *op) {
+Inherent orderOf(Operation *op) {
   if (const QuantumOpInfo *info = lookupQuantumOp(op)) {
     switch (info->effect) {
     case OpEffect::Pure:
-      return false;
+      return Inherent::No;
     case OpEffect::FromRegion:
       // Value semantics, unless the body holds something ordered.
-      return hasOrderedBody(op);
+      return Inherent::Body;
     case OpEffect::Ordered:
     case OpEffect::WholeDevice:
     case OpEffect::ReadOnly:
-      return true;
+      return Inherent::Yes;
     }
   }
   if (classify(op) == QOpKind::OtherQuantum) // a quantum op the table lacks
-    return true;
+    return Inherent::Yes;
   if (!op->isRegistered())
-    return true;
+    return Inherent::Yes;
   if (op->hasTrait<OpTrait::IsTerminator>())
-    return false;
+    return Inherent::No;
   // isMemoryEffectFree trusts RecursiveMemoryEffects bodies through MLIR's
   // interfaces, which do not know unregistered quantum ops: check by name.
   if (isMemoryEffectFree(op))
-    return op->getNumRegions() != 0 && hasOrderedBody(op);
+    return op->getNumRegions() != 0 ? Inherent::Body : Inherent::No;
   if (op->hasTrait<OpTrait::HasRecursiveMemoryEffects>())
-    return hasOrderedBody(op);
-  return true;
+    return Inherent::Body;
+  return Inherent::Yes;
+}
+
+bool isOrdered(Operation *op) {
+  return decideDeep(op, orderOf);
 }
 
 //===----------------------------------------------------------------------===//

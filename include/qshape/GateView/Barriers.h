@@ -41,9 +41,23 @@ bool isBarrier(mlir::Operation *op);
 /// (pure, not quantum) may move across barriers as their operands allow.
 bool isPinnedByBarriers(mlir::Operation *op);
 
-/// True when an op nested in `op` (not `op` itself) satisfies `pred`: how
-/// the rules above, and isOrdered, look into regions.
+/// True when an op nested in `op` (not `op` itself) satisfies `pred`.
 bool anyNestedOp(mlir::Operation *op, llvm::function_ref<bool(mlir::Operation *)> pred);
+
+/// What an op says about a rule by itself, without its regions: yes, no,
+/// or that its regions decide (a loop, an adjoint region).
+enum class Inherent { No, Yes, Body };
+
+/// A rule on `op` and what it holds: Yes on `op`, or Body on `op` and Yes
+/// on an op nested at any depth. One walk asks each nested op about itself
+/// only; asking the whole rule of each nested op instead walked every region
+/// once more per level of nesting (2^depth). isBarrier and isOrdered are
+/// decided so.
+bool decideDeep(mlir::Operation *op, llvm::function_ref<Inherent(mlir::Operation *)> inherent);
+
+/// qshape::isOrdered of `op` by itself (GateView.h): Body where its regions
+/// decide.
+Inherent orderOf(mlir::Operation *op);
 
 } // namespace qshape
 

@@ -70,9 +70,16 @@ uint64_t Tokenizer::compute(Operation *op) {
     enc.encodeType(v.getType(), sink);
   // Which operands come from an index-style static/dynamic slot matters.
   sink.u64(op->getNumOperands());
+  // The ops of each region's blocks, by their tokens, which hold what is
+  // nested deeper (walking every depth here computed each nested region's
+  // token once per enclosing level: 2^depth).
   for (Region &r : op->getRegions()) {
     sink.u8('{');
-    r.walk([&](Operation *inner) { sink.u64(token(inner)); });
+    for (Block &block : r) {
+      sink.u8('^');
+      for (Operation &inner : block)
+        sink.u64(token(&inner));
+    }
     sink.u8('}');
   }
   return llvm::xxh3_64bits(sink.str());
