@@ -145,6 +145,24 @@ def cache_plot(work, out):
     save(fig, out, "cache.png")
 
 
+def nesting_plot(work, out):
+    data = load(work, "nesting")
+    if not data:
+        return missing("nesting.png", "nesting")
+    rows = data["rows"]
+    depth = [r["depth"] for r in rows]
+    fig, ax = plt.subplots(figsize=(6, 3.6))
+    for key, label in (("canonicalize_s", "qshape-canonicalize"), ("roll_s", "qshape-roll-loops"),
+                       ("compile_s", "qshape-compile (wall)")):
+        ax.plot(depth, [r[key] * 1e3 for r in rows], marker="o", label=label)
+    ax.set_xlabel("regions nested (scf.for / scf.if)")
+    ax.set_ylabel("ms")
+    ax.set_yscale("log")
+    ax.set_title("Time against nesting depth")
+    ax.legend()
+    save(fig, out, "nesting.png")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--build", default="build", help="the build directory whose bench/ holds the numbers")
@@ -156,6 +174,7 @@ def main():
     roll_fingerprint_plot(work, args.out)
     compile_plot(work, args.out)
     cache_plot(work, args.out)
+    nesting_plot(work, args.out)
 
 
 if __name__ == "__main__":

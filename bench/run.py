@@ -273,14 +273,16 @@ def main():
     ap.add_argument("--sizes", default="10000,100000,1000000")
     ap.add_argument("--sections",
                     default="fingerprint,canonicalize,sim,cache,remote,roll,native,artifact,"
-                            "catalyst-cache,topology,session",
+                            "catalyst-cache,topology,session,families,nesting",
                     help="comma-separated subset of: fingerprint, canonicalize, sim, cache, remote, roll, "
                          "native, artifact, allocators (not in the default: W3 rolling under each malloc "
                          "installed), catalyst-cache and topology (bench/topology_bench.py: the MLIR "
                          "cache in a Catalyst-shaped pipeline; one artifact per topology), roll-scale "
                          "(not in the default: roll vs parse on W2 with "
                          "15-1000 terms, W1, W3; --roll-terms, --roll-trotter), session (seed 000's "
-                         "140 jobs through qshape.compile and Artifact.run)")
+                         "140 jobs through qshape.compile and Artifact.run), families (bench/families.py "
+                         "rolled: ops and roll/parse), nesting (canonicalize, roll and compile "
+                         "against region depth)")
     ap.add_argument("--roll-terms", default="15,100,400,1000",
                     help="roll-scale: term counts of the synthetic W2 Hamiltonians")
     ap.add_argument("--roll-trotter", default="10,40",
@@ -336,6 +338,12 @@ def main():
     if "session" in sections:
         import session_bench
         session_bench.session_bench(bindir, work, args.repeat)
+    if "families" in sections or "nesting" in sections:
+        import families_bench
+        if "families" in sections:
+            families_bench.families_bench(bindir, work, args)
+        if "nesting" in sections:
+            families_bench.nesting_bench(bindir, work, args)
 
 
 def fingerprint_bench(bindir, work, args):
