@@ -19,8 +19,10 @@ Families (each as a Python loop traced without autograph would emit it):
             measurements that steer later gates, quantum.adjoint regions
 
 Every family takes --form first (extract every wire from the first register,
-insert at the end, as W1's generator does) or chained (each gate extracts its
-wires from the register the previous insert made and inserts them back), and
+insert at the end, as W1's generator does), chained (each gate extracts its
+wires from the register the previous insert made and inserts them back) or
+qref (Catalyst's capture frontend: qref.alloc, a qref.get before each use,
+gates without results, qref.adjoint regions without terminators), and
 --angles runtime (tensor.extract of an argument) or static (constants).
 Output is deterministic: same options, same bytes. Python 3.11 stdlib only.
 """
@@ -47,8 +49,9 @@ class Circuit:
     """Text emitter of one QNode in Catalyst's value-semantics form."""
 
     def __init__(self, wires: int, form: str, args: list[tuple[str, str]]):
-        assert form in ("first", "chained")
+        assert form in ("first", "chained", "qref")
         self.wires, self.form, self.args = wires, form, args
+        self.qref = form == "qref"
         self.body: list[str] = []
         self.consts: dict[tuple[str, str], str] = {}
         self.n = 0
@@ -57,7 +60,10 @@ class Circuit:
         self.emit('quantum.device shots(%shots) ["liblightning_qubit_catalyst.so", '
                   '"LightningSimulator", "{}"]')
         self.reg = self.fresh("r")
-        self.emit(f"{self.reg} = quantum.alloc({wires:3d}) : !quantum.reg")
+        if self.qref:
+            self.emit(f"{self.reg} = qref.alloc({wires:3d}) : !qref.reg<{wires}>")
+        else:
+            self.emit(f"{self.reg} = quantum.alloc({wires:3d}) : !quantum.reg")
 
     def fresh(self, stem="v") -> str:
         self.n += 1
@@ -86,6 +92,10 @@ class Circuit:
 
     # qubits ------------------------------------------------------------------
     def qubit(self, w: int) -> str:
+        if self.qref:  # a qref.get before each use, as the capture frontend emits
+            q = self.fresh("q")
+            self.emit(f"{q} = qref.get {self.reg}[{w}] : !qref.reg<{self.wires}> -> !qref.bit")
+            return q
         if w not in self.live:
             q = self.fresh("q")
             self.emit(f"{q} = quantum.extract {self.reg}[{w:3d}] : !quantum.reg -> !quantum.bit")
@@ -100,7 +110,10 @@ class Circuit:
 
     def settle(self, wires):
         """In the chained form every gate puts its wires back at once."""
-        if self.form == "chained":
+        if self.qref:
+            for w in wires:
+                self.live.pop(w, None)
+        elif self.form == "chained":
             for w in wires:
                 self.insert(w)
 
@@ -111,14 +124,17 @@ class Circuit:
         n = len(qs) + len(cs)
         lhs = f"{res}:{n}" if n > 1 else res
         p = f"({', '.join(params)})"
-        text = f'{lhs} = quantum.custom "{name}"{p} {", ".join(qs)}'
+        d = "qref" if self.qref else "quantum"
+        text = f'{d}.custom "{name}"{p} {", ".join(qs)}'
+        if not self.qref:
+            text = f"{lhs} = {text}"
         if adjoint:
             text += " adj"
-        types = ", ".join(["!quantum.bit"] * len(qs))
+        types = ", ".join([f"!{d}.bit"] * len(qs))
         if cs:
             true = self.const(1, "i1")
             text += f" ctrls({', '.join(cs)}) ctrlvals({', '.join([true] * len(cs))})"
-            types += " ctrls " + ", ".join(["!quantum.bit"] * len(cs))
+            types += " ctrls " + ", ".join([f"!{d}.bit"] * len(cs))
         self.emit(f"{text} : {types}")
         for i, w in enumerate(list(wires) + list(ctrls)):
             self.live[w] = f"{res}#{i}" if n > 1 else res
@@ -126,6 +142,10 @@ class Circuit:
 
     def measure(self, w: int) -> str:
         q = self.qubit(w)
+        if self.qref:
+            m = self.fresh("b")
+            self.emit(f"{m} = qref.measure {q} : i1")
+            return m
         m, out = self.fresh("b"), self.fresh("q")
         self.emit(f"{m}, {out} = quantum.measure {q} : i1, !quantum.bit")
         self.live[w] = out
@@ -134,6 +154,13 @@ class Circuit:
 
     def if_gate(self, cond: str, name: str, w: int):
         """scf.if cond { name on w } on the qubit of wire w."""
+        if self.qref:
+            self.emit(f"scf.if {cond} {{")
+            q = self.qubit(w)
+            self.body[-1] = "  " + self.body[-1]
+            self.emit(f'qref.custom "{name}"() {q} : !qref.bit', 4)
+            self.emit("}")
+            return
         q = self.qubit(w)
         out, g = self.fresh("q"), self.fresh("g")
         self.emit(f"{out} = scf.if {cond} -> (!quantum.bit) {{")
@@ -148,6 +175,16 @@ class Circuit:
     def adjoint_block(self, emit_body):
         """quantum.adjoint over the register: emit_body(c) emits gates on c,
         a Circuit view whose register is the region's argument."""
+        if self.qref:
+            self.emit("qref.adjoint {")
+            outer_body = self.body
+            self.body = []
+            emit_body(self)
+            inner = self.body
+            self.body = outer_body
+            self.body.extend("  " + line for line in inner)
+            self.emit("}")
+            return
         for w in sorted(self.live):
             self.insert(w)
         arg, res = self.fresh("a"), self.fresh("r")
@@ -169,12 +206,16 @@ class Circuit:
         results = []
         for w in observe:
             o, e = self.fresh("obs"), self.fresh("e")
-            self.emit(f"{o} = quantum.namedobs {self.qubit(w)}[ {kind}] : !quantum.obs")
+            d = "qref" if self.qref else "quantum"
+            self.emit(f"{o} = {d}.namedobs {self.qubit(w)}[ {kind}] : !quantum.obs")
             self.emit(f"{e} = quantum.expval {o} : f64")
             results.append(e)
+        if self.qref:
+            self.emit(f"qref.dealloc {self.reg} : !qref.reg<{self.wires}>")
         for w in sorted(self.live):
             self.insert(w)
-        self.emit(f"quantum.dealloc {self.reg} : !quantum.reg")
+        if not self.qref:
+            self.emit(f"quantum.dealloc {self.reg} : !quantum.reg")
         self.emit("quantum.device_release")
         self.emit(f"return {', '.join(results)} : {', '.join(['f64'] * len(results))}")
         consts = [f"  {v} = arith.constant true" if t == "i1" else f"  {v} = arith.constant {k} : {t}"
@@ -312,6 +353,42 @@ FAMILIES = {
 }
 
 
+def nested(depth: int) -> str:
+    """Six RX gates inside `depth` regions, alternately scf.for (one
+    iteration) and scf.if, threading one qubit: the nesting stress of the
+    roller issue (every pass must grow linearly with the depth)."""
+    c = Circuit(1, "first", [("x", "f64"), ("b", "i1")])
+    lb, ub = c.const(0, "index"), c.const(1, "index")
+    q = c.qubit(0)
+    outer = []
+    for d in range(depth):
+        if d % 2 == 0:
+            res, iv, arg = c.fresh("l"), c.fresh("i"), c.fresh("a")
+            c.emit(f"{res} = scf.for {iv} = {lb} to {ub} step {ub} iter_args({arg} = {q})"
+                   " -> (!quantum.bit) {", 2 + 2 * d)
+            outer.append(("for", res, q))
+            q = arg
+        else:
+            res = c.fresh("l")
+            c.emit(f"{res} = scf.if %b -> (!quantum.bit) {{", 2 + 2 * d)
+            outer.append(("if", res, q))
+    for _ in range(6):
+        g = c.fresh("g")
+        c.emit(f'{g} = quantum.custom "RX"(%x) {q} : !quantum.bit', 2 + 2 * depth)
+        q = g
+    for d in reversed(range(depth)):
+        kind, res, before = outer[d]
+        pad = 2 + 2 * d
+        c.emit(f"  scf.yield {q} : !quantum.bit", pad)
+        if kind == "if":
+            c.emit("} else {", pad)
+            c.emit(f"  scf.yield {before} : !quantum.bit", pad)
+        c.emit("}", pad)
+        q = res
+    c.live[0] = q
+    return c.finish([0])
+
+
 def build(family: str, wires: int, layers: int, form="first", angles="runtime", seed=0):
     """(module text, argument JSON list) of one program."""
     rng = random.Random(seed)
@@ -333,7 +410,7 @@ def main(argv=None):
     ap.add_argument("family", choices=sorted(FAMILIES))
     ap.add_argument("--wires", type=int, default=4)
     ap.add_argument("--layers", type=int, default=6)
-    ap.add_argument("--form", choices=("first", "chained"), default="first")
+    ap.add_argument("--form", choices=("first", "chained", "qref"), default="first")
     ap.add_argument("--angles", choices=("runtime", "static"), default="runtime")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("-o", "--output", default="-")
