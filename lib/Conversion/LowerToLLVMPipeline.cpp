@@ -30,6 +30,9 @@ namespace {
 } // namespace
 
 void buildLowerToLLVMPipeline(OpPassManager &pm, const LowerToLLVMPipelineOptions &options) {
+  // Catalyst's capture frontend writes qref: value semantics first (a
+  // module without qref passes through untouched).
+  pm.addPass(createQShapeToValueSemantics());
   // qshape's own stage: the canonical form, then loop rolling.
   if (options.canonicalize)
     pm.addPass(createQShapeCanonicalize());

@@ -8,7 +8,11 @@
 # unrolled one under qshape-sim to 1e-9 and pass qshape-check-linearity; one
 # size of each family also runs natively (qshape-compile, which rolls, then
 # qshape-run). The families that repeat must roll: a test that rolls nothing
-# would check nothing. `make fuzz` runs more random seeds (--random-seeds).
+# would check nothing. A qref program must simulate as its value-semantics twin
+# does, roll to at most 5 % more ops than it (converted, the random mode's
+# regions carry single qubits and often roll further), and where the family has no
+# region, have the same fingerprint. `make fuzz` runs more random seeds
+# (--random-seeds).
 #
 # RUN: %python %s --workdir %t
 import argparse
@@ -31,6 +35,7 @@ WORKLOADS = os.path.join(ROOT, "bench", "workloads.py")
 SIZES = [("hea", 3, 12), ("hea", 4, 24), ("qaoa", 4, 12), ("qaoa", 6, 40),
          ("feedback", 2, 16), ("grover", 3, 6), ("grover", 4, 4)]
 MUST_ROLL = {"hea", "qaoa", "feedback", "grover"}
+FLAT = {"hea", "qaoa", "grover"}  # families without regions
 
 
 def run(cmd):
@@ -51,10 +56,13 @@ def same(a, b):
     return None if c.returncode == 0 else c.stderr.strip()
 
 
-def check(name, src, args, work, failures, native):
-    """Rolls `src` and compares; returns (ops before, ops after) or None."""
+def check(name, src, args, work, failures, native, twin=None):
+    """Rolls `src` and compares (with `twin`'s results, for a qref program);
+    returns (ops before, ops after) or None."""
     rolled = os.path.join(work, name + ".rolled.mlir")
-    r = run(["qshape-opt", src, "--qshape-roll-loops", "--qshape-check-linearity", "-o", rolled])
+    first = ["--qshape-to-value-semantics"] if twin else []
+    r = run(["qshape-opt", src] + first + ["--qshape-roll-loops", "--qshape-check-linearity",
+                                            "-o", rolled])
     if r.returncode != 0 or "would not replay" in r.stderr:
         failures.append(f"{name}: qshape-opt: {r.stderr.strip()[:800]}")
         return None
@@ -63,6 +71,9 @@ def check(name, src, args, work, failures, native):
     err = sim(src, args, want) or sim(rolled, args, got) or same(want, got)
     if err:
         failures.append(f"{name}: the rolled program differs: {err}")
+        return None
+    if twin and same(want, os.path.join(work, twin + ".want.json")):
+        failures.append(f"{name}: the qref program differs from {twin}")
         return None
     if native:
         lib = os.path.join(work, name + ".so")
@@ -78,6 +89,11 @@ def check(name, src, args, work, failures, native):
             failures.append(f"{name}: the native run differs: {err}")
             return None
     return count(src), count(rolled)
+
+
+def fingerprint(path):
+    out = run(["qshape-fingerprint", path])
+    return out.stdout.split()[:2] if out.returncode == 0 else out.stderr
 
 
 def count(path):
@@ -96,16 +112,21 @@ def main():
     failures, rows, rolled_families = [], [], set()
     cases = []
     for fam, wires, layers in SIZES:
-        for form in ("first", "chained"):
+        for form in ("first", "chained", "qref"):
             for angles in ("runtime", "static"):
                 native = form == "first" and angles == "runtime" and (fam, wires, layers) == next(
                     s for s in SIZES if s[0] == fam)
                 cases.append((fam, wires, layers, form, angles, 0, native))
     for seed in range(args.random_seeds):
-        cases.append(("random", 3 + seed % 3, 12 + 4 * (seed % 4), ("first", "chained")[seed % 2],
-                      ("runtime", "static")[seed // 2 % 2], seed, seed == 0))
+        shape = ("random", 3 + seed % 3, 12 + 4 * (seed % 4))
+        angles = ("runtime", "static")[seed // 2 % 2]
+        cases.append((*shape, ("first", "chained")[seed % 2], angles, seed, seed == 0))
+        if seed % 2 == 0:
+            cases.append((*shape, "qref", angles, seed, False))
+    sizes_of = {}
     for fam, wires, layers, form, angles, seed, native in cases:
         name = f"{fam}-n{wires}-L{layers}-{form}-{angles}-s{seed}"
+        twin = name.replace("-qref-", "-first-") if form == "qref" else None
         text, values = families.build(fam, wires, layers, form, angles, seed)
         src = os.path.join(work, name + ".mlir")
         argf = os.path.join(work, name + ".args.json")
@@ -113,11 +134,17 @@ def main():
             f.write(text)
         with open(argf, "w") as f:
             json.dump(values, f)
-        sizes = check(name, src, argf, work, failures, native)
+        sizes = check(name, src, argf, work, failures, native and not twin, twin)
         if sizes:
             rows.append((name, *sizes))
+            sizes_of[name] = sizes
             if sizes[1] < sizes[0]:
                 rolled_families.add(fam)
+        if sizes and twin in sizes_of and sizes[1] > 1.05 * sizes_of[twin][1]:
+            failures.append(f"{name}: rolls to {sizes[1]} ops, its twin to {sizes_of[twin][1]}")
+        if sizes and twin and fam in FLAT and fingerprint(src) != fingerprint(
+                os.path.join(work, twin + ".mlir")):
+            failures.append(f"{name}: its fingerprint is not {twin}'s")
     # 4th-order Suzuki-Trotter (QPE of H2, decomposed).
     for n in (2, 4):
         name = f"suzuki4-n{n}"

@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "qshape/Conversion/ToValueSemantics.h"
 #include "qshape/Fingerprint/Fingerprint.h"
 #include "qshape/InitAll.h"
 #include "qshape/ToolInput.h"
@@ -75,8 +76,9 @@ int main(int argc, char **argv) {
     if (succeeded(qshape::checkToolInput(sourceMgr, &context)))
       module = parseSourceFile<ModuleOp>(sourceMgr, &context);
     auto t1 = std::chrono::steady_clock::now();
-    if (!module) {
-      llvm::errs() << "qshape-fingerprint: " << path << ": could not parse (see above)\n";
+    if (!module || failed(qshape::convertQRefInput(*module))) {
+      llvm::errs() << "qshape-fingerprint: " << path << ": could not "
+                   << (module ? "convert qref to value semantics" : "parse") << " (see above)\n";
       status = 1;
       continue;
     }

@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "qshape/Conversion/ToValueSemantics.h"
 #include "qshape/InitAll.h"
 #include "qshape/Interpreter/Interpreter.h"
 #include "qshape/Interpreter/ValueIO.h"
@@ -124,6 +125,8 @@ int main(int argc, char **argv) {
     module = parseSourceFile<ModuleOp>(sourceMgr, &context);
   if (!module)
     return fail(inputFile + ": could not parse (see above)");
+  if (failed(qshape::convertQRefInput(*module)))
+    return fail(inputFile + ": could not convert qref to value semantics (see above)");
 
   llvm::Expected<func::FuncOp> entry = qshape::interp::findEntryFunction(*module, entryName);
   if (!entry)

@@ -15,6 +15,45 @@
 
 include "mlir/Pass/PassBase.td"
 
+def QShapeToValueSemantics : Pass<"qshape-to-value-semantics", "mlir::ModuleOp"> {
+  let summary = "Rewrite Catalyst's reference-semantics qref ops into the quantum dialect.";
+  let description = [{
+    Catalyst's capture frontend emits `qref`: gates act in place on qubit
+    references (`qref.get %r[0]`) and return nothing. qshape's passes, its
+    simulator and its lowering work on the value-semantics `quantum`
+    dialect. Each function that uses `qref` is rewritten region by region:
+    a qubit at a static wire is extracted at its first use and threaded
+    through the gates, and inserted back when its register is needed whole
+    (dealloc, a register observable, a region that uses it, a dynamic
+    index into it); a qubit at a dynamic index is extracted from the whole
+    register and inserted back right after its op. `scf.for` and `scf.if`
+    carry the registers and qubits their bodies use as iter_args and
+    results; `qref.adjoint` and `qref.ctrl` become `quantum.adjoint` and
+    `quantum.ctrl` whose regions take and yield them.
+
+    Not converted yet, each a located error that leaves the function as it
+    was: functions that take or return qubit references (calls),
+    `scf.while`, `qref.operator`, and references that do not come from
+    `qref.get` or `qref.alloc_qb` in the same function.
+
+    ```mlir
+    %a = qref.alloc(2) : !qref.reg<2>
+    %q0 = qref.get %a[0] : !qref.reg<2> -> !qref.bit
+    qref.custom "Hadamard"() %q0 : !qref.bit
+    qref.dealloc %a : !qref.reg<2>
+    ```
+    becomes
+    ```mlir
+    %0 = quantum.alloc( 2) : !quantum.reg
+    %1 = quantum.extract %0[ 0] : !quantum.reg -> !quantum.bit
+    %2 = quantum.custom "Hadamard"() %1 : !quantum.bit
+    %3 = quantum.insert %0[ 0], %2 : !quantum.reg, !quantum.bit
+    quantum.dealloc %3 : !quantum.reg
+    ```
+  }];
+  let dependentDialects = ["mlir::scf::SCFDialect", "mlir::func::FuncDialect"];
+}
+
 def QShapeLowerCtrl : Pass<"qshape-lower-ctrl", "mlir::ModuleOp"> {
   let summary = "Push the controls of quantum.ctrl regions into the gates they hold.";
   let description = [{

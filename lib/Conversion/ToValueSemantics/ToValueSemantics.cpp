@@ -1,0 +1,598 @@
+//===- ToValueSemantics.cpp - qshape-to-value-semantics -------------------===//
+//
+// Catalyst's capture frontend emits `qref`, whose gates act in place on qubit
+// references; qshape's passes, its simulator and its lowering work on the
+// value-semantics `quantum` dialect. This pass rewrites one into the other,
+// region by region, keeping a frame per region: the current `!quantum.reg`
+// of each qref register, the qubits taken out of it at static wires (each
+// with its current value), and the current value of each qubit allocated on
+// its own. A qubit at a static wire is extracted at its first use, threaded
+// through the gates, and inserted back when its register is needed whole
+// (dealloc, a computational-basis observable on the register, a region that
+// uses it, a dynamic index into it). A qubit at a dynamic index is extracted
+// from the register made whole, and inserted back right after its op, since
+// it may be any wire. Loops, branches, adjoint and control regions carry the
+// registers and qubits they use as iter_args, results or region arguments.
+//
+// Ops are read by name, like everywhere in qshape. What the pass does not
+// know (a call that passes qubit references, an unknown op on a reference,
+// qref.operator) is a located error; the function is then left as it was.
+//
+//===----------------------------------------------------------------------===//
+
+#include "qshape/Conversion/ToValueSemantics.h"
+
+#include "qshape/Conversion/Passes.h"
+#include "qshape/GateView/GateView.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/AsmParser/AsmParser.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/Pass/PassManager.h"
+#include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/SetVector.h"
+
+namespace qshape {
+#define GEN_PASS_DEF_QSHAPETOVALUESEMANTICS
+#include "qshape/Conversion/Passes.h.inc"
+} // namespace qshape
+
+using namespace mlir;
+
+namespace qshape {
+namespace {
+
+bool isQRef(Operation *op) { return op->getName().getDialectNamespace() == "qref"; }
+bool isQRefType(Type t) { return t.getDialect().getNamespace() == "qref"; }
+/// `!qref.bit`, whichever class the host has for it (qshape's or Catalyst's).
+bool isQRefBit(Type t) {
+  return isQRefType(t) && t == parseType("!qref.bit", t.getContext(), nullptr, true);
+}
+
+/// Where a qubit reference points: a wire of a qref register (static
+/// `wire`, or a dynamic `index`), or a qubit allocated on its own (`root`).
+struct Ref {
+  Value reg, index, root;
+  std::optional<int64_t> wire;
+};
+
+/// One region's view of the quantum state while it is rewritten.
+struct Frame {
+  llvm::MapVector<Value, Value> regs;                     // qref reg -> quantum reg
+  llvm::MapVector<std::pair<Value, int64_t>, Value> out;  // taken-out qubits
+  llvm::MapVector<Value, Value> roots;                    // alloc_qb ref -> qubit
+};
+
+/// What a region uses of the state outside it: registers it needs whole
+/// (a dynamic index, a register observable, a dealloc), qubits at static
+/// wires of the others, and qubits allocated on their own. A region carries
+/// exactly these, as Catalyst's conversion does: a loop over one wire
+/// carries that qubit, not its register.
+struct Carried {
+  SmallVector<Value> regs;
+  SmallVector<std::pair<Value, int64_t>> wires;
+  SmallVector<Value> roots;
+  size_t size() const { return regs.size() + wires.size() + roots.size(); }
+};
+
+class Converter {
+public:
+  LogicalResult convertBlock(Block &block, Frame &frame);
+  SmallVector<Operation *> dead;
+
+private:
+  FailureOr<Ref> refOf(Value bit, Operation *user);
+  Value take(OpBuilder &b, Location loc, Frame &f, const Ref &r);
+  void put(Frame &f, const Ref &r, Value v);
+  /// Inserts every qubit taken out of `reg` back into it.
+  void flush(OpBuilder &b, Location loc, Frame &f, Value reg);
+  void flushAll(OpBuilder &b, Location loc, Frame &f);
+  LogicalResult convertOp(Operation *op, Frame &f);
+  LogicalResult convertQubitOp(Operation *op, Frame &f);
+  LogicalResult convertFor(scf::ForOp op, Frame &f);
+  LogicalResult convertIf(scf::IfOp op, Frame &f);
+  LogicalResult convertRegionOp(Operation *op, Frame &f);
+  /// What the regions of `op` use of the state outside them.
+  FailureOr<Carried> usedState(Operation *op);
+  /// The current values of `c` in `f` (whole registers flushed first).
+  SmallVector<Value> carried(OpBuilder &b, Location loc, Frame &f, const Carried &c);
+  /// A frame for a region of an op in `outer` whose carried state arrives
+  /// as `args`.
+  static Frame inner(const Frame &outer, const Carried &c, ValueRange args);
+  static void assign(Frame &f, const Carried &c, ValueRange values);
+};
+
+FailureOr<Ref> Converter::refOf(Value bit, Operation *user) {
+  Operation *def = bit.getDefiningOp();
+  StringRef name = def ? def->getName().getStringRef() : "";
+  if (name == "qref.alloc_qb")
+    return Ref{{}, {}, bit, {}};
+  if (name != "qref.get")
+    return user->emitError("qshape-to-value-semantics: a qubit reference that does not come from "
+                           "qref.get or qref.alloc_qb in this function is not supported; run "
+                           "Catalyst's convert-to-value-semantics first"),
+           failure();
+  Ref r;
+  r.reg = def->getOperand(0);
+  if (auto attr = def->getAttrOfType<IntegerAttr>("idx_attr")) {
+    r.wire = attr.getInt();
+  } else {
+    APInt v;
+    if (matchPattern(def->getOperand(1), m_ConstantInt(&v)) && !v.isNegative())
+      r.wire = v.getSExtValue();
+    else
+      r.index = def->getOperand(1);
+  }
+  return r;
+}
+
+Value Converter::take(OpBuilder &b, Location loc, Frame &f, const Ref &r) {
+  if (r.root)
+    return f.roots.lookup(r.root);
+  if (r.index)
+    return buildExtract(b, loc, f.regs.lookup(r.reg), IndexSpec::ofDynamic(r.index))->getResult(0);
+  Value &q = f.out[{r.reg, *r.wire}];
+  if (!q)
+    q = buildExtract(b, loc, f.regs.lookup(r.reg), IndexSpec::ofStatic(*r.wire))->getResult(0);
+  return q;
+}
+
+void Converter::put(Frame &f, const Ref &r, Value v) {
+  if (r.root)
+    f.roots[r.root] = v;
+  else if (r.wire)
+    f.out[{r.reg, *r.wire}] = v;
+}
+
+void Converter::flush(OpBuilder &b, Location loc, Frame &f, Value reg) {
+  SmallVector<std::pair<Value, int64_t>> done;
+  for (auto &[key, qubit] : f.out)
+    if (key.first == reg) {
+      f.regs[reg] =
+          buildInsert(b, loc, f.regs[reg], IndexSpec::ofStatic(key.second), qubit)->getResult(0);
+      done.push_back(key);
+    }
+  for (auto key : done)
+    f.out.erase(key);
+}
+
+void Converter::flushAll(OpBuilder &b, Location loc, Frame &f) {
+  for (auto &[reg, current] : llvm::make_early_inc_range(f.regs))
+    flush(b, loc, f, reg);
+}
+
+/// The quantum op for a qref op on qubits: same name in `quantum`, same
+/// attributes and operand segments, one `!quantum.bit` result per qubit
+/// operand, in the order of the operands (targets, then controls).
+static Operation *buildQuantumTwin(OpBuilder &b, Operation *op, ValueRange operands,
+                                   unsigned numQubits) {
+  MLIRContext *ctx = op->getContext();
+  OperationState state(op->getLoc(), ("quantum." + op->getName().stripDialect()).str());
+  state.addOperands(operands);
+  for (NamedAttribute na : op->getAttrDictionary())
+    state.addAttribute(na.getName(), na.getValue());
+  StringRef name = op->getName().stripDialect();
+  if (name == "measure")
+    state.addTypes(IntegerType::get(ctx, 1));
+  state.addTypes(SmallVector<Type>(name == "namedobs" || name == "hermitian" ||
+                                           name == "compbasis"
+                                       ? 0
+                                       : numQubits,
+                                   getQubitType(ctx)));
+  state.addTypes(TypeRange(op->getResultTypes()).drop_front(name == "measure" ? 1 : 0));
+  // Gates with controls: targets and controls are two result segments.
+  if (auto segs = op->getAttrOfType<DenseI32ArrayAttr>("operandSegmentSizes");
+      segs && segs.size() == 4)
+    state.addAttribute("resultSegmentSizes", b.getDenseI32ArrayAttr({segs[1], segs[2]}));
+  return b.create(state);
+}
+
+LogicalResult Converter::convertQubitOp(Operation *op, Frame &f) {
+  OpBuilder b(op);
+  Location loc = op->getLoc();
+  SmallVector<std::optional<Ref>> refs;
+  for (Value v : op->getOperands()) {
+    if (!isQRefBit(v.getType())) {
+      refs.push_back(std::nullopt);
+      continue;
+    }
+    FailureOr<Ref> r = refOf(v, op);
+    if (failed(r))
+      return failure();
+    if (!r->root && !f.regs.count(r->reg))
+      return op->emitError("qshape-to-value-semantics: the register of this qubit is not "
+                           "allocated in this function");
+    refs.push_back(*r);
+  }
+  // A dynamic index may name any wire: its register is made whole first.
+  for (auto &r : refs)
+    if (r && r->index)
+      flush(b, loc, f, r->reg);
+  SmallVector<Value> operands;
+  unsigned numQubits = 0;
+  for (auto [v, r] : llvm::zip(op->getOperands(), refs)) {
+    operands.push_back(r ? take(b, loc, f, *r) : v);
+    numQubits += r.has_value();
+  }
+  Operation *twin = buildQuantumTwin(b, op, operands, numQubits);
+  StringRef name = op->getName().stripDialect();
+  bool observes = name == "namedobs" || name == "hermitian" || name == "compbasis";
+  unsigned first = name == "measure" ? 1 : 0, k = 0;
+  for (auto [operand, r] : llvm::zip(operands, refs)) {
+    if (!r)
+      continue;
+    Value now = observes ? operand : twin->getResult(first + k++);
+    if (r->index) // back at its wire at once
+      f.regs[r->reg] =
+          buildInsert(b, loc, f.regs[r->reg], IndexSpec::ofDynamic(r->index), now)->getResult(0);
+    else
+      put(f, *r, now);
+  }
+  for (auto [old, result] : llvm::zip(op->getResults(), observes ? twin->getResults()
+                                                                 : twin->getResults().take_front(first)))
+    old.replaceAllUsesWith(result);
+  dead.push_back(op);
+  return success();
+}
+
+FailureOr<Carried> Converter::usedState(Operation *op) {
+  llvm::SetVector<Value> whole, roots;
+  llvm::SetVector<std::pair<Value, int64_t>> wires;
+  WalkResult w = op->walk([&](Operation *inner) {
+    if (inner == op) // its own operands (qref.ctrl's controls) are not carried
+      return WalkResult::advance();
+    for (Value v : inner->getOperands()) {
+      if (!isQRefType(v.getType()) || op->isAncestor(v.getParentRegion()->getParentOp()))
+        continue;
+      if (!isQRefBit(v.getType())) {
+        // A register: a get names a wire (or a dynamic index) of it; any
+        // other use needs it whole.
+        FailureOr<Ref> ref = inner->getName().getStringRef() == "qref.get"
+                                 ? refOf(inner->getResult(0), inner)
+                                 : FailureOr<Ref>(failure());
+        if (succeeded(ref) && ref->wire)
+          wires.insert({v, *ref->wire});
+        else
+          whole.insert(v);
+        continue;
+      }
+      FailureOr<Ref> ref = refOf(v, inner);
+      if (failed(ref))
+        return WalkResult::interrupt();
+      if (ref->root)
+        roots.insert(ref->root);
+      else if (ref->wire)
+        wires.insert({ref->reg, *ref->wire});
+      else
+        whole.insert(ref->reg);
+    }
+    return WalkResult::advance();
+  });
+  if (w.wasInterrupted())
+    return failure();
+  Carried c;
+  c.regs.assign(whole.begin(), whole.end());
+  for (auto key : wires)
+    if (!whole.contains(key.first))
+      c.wires.push_back(key);
+  c.roots.assign(roots.begin(), roots.end());
+  return c;
+}
+
+SmallVector<Value> Converter::carried(OpBuilder &b, Location loc, Frame &f, const Carried &c) {
+  SmallVector<Value> values;
+  for (Value reg : c.regs) {
+    flush(b, loc, f, reg);
+    values.push_back(f.regs.lookup(reg));
+  }
+  for (auto [reg, wire] : c.wires)
+    values.push_back(take(b, loc, f, Ref{reg, {}, {}, wire}));
+  for (Value root : c.roots)
+    values.push_back(f.roots.lookup(root));
+  return values;
+}
+
+void Converter::assign(Frame &f, const Carried &c, ValueRange values) {
+  unsigned i = 0;
+  for (Value reg : c.regs)
+    f.regs[reg] = values[i++];
+  for (auto key : c.wires)
+    f.out[key] = values[i++];
+  for (Value root : c.roots)
+    f.roots[root] = values[i++];
+}
+
+Frame Converter::inner(const Frame &outer, const Carried &c, ValueRange args) {
+  Frame f;
+  // The registers of carried wires stay named (never read inside: every
+  // wire the region uses is carried).
+  for (auto [reg, wire] : c.wires)
+    f.regs[reg] = outer.regs.lookup(reg);
+  assign(f, c, args);
+  return f;
+}
+
+LogicalResult Converter::convertFor(scf::ForOp op, Frame &f) {
+  FailureOr<Carried> c = usedState(op);
+  if (failed(c))
+    return failure();
+  OpBuilder b(op);
+  SmallVector<Value> inits(op.getInitArgs());
+  SmallVector<Value> state = carried(b, op.getLoc(), f, *c);
+  inits.append(state);
+  auto loop = scf::ForOp::create(b, op.getLoc(), op.getLowerBound(), op.getUpperBound(),
+                                 op.getStep(), inits, [](OpBuilder &, Location, Value, ValueRange) {});
+  Block *body = loop.getBody();
+  for (auto [old, now] : llvm::zip(op.getBody()->getArguments(), body->getArguments()))
+    old.replaceAllUsesWith(now);
+  body->getOperations().splice(body->end(), op.getBody()->getOperations());
+  unsigned n = op.getNumResults();
+  for (auto [old, now] : llvm::zip(op.getResults(), loop.getResults().take_front(n)))
+    old.replaceAllUsesWith(now);
+  op->erase();
+  Frame in = inner(f, *c, loop.getRegionIterArgs().drop_front(n));
+  if (failed(convertBlock(*body, in)))
+    return failure();
+  Operation *yield = body->getTerminator();
+  OpBuilder end(yield);
+  yield->insertOperands(yield->getNumOperands(), carried(end, yield->getLoc(), in, *c));
+  assign(f, *c, loop.getResults().drop_front(n));
+  return success();
+}
+
+LogicalResult Converter::convertIf(scf::IfOp op, Frame &f) {
+  FailureOr<Carried> c = usedState(op);
+  if (failed(c))
+    return failure();
+  OpBuilder b(op);
+  SmallVector<Value> state = carried(b, op.getLoc(), f, *c);
+  SmallVector<Type> types(op.getResultTypes());
+  for (Value v : state)
+    types.push_back(v.getType());
+  auto branch = scf::IfOp::create(b, op.getLoc(), types, op.getCondition(), /*withElse=*/false);
+  branch.getThenRegion().takeBody(op.getThenRegion());
+  if (!op.getElseRegion().empty()) {
+    branch.getElseRegion().takeBody(op.getElseRegion());
+  } else {
+    OpBuilder e = OpBuilder::atBlockEnd(&branch.getElseRegion().emplaceBlock());
+    scf::YieldOp::create(e, op.getLoc());
+  }
+  unsigned n = op.getNumResults();
+  for (auto [old, now] : llvm::zip(op.getResults(), branch.getResults().take_front(n)))
+    old.replaceAllUsesWith(now);
+  op->erase();
+  for (Region *region : {&branch.getThenRegion(), &branch.getElseRegion()}) {
+    Frame in = inner(f, *c, state);
+    Block &block = region->front();
+    if (failed(convertBlock(block, in)))
+      return failure();
+    Operation *yield = block.getTerminator();
+    OpBuilder end(yield);
+    yield->insertOperands(yield->getNumOperands(), carried(end, yield->getLoc(), in, *c));
+  }
+  assign(f, *c, branch.getResults().drop_front(n));
+  return success();
+}
+
+/// qref.adjoint and qref.ctrl: a quantum op of the same name whose region
+/// takes the state it uses as arguments and yields it.
+LogicalResult Converter::convertRegionOp(Operation *op, Frame &f) {
+  FailureOr<Carried> c = usedState(op);
+  if (failed(c))
+    return failure();
+  bool ctrl = op->getName().stripDialect() == "ctrl";
+  OpBuilder b(op);
+  Location loc = op->getLoc();
+  // Controls are taken before the state is carried: the body does not act
+  // on them (qref.ctrl's verifier), so they are not part of it.
+  SmallVector<Ref> ctrlRefs;
+  SmallVector<Value> ctrls, values;
+  if (ctrl) {
+    auto segs = op->getAttrOfType<DenseI32ArrayAttr>("operandSegmentSizes");
+    for (Value v : op->getOperands().take_front(segs[0])) {
+      FailureOr<Ref> r = refOf(v, op);
+      if (failed(r) || r->index)
+        return op->emitError("qshape-to-value-semantics: a control qubit at a dynamic index is "
+                             "not supported"),
+               failure();
+      ctrlRefs.push_back(*r);
+      // A control whose register the body uses is taken from it after the
+      // flush below, so that the register goes in whole but for it.
+    }
+    values.append(op->getOperands().begin() + segs[0], op->getOperands().end());
+  }
+  SmallVector<Value> state = carried(b, loc, f, *c);
+  for (const Ref &r : ctrlRefs)
+    ctrls.push_back(take(b, loc, f, r));
+  SmallVector<Type> types;
+  for (Value v : state)
+    types.push_back(v.getType());
+  OperationState st(loc, ("quantum." + op->getName().stripDialect()).str());
+  st.addOperands(ctrls);
+  st.addOperands(values);
+  st.addOperands(state);
+  st.addTypes(SmallVector<Type>(ctrls.size(), getQubitType(op->getContext())));
+  st.addTypes(types);
+  if (ctrl) {
+    st.addAttribute("operandSegmentSizes",
+                    b.getDenseI32ArrayAttr({int32_t(ctrls.size()), int32_t(values.size()),
+                                            int32_t(state.size())}));
+    st.addAttribute("resultSegmentSizes",
+                    b.getDenseI32ArrayAttr({int32_t(ctrls.size()), int32_t(state.size())}));
+  }
+  Region *region = st.addRegion();
+  Block *body = new Block();
+  region->push_back(body);
+  for (Value v : state)
+    body->addArgument(v.getType(), loc);
+  body->getOperations().splice(body->end(), op->getRegion(0).front().getOperations());
+  Operation *twin = b.create(st);
+  Frame in = inner(f, *c, body->getArguments());
+  if (failed(convertBlock(*body, in)))
+    return failure();
+  OpBuilder end = OpBuilder::atBlockEnd(body);
+  SmallVector<Value> out = carried(end, loc, in, *c);
+  OperationState y(loc, "quantum.yield");
+  y.addOperands(out);
+  end.create(y);
+  for (auto [r, v] : llvm::zip(ctrlRefs, twin->getResults().take_front(ctrls.size())))
+    put(f, r, v);
+  assign(f, *c, twin->getResults().drop_front(ctrls.size()));
+  dead.push_back(op);
+  return success();
+}
+
+LogicalResult Converter::convertOp(Operation *op, Frame &f) {
+  StringRef name = op->getName().getStringRef();
+  OpBuilder b(op);
+  if (name == "qref.alloc") {
+    OperationState st(op->getLoc(), "quantum.alloc");
+    st.addOperands(op->getOperands());
+    st.addAttributes(op->getAttrDictionary().getValue());
+    st.addTypes(getQuregType(op->getContext()));
+    f.regs[op->getResult(0)] = b.create(st)->getResult(0);
+    dead.push_back(op);
+    return success();
+  }
+  if (name == "qref.alloc_qb") {
+    OperationState st(op->getLoc(), "quantum.alloc_qb");
+    st.addTypes(getQubitType(op->getContext()));
+    f.roots[op->getResult(0)] = b.create(st)->getResult(0);
+    dead.push_back(op);
+    return success();
+  }
+  if (name == "qref.get") {
+    dead.push_back(op); // read where a gate uses it
+    return success();
+  }
+  if (name == "qref.dealloc" || name == "qref.dealloc_qb") {
+    Value ref = op->getOperand(0);
+    Value current;
+    if (name == "qref.dealloc") {
+      flush(b, op->getLoc(), f, ref);
+      current = f.regs.lookup(ref);
+    } else {
+      current = f.roots.lookup(ref);
+    }
+    if (!current)
+      return op->emitError("qshape-to-value-semantics: this register or qubit is not allocated in "
+                           "this function");
+    OperationState st(op->getLoc(), ("quantum." + op->getName().stripDialect()).str());
+    st.addOperands(current);
+    b.create(st);
+    dead.push_back(op);
+    return success();
+  }
+  if (name == "qref.compbasis" && op->getNumOperands() &&
+      !isQRefBit(op->getOperand(op->getNumOperands() - 1).getType())) {
+    // On the whole register.
+    Value ref = op->getOperands().back();
+    flush(b, op->getLoc(), f, ref);
+    OperationState st(op->getLoc(), "quantum.compbasis");
+    st.addOperands(f.regs.lookup(ref));
+    st.addAttribute("operandSegmentSizes", b.getDenseI32ArrayAttr({0, 1}));
+    st.addTypes(op->getResultTypes());
+    op->getResult(0).replaceAllUsesWith(b.create(st)->getResult(0));
+    dead.push_back(op);
+    return success();
+  }
+  if (name == "qref.adjoint" || name == "qref.ctrl")
+    return convertRegionOp(op, f);
+  if (name == "qref.operator")
+    return op->emitError("qshape-to-value-semantics: qref.operator is not supported yet; run "
+                         "Catalyst's convert-to-value-semantics first");
+  if (isQRef(op))
+    return convertQubitOp(op, f);
+  if (auto loop = dyn_cast<scf::ForOp>(op))
+    return convertFor(loop, f);
+  if (auto branch = dyn_cast<scf::IfOp>(op))
+    return convertIf(branch, f);
+  // Anything else may not touch a reference, here or in its regions.
+  WalkResult w = op->walk([&](Operation *inner) {
+    bool touches = isQRef(inner) || llvm::any_of(inner->getOperandTypes(), isQRefType) ||
+                   llvm::any_of(inner->getResultTypes(), isQRefType);
+    return touches ? WalkResult::interrupt() : WalkResult::advance();
+  });
+  if (w.wasInterrupted())
+    return op->emitError("qshape-to-value-semantics: '")
+           << name << "' uses qubit references, which this pass does not convert yet";
+  return success();
+}
+
+LogicalResult Converter::convertBlock(Block &block, Frame &frame) {
+  for (Operation &op : llvm::make_early_inc_range(block))
+    if (failed(convertOp(&op, frame)))
+      return failure();
+  return success();
+}
+
+struct QShapeToValueSemanticsPass
+    : impl::QShapeToValueSemanticsBase<QShapeToValueSemanticsPass> {
+  void runOnOperation() override {
+    SmallVector<func::FuncOp> funcs;
+    getOperation().walk([&](func::FuncOp func) {
+      bool uses = false;
+      func.walk([&](Operation *op) {
+        uses |= isQRef(op);
+        return uses ? WalkResult::interrupt() : WalkResult::advance();
+      });
+      if (uses || llvm::any_of(func.getArgumentTypes(), isQRefType) ||
+          llvm::any_of(func.getResultTypes(), isQRefType))
+        funcs.push_back(func);
+    });
+    for (func::FuncOp func : funcs)
+      if (failed(convert(func)))
+        return signalPassFailure();
+  }
+
+  LogicalResult convert(func::FuncOp func) {
+    if (llvm::any_of(func.getArgumentTypes(), isQRefType) ||
+        llvm::any_of(func.getResultTypes(), isQRefType))
+      return func.emitError("qshape-to-value-semantics: functions that take or return qubit "
+                            "references are not supported yet; run Catalyst's "
+                            "convert-to-value-semantics first");
+    // Rewritten on a copy: a function the pass cannot convert stays as it was.
+    func::FuncOp work = func.clone();
+    Converter converter;
+    Frame frame;
+    if (work.getBody().getBlocks().size() != 1 ||
+        failed(converter.convertBlock(work.getBody().front(), frame))) {
+      work.erase();
+      return func.emitError("qshape-to-value-semantics: this function was left in qref"),
+             failure();
+    }
+    for (Operation *op : llvm::reverse(converter.dead)) {
+      op->dropAllUses();
+      op->erase();
+    }
+    func.getBody().takeBody(work.getBody());
+    work.erase();
+    return success();
+  }
+};
+
+} // namespace
+} // namespace qshape
+
+namespace qshape {
+
+bool holdsQRef(ModuleOp module) {
+  return module
+      .walk([](Operation *op) {
+        return isQRef(op) ? WalkResult::interrupt() : WalkResult::advance();
+      })
+      .wasInterrupted();
+}
+
+LogicalResult convertQRefInput(ModuleOp module) {
+  if (!holdsQRef(module))
+    return success();
+  PassManager pm(module.getContext());
+  pm.addPass(createQShapeToValueSemantics());
+  return pm.run(module);
+}
+
+} // namespace qshape
