@@ -5,8 +5,11 @@ Catalyst compiles in stages: ``qjit(pipelines=...)`` takes a list of
 parsed as one module-level pass pipeline. These helpers take such a list and
 return a new one with qshape's passes where they belong:
 
-* ``qshape-canonicalize`` and ``qshape-roll-loops`` at the start of the
-  quantum-compilation stage, so that Catalyst lowers the rolled program;
+* ``qshape-canonicalize`` and ``qshape-roll-loops`` in the
+  quantum-compilation stage, so that Catalyst lowers the rolled program:
+  right after ``convert-to-value-semantics`` where the stage has it (the
+  capture frontend's ``qref`` is value semantics from there on), else first
+  (Catalyst 0.15 and earlier, whose frontend writes ``quantum`` itself);
 * the compile cache around the whole lowering: ``qshape-cache-lookup`` first
   in the first stage and ``qshape-cache-store`` last in the last stage
   (docs/cache.md, "Staged drivers").
@@ -36,6 +39,9 @@ from . import _catalyst_default
 
 QUANTUM_STAGES = ("QuantumCompilationStage", "quantum-compilation-stage")
 """Names of Catalyst's quantum-compilation stage (Python's and the C++ driver's)."""
+
+VALUE_SEMANTICS_PASS = "convert-to-value-semantics"
+"""Catalyst's pass from its capture frontend's ``qref`` to ``quantum``: qshape's passes go after it."""
 
 
 def default_pipeline(use_catalyst=True):
@@ -177,7 +183,8 @@ def pipeline(stages=None, *, canonicalize=True, roll_loops=True, cache=True,
 
     stages: the pipeline to start from (default: ``default_pipeline()``); not modified.
     canonicalize, roll_loops: put ``qshape-canonicalize`` / ``qshape-roll-loops``
-        first in the quantum-compilation stage.
+        in the quantum-compilation stage: after ``convert-to-value-semantics`` when
+        the stage has it, else first.
     roll_options: qshape-roll-loops options, e.g. ``{"verify-roundtrip": True}``.
     cache: add ``qshape-cache-lookup`` (first) and ``qshape-cache-store`` (last).
     cache_options: ``dir``, ``mode``, ``max-size``, ``emit-remarks``, ``salt``.
@@ -202,7 +209,10 @@ def pipeline(stages=None, *, canonicalize=True, roll_loops=True, cache=True,
             raise ValueError(f"no quantum-compilation stage ({' or '.join(wanted)}) among the "
                              f"stages {names}; name it with quantum_stage=")
         i = found[0]
-        out[i] = (out[i][0], front + out[i][1])
+        passes = out[i][1]
+        at = next((k + 1 for k, entry in enumerate(passes)
+                   if VALUE_SEMANTICS_PASS in pass_names(entry)), 0)
+        out[i] = (out[i][0], passes[:at] + front + passes[at:])
     if cache:
         out = _add_cache(out, cache_options)
     return out
