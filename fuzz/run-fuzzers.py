@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """`make fuzz`: runs every libFuzzer target of fuzz/ for N seconds, then the
-differential harness (fuzz/differential.py), and prints per target the
+differential harness (fuzz/differential.py), then the roller's family test
+with --family-seeds random bodies, and prints per target the
 executions, the coverage libFuzzer reports (cov: edges, ft: features), the
 corpus size, the CPU time and what it found.
 
@@ -177,6 +178,8 @@ def main():
     ap.add_argument("--build", default="build-sanitize")
     ap.add_argument("--seconds", type=int, default=20, help="per target")
     ap.add_argument("--target", action="append", choices=sorted(TARGETS), help="default: all")
+    ap.add_argument("--family-seeds", type=int, default=40,
+                    help="random bodies of test/Transforms/roll-loops-families.py (0 skips it)")
     ap.add_argument("--differential-seconds", type=int, default=None,
                     help="time of fuzz/differential.py (default: --seconds; 0 skips it)")
     args = ap.parse_args()
@@ -222,6 +225,18 @@ def main():
             passed, failed = passed + int(m[1]), failed + int(m[2])
         else:
             failed += 1
+    if args.family_seeds > 0:
+        # The roller's differential test of the families, with more random
+        # bodies than make check runs, on the sanitizer build's tools.
+        env = dict(os.environ, PATH=os.path.join(args.build, "bin") + os.pathsep + os.environ["PATH"])
+        p = subprocess.run([sys.executable, os.path.join(ROOT, "test", "Transforms",
+                                                         "roll-loops-families.py"),
+                            "--workdir", os.path.join(args.build, "fuzz", "families"),
+                            "--random-seeds", str(args.family_seeds)],
+                           capture_output=True, text=True, env=env)
+        print(f"families: {p.stdout.strip().splitlines()[-1] if p.stdout.strip() else ''}")
+        sys.stderr.write(p.stderr)
+        passed, failed = passed + (p.returncode == 0), failed + (p.returncode != 0)
     print(f"{passed} passed, {failed} failed")
     return 1 if failed else 0
 
