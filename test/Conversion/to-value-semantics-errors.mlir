@@ -1,5 +1,5 @@
 // What qshape-to-value-semantics does not convert is a located error, and
-// the function stays in qref.
+// the pass fails (a tool exits non-zero and writes nothing).
 // RUN: qshape-opt %s --qshape-to-value-semantics -split-input-file -verify-diagnostics --allow-unregistered-dialect
 
 // expected-error @+1 {{functions that take or return qubit references are not supported yet}}
@@ -10,7 +10,7 @@ func.func @takes_a_qubit(%q: !qref.bit) {
 
 // -----
 
-// expected-error @+1 {{this function was left in qref}}
+// expected-error @+1 {{this function could not be converted}}
 func.func @unknown_op_on_a_reference() {
   %a = qref.alloc(1) : !qref.reg<1>
   %q = qref.get %a[0] : !qref.reg<1> -> !qref.bit

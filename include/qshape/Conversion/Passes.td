@@ -31,8 +31,7 @@ def QShapeToValueSemantics : Pass<"qshape-to-value-semantics", "mlir::ModuleOp">
     results; `qref.adjoint` and `qref.ctrl` become `quantum.adjoint` and
     `quantum.ctrl` whose regions take and yield them.
 
-    Not converted yet, each a located error that leaves the function as it
-    was: functions that take or return qubit references (calls),
+    Not converted yet, each a located error that fails the pass: functions that take or return qubit references (calls),
     `scf.while`, `qref.operator`, and references that do not come from
     `qref.get` or `qref.alloc_qb` in the same function.
 

@@ -16,7 +16,7 @@
 //
 // Ops are read by name, like everywhere in qshape. What the pass does not
 // know (a call that passes qubit references, an unknown op on a reference,
-// qref.operator) is a located error; the function is then left as it was.
+// qref.operator) is a located error, and the pass fails.
 //
 //===----------------------------------------------------------------------===//
 
@@ -554,22 +554,17 @@ struct QShapeToValueSemanticsPass
       return func.emitError("qshape-to-value-semantics: functions that take or return qubit "
                             "references are not supported yet; run Catalyst's "
                             "convert-to-value-semantics first");
-    // Rewritten on a copy: a function the pass cannot convert stays as it was.
-    func::FuncOp work = func.clone();
+    // In place: a failure fails the pass, and the tools then write nothing.
     Converter converter;
     Frame frame;
-    if (work.getBody().getBlocks().size() != 1 ||
-        failed(converter.convertBlock(work.getBody().front(), frame))) {
-      work.erase();
-      return func.emitError("qshape-to-value-semantics: this function was left in qref"),
+    if (func.getBody().getBlocks().size() != 1 ||
+        failed(converter.convertBlock(func.getBody().front(), frame)))
+      return func.emitError("qshape-to-value-semantics: this function could not be converted"),
              failure();
-    }
     for (Operation *op : llvm::reverse(converter.dead)) {
       op->dropAllUses();
       op->erase();
     }
-    func.getBody().takeBody(work.getBody());
-    work.erase();
     return success();
   }
 };
