@@ -20,6 +20,9 @@ llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 llvm_config.with_environment("PATH", os.path.join(config.qshape_obj_root, "fuzz", "bin"), append_path=True)
 
 config.substitutions.append(("%qshape_src", config.qshape_src_root))
+# Tests that make device nodes (mknod) need root, as CI and sessions are.
+if hasattr(os, "geteuid") and os.geteuid() == 0:
+    config.available_features.add("root")
 config.substitutions.append(("%qshape_libs", config.qshape_lib_dir))
 config.substitutions.append(("%qshape_tools", config.qshape_tools_dir))
 config.substitutions.append(("%pass_plugin", os.path.join(config.qshape_lib_dir, "QShapePassPlugin.so")))

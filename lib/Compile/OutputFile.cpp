@@ -6,6 +6,7 @@
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
@@ -24,9 +25,23 @@ static Error cannotWrite(StringRef path, std::error_code ec) {
   return createStringError(ec, "cannot write '" + path.str() + "': " + ec.message());
 }
 
-Expected<OutputFile> OutputFile::create(StringRef path, bool executable) {
+Expected<OutputFile> OutputFile::create(StringRef path, bool executable, StringRef input) {
   if (sys::fs::is_directory(path))
     return createStringError("cannot write '" + path.str() + "': it is a directory");
+  if (!input.empty() && sys::fs::equivalent(input, path))
+    return createStringError("cannot write '" + path.str() +
+                             "': it is the input; name another output file");
+  // A device or a FIFO is written into, never replaced: renamed over, a
+  // /dev/null of root's would become a regular file that every later
+  // `>/dev/null` fills.
+  struct stat st;
+  bool inPlace = ::stat(path.str().c_str(), &st) == 0 && !S_ISREG(st.st_mode);
+  if (inPlace) {
+    SmallString<256> temp;
+    if (std::error_code ec = sys::fs::createTemporaryFile("qshape-out", "", temp))
+      return cannotWrite(path, ec);
+    return OutputFile(path.str(), temp.str().str(), /*inPlace=*/true);
+  }
   // The mode is filtered by the umask as for any new file.
   mode_t mode = executable ? 0777 : 0666;
   // One random number names the temporary (createUniqueFile asks the kernel
@@ -37,7 +52,7 @@ Expected<OutputFile> OutputFile::create(StringRef path, bool executable) {
     sys::path::append(temp, "." + sys::path::filename(path) + ".tmp-" +
                                 Twine::utohexstr(sys::Process::GetRandomNumber()));
     if (fileutil::openFile(temp, O_RDWR | O_CREAT | O_EXCL, mode).valid())
-      return OutputFile(path.str(), temp.str().str());
+      return OutputFile(path.str(), temp.str().str(), /*inPlace=*/false);
     ec = fileutil::lastError();
     if (ec != std::errc::file_exists)
       break;
@@ -46,7 +61,7 @@ Expected<OutputFile> OutputFile::create(StringRef path, bool executable) {
 }
 
 OutputFile::OutputFile(OutputFile &&other) noexcept
-    : path(std::move(other.path)), tempPath(std::move(other.tempPath)),
+    : path(std::move(other.path)), tempPath(std::move(other.tempPath)), inPlace(other.inPlace),
       committed(other.committed), reused(other.reused) {
   other.committed = true;
 }
@@ -57,6 +72,8 @@ OutputFile::~OutputFile() {
 }
 
 bool OutputFile::reuseIfSame(StringRef bytes) {
+  if (inPlace)
+    return false;
   struct stat out, temp;
   if (::lstat(path.c_str(), &out) != 0 || !S_ISREG(out.st_mode) || out.st_nlink != 1 ||
       out.st_uid != ::geteuid() || uint64_t(out.st_size) != bytes.size() ||
@@ -115,8 +132,27 @@ Error OutputFile::commit() {
     committed = true;
     return Error::success();
   }
+  if (inPlace)
+    return commitInPlace();
   if (std::error_code ec = sys::fs::rename(tempPath, path))
     return cannotWrite(path, ec);
+  committed = true;
+  return Error::success();
+}
+
+Error OutputFile::commitInPlace() {
+  ErrorOr<std::unique_ptr<MemoryBuffer>> bytes =
+      MemoryBuffer::getFile(tempPath, /*IsText=*/false, /*RequiresNullTerminator=*/false);
+  if (!bytes)
+    return cannotWrite(path, bytes.getError());
+  fileutil::UniqueFD fd = fileutil::openFile(path, O_WRONLY);
+  if (!fd.valid())
+    return cannotWrite(path, fileutil::lastError());
+  if (std::error_code ec = fileutil::writeAll(fd.get(), (*bytes)->getBuffer()))
+    return cannotWrite(path, ec);
+  if (std::error_code ec = fd.close())
+    return cannotWrite(path, ec);
+  sys::fs::remove(tempPath);
   committed = true;
   return Error::success();
 }

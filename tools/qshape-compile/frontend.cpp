@@ -215,7 +215,8 @@ std::optional<int> tryHit(const Arguments &a, Session &session, const std::strin
   ArtifactCache *artifacts = session.artifacts.get();
 
   // The compiler reports each of these failures itself.
-  llvm::Expected<OutputFile> output = OutputFile::create(outputPath, /*executable=*/true);
+  llvm::Expected<OutputFile> output =
+      OutputFile::create(outputPath, /*executable=*/true, inputPath);
   if (!output) {
     llvm::consumeError(output.takeError());
     return std::nullopt;

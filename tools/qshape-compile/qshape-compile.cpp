@@ -357,7 +357,7 @@ static int compileInput(Run &r, llvm::StringRef inputPath, llvm::StringRef outpu
   std::optional<OutputFile> output;
   if (!outputPath.empty() && outputPath != "-") {
     llvm::Expected<OutputFile> created =
-        OutputFile::create(outputPath, options.emit == EmitKind::SharedLibrary);
+        OutputFile::create(outputPath, options.emit == EmitKind::SharedLibrary, inputPath);
     if (!created)
       return fail(llvm::toString(created.takeError()));
     output.emplace(std::move(*created));

@@ -23,7 +23,13 @@ public:
   /// Creates the (empty) temporary next to `path`, `.<name>.tmp-XXXXXX`;
   /// `executable` gives it (and so the final file) mode 0777 & ~umask
   /// instead of 0666 & ~umask. The error names `path` and the reason.
-  static llvm::Expected<OutputFile> create(llvm::StringRef path, bool executable);
+  /// An output that is `input` itself is refused, as cp refuses to copy a
+  /// file onto itself. An output that exists and is not a regular file (a
+  /// device such as /dev/null, a FIFO) is written in place at commit(),
+  /// never renamed over: the temporary is then made in the system's
+  /// temporary directory, not beside it.
+  static llvm::Expected<OutputFile> create(llvm::StringRef path, bool executable,
+                                           llvm::StringRef input = {});
 
   OutputFile(OutputFile &&other) noexcept;
   OutputFile &operator=(OutputFile &&other) = delete;
@@ -50,14 +56,17 @@ public:
   /// Replaces the temporary's contents with a copy of the file `source`
   /// (a library from a cache, say).
   llvm::Error copyFrom(llvm::StringRef source);
-  /// Renames the temporary to the final path.
+  /// Renames the temporary to the final path (or, for an output that is not
+  /// a regular file, copies its bytes into it).
   llvm::Error commit();
 
 private:
-  OutputFile(std::string path, std::string tempPath)
-      : path(std::move(path)), tempPath(std::move(tempPath)) {}
+  llvm::Error commitInPlace();
+  OutputFile(std::string path, std::string tempPath, bool inPlace)
+      : path(std::move(path)), tempPath(std::move(tempPath)), inPlace(inPlace) {}
   std::string path;
   std::string tempPath;
+  bool inPlace; ///< OUT exists and is not a regular file
   bool committed = false;
   bool reused = false;
 };
