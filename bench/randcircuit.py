@@ -57,6 +57,11 @@ DEVICE_KWARGS = "{'mcmc': False}"
 QUBIT = "!quantum.bit"
 QREG = "!quantum.reg"
 OBS = "!quantum.obs"
+QREF_BIT = "!qref.bit"        # the qref dialect (Catalyst's capture frontend)
+
+
+def qref_reg(n):
+    return "!qref.reg<%d>" % n
 
 # name -> (number of f64 params, number of wires)
 GATES = {
@@ -409,6 +414,8 @@ class Printer:
         n = op.name
         p = op.props
         o = op.operands
+        if n.startswith("qref."):
+            return self._pretty_qref(op)
         if n == "arith.constant":
             if p["type"] == "i1":  # MLIR prints booleans without a type
                 return "arith.constant %s" % const_literal(p["value"], "i1")
@@ -454,24 +461,7 @@ class Printer:
             return "quantum.insert %s[ %d], %s : %s, %s" % (
                 self.n(o[0]), p["idx_attr"], self.n(o[1]), QREG, QUBIT)
         if n in ("quantum.custom", "quantum.paulirot", "quantum.multirz"):
-            params, qubits, ctrls, cvals = (op.operand_segment(i) for i in range(4))
-            if n == "quantum.custom":
-                head = 'quantum.custom "%s"(%s) %s' % (p["gate_name"], self.ns(params),
-                                                       self.ns(qubits))
-            elif n == "quantum.paulirot":
-                head = "quantum.paulirot [%s](%s) %s" % (
-                    ", ".join('"%s"' % c for c in p["pauli_product"]), self.ns(params),
-                    self.ns(qubits))
-            else:
-                head = "quantum.multirz(%s) %s" % (self.ns(params), self.ns(qubits))
-            if p.get("adjoint"):
-                head += " adj"
-            if ctrls:
-                head += " ctrls(%s) ctrlvals(%s)" % (self.ns(ctrls), self.ns(cvals))
-            types = ", ".join([QUBIT] * len(qubits))
-            if ctrls:
-                types += " ctrls " + ", ".join([QUBIT] * len(ctrls))
-            return head + " : " + types
+            return self._gate(op, "quantum", QUBIT)
         if n == "quantum.gphase":
             params, ctrls, cvals = (op.operand_segment(i) for i in range(3))
             head = "quantum.gphase(%s)" % self.ns(params)
@@ -491,6 +481,60 @@ class Printer:
             return "%s %s : f64" % (n, self.n(o[0]))
         if n in ("quantum.probs", "quantum.state"):
             return "%s %s : %s" % (n, self.n(o[0]), op.results[0].type)
+        raise ValueError("no pretty form for " + n)
+
+    def _gate(self, op, dialect, bit):
+        """custom/paulirot/multirz of ``dialect`` (quantum or qref: the same
+        syntax, qref's gates have no results)."""
+        n = op.name[len(dialect) + 1:]
+        p = op.props
+        params, qubits, ctrls, cvals = (op.operand_segment(i) for i in range(4))
+        if n == "custom":
+            head = '%s.custom "%s"(%s) %s' % (dialect, p["gate_name"], self.ns(params),
+                                              self.ns(qubits))
+        elif n == "paulirot":
+            head = "%s.paulirot [%s](%s) %s" % (
+                dialect, ", ".join('"%s"' % c for c in p["pauli_product"]), self.ns(params),
+                self.ns(qubits))
+        else:
+            head = "%s.multirz(%s) %s" % (dialect, self.ns(params), self.ns(qubits))
+        if p.get("adjoint"):
+            head += " adj"
+        if ctrls:
+            head += " ctrls(%s) ctrlvals(%s)" % (self.ns(ctrls), self.ns(cvals))
+        types = ", ".join([bit] * len(qubits))
+        if ctrls:
+            types += " ctrls " + ", ".join([bit] * len(ctrls))
+        return head + " : " + types
+
+    def _pretty_qref(self, op):
+        """Catalyst's capture frontend's qref text (docs/qref.md)."""
+        n = op.name
+        p = op.props
+        o = op.operands
+        if n in ("qref.custom", "qref.paulirot", "qref.multirz"):
+            return self._gate(op, "qref", QREF_BIT)
+        if n == "qref.alloc":
+            return "qref.alloc( %d) : %s" % (p["nqubits_attr"], op.results[0].type)
+        if n == "qref.dealloc":
+            return "qref.dealloc %s : %s" % (self.n(o[0]), o[0].type)
+        if n == "qref.get":
+            if len(o) > 1:
+                return "qref.get %s[%s] : %s, %s -> %s" % (self.n(o[0]), self.n(o[1]), o[0].type,
+                                                          o[1].type, QREF_BIT)
+            return "qref.get %s[ %d] : %s -> %s" % (self.n(o[0]), p["idx_attr"], o[0].type,
+                                                   QREF_BIT)
+        if n == "qref.gphase":
+            params, ctrls, cvals = (op.operand_segment(i) for i in range(3))
+            head = "qref.gphase(%s)" % self.ns(params)
+            if ctrls:
+                head += " ctrls(%s) ctrlvals(%s) : ctrls %s" % (
+                    self.ns(ctrls), self.ns(cvals), ", ".join([QREF_BIT] * len(ctrls)))
+            return head
+        if n == "qref.namedobs":
+            return "qref.namedobs %s[ %s] : %s" % (self.n(o[0]), p["type"], OBS)
+        if n == "qref.compbasis":
+            return "qref.compbasis qubits %s : %s" % (self.ns(o), OBS)
         raise ValueError("no pretty form for " + n)
 
     def _region_header(self, op):
@@ -608,10 +652,21 @@ class QNodeBuilder:
     consts="hoist": every distinct constant is defined once at the top of the
     function (what canonicalization produces); "inline": a fresh constant right
     before each use (what a raw trace looks like).
+
+    semantics="value": the quantum dialect (extract, gates returning qubits,
+    insert); "qref": what Catalyst's capture frontend emits (qref.alloc, a
+    ``qref.get`` before each use of a wire, gates without results, no
+    inserts, qref.namedobs/qref.compbasis, qref.dealloc).  Generators write
+    one program for both: ``insert``/``insert_all`` are no-ops in qref,
+    ``gate_on`` returns its input qubits there, and ``reg_loop`` carries the
+    register only in value semantics.
     """
 
     def __init__(self, nqubits, arg_types=(), name="circuit", consts="hoist",
-                 module_name="module_circuit"):
+                 module_name="module_circuit", semantics="value"):
+        if semantics not in ("value", "qref"):
+            raise ValueError("semantics must be value or qref")
+        self.qref = semantics == "qref"
         self.nqubits = nqubits
         self.module = Module(module_name)
         self.func = Func(name, arg_types, [])
@@ -626,7 +681,12 @@ class QNodeBuilder:
         shots = self.const(0, "i64")
         self.emit("quantum.device", [shots], [],
                   {"lib": LIB_PATH, "device_name": DEVICE_NAME, "kwargs": DEVICE_KWARGS})
-        self.reg = self.emit("quantum.alloc", [], [QREG], {"nqubits_attr": nqubits}).results[0]
+        if self.qref:
+            self.reg = self.emit("qref.alloc", [], [qref_reg(nqubits)],
+                                 {"nqubits_attr": nqubits}).results[0]
+        else:
+            self.reg = self.emit("quantum.alloc", [], [QREG],
+                                 {"nqubits_attr": nqubits}).results[0]
 
     # generic emission ----------------------------------------------------------
     def emit(self, name, operands, result_types, props=None, seg=None, rseg=None,
@@ -667,6 +727,8 @@ class QNodeBuilder:
 
     # qubits ------------------------------------------------------------------
     def qubit(self, w):
+        if self.qref:  # a fresh reference before each use, as the frontend emits
+            return self.emit("qref.get", [self.reg], [QREF_BIT], {"idx_attr": w}).results[0]
         q = self.wire.get(w)
         if q is None:
             q = self.emit("quantum.extract", [self.reg], [QUBIT], {"idx_attr": w}).results[0]
@@ -674,6 +736,8 @@ class QNodeBuilder:
         return q
 
     def insert(self, w):
+        if self.qref:
+            return
         q = self.wire.pop(w)
         self.reg = self.emit("quantum.insert", [self.reg, q], [QREG],
                              {"idx_attr": w}).results[0]
@@ -687,6 +751,9 @@ class QNodeBuilder:
         qs = [self.qubit(w) for w in wires]
         cs = [self.qubit(w) for w in ctrls]
         vs = [v if isinstance(v, Value) else self.cbool(v) for v in cvals]
+        if self.qref:
+            return self.emit("qref." + opname.split(".", 1)[1], list(params) + qs + cs + vs, [],
+                             props, seg=[len(params), len(qs), len(cs), len(vs)])
         op = self.emit(opname, list(params) + qs + cs + vs, [QUBIT] * (len(qs) + len(cs)),
                        props, seg=[len(params), len(qs), len(cs), len(vs)],
                        rseg=[len(qs), len(cs)])
@@ -700,6 +767,10 @@ class QNodeBuilder:
         props = {"gate_name": name}
         if adj:
             props["adjoint"] = True
+        if self.qref:
+            self.emit("qref.custom", list(params) + list(qubits), [], props,
+                      seg=[len(params), len(qubits), 0, 0])
+            return list(qubits)
         op = self.emit("quantum.custom", list(params) + list(qubits), [QUBIT] * len(qubits),
                        props, seg=[len(params), len(qubits), 0, 0], rseg=[len(qubits), 0])
         return op.results
@@ -714,12 +785,38 @@ class QNodeBuilder:
         blk = Block([iv] + iters)
         saved, self.ops = self.ops, blk.ops
         ys = body(iv, iters)
-        self.emit("scf.yield", list(ys), [])
+        if ys or inits:  # a loop without results has no printed terminator
+            self.emit("scf.yield", list(ys), [])
         self.ops = saved
         op = Op("scf.for", [lb, ub, step] + list(inits), [v.type for v in inits],
                 regions=[blk])
         self.ops.append(op)
         return op.results
+
+    def reg_loop(self, lb, ub, step, reg, body):
+        """``scf.for`` over a register: ``body(iv, reg)`` emits the body and
+        returns the register to yield.  Value semantics carry ``reg`` as
+        ``iter_args`` and return the loop's result; qref's references need
+        no carrying (a loop without results) and ``reg`` comes back."""
+        if self.qref:
+            def no_carry(iv, _):
+                body(iv, reg)
+                return []
+            self.scf_for(lb, ub, step, [], no_carry)
+            return reg
+        return self.scf_for(lb, ub, step, [reg], lambda iv, it: [body(iv, it[0])])[0]
+
+    def extract_at(self, reg, idx):
+        """The qubit at a dynamic (i64) index: quantum.extract or qref.get."""
+        if self.qref:
+            return self.emit("qref.get", [reg, idx], [QREF_BIT]).results[0]
+        return self.emit("quantum.extract", [reg, idx], [QUBIT]).results[0]
+
+    def insert_at(self, reg, idx, q):
+        """Put ``q`` back at a dynamic index; returns the register (qref: ``reg``)."""
+        if self.qref:
+            return reg
+        return self.emit("quantum.insert", [reg, idx, q], [QREG]).results[0]
 
     def gate(self, name, params, wires, ctrls=(), cvals=(), adj=False):
         props = {"gate_name": name}
@@ -740,22 +837,28 @@ class QNodeBuilder:
     def gphase(self, angle, ctrls=(), cvals=()):
         cs = [self.qubit(w) for w in ctrls]
         vs = [v if isinstance(v, Value) else self.cbool(v) for v in cvals]
+        if self.qref:
+            return self.emit("qref.gphase", [angle] + cs + vs, [], {}, seg=[1, len(cs), len(vs)])
         op = self.emit("quantum.gphase", [angle] + cs + vs, [QUBIT] * len(cs), {},
                        seg=[1, len(cs), len(vs)])
         for w, v in zip(ctrls, op.results):
             self.wire[w] = v
         return op
 
+    def _d(self, op):
+        """``op`` of the quantum or the qref dialect, by the semantics."""
+        return ("qref." if self.qref else "quantum.") + op
+
     # measurements --------------------------------------------------------------
     def namedobs(self, w, kind="PauliZ"):
-        return self.emit("quantum.namedobs", [self.qubit(w)], [OBS],
+        return self.emit(self._d("namedobs"), [self.qubit(w)], [OBS],
                          {"type": kind}).results[0]
 
     def expval(self, obs):
         return self.emit("quantum.expval", [obs], ["f64"]).results[0]
 
     def probs(self, wires):
-        obs = self.emit("quantum.compbasis", [self.qubit(w) for w in wires], [OBS]).results[0]
+        obs = self.emit(self._d("compbasis"), [self.qubit(w) for w in wires], [OBS]).results[0]
         return self.emit("quantum.probs", [obs], ["tensor<%dxf64>" % (2 ** len(wires))],
                          ).results[0]
 
@@ -766,7 +869,7 @@ class QNodeBuilder:
     def finish(self, results):
         """Insert every live qubit back, dealloc, release, return ``results``."""
         self.insert_all()
-        self.emit("quantum.dealloc", [self.reg], [])
+        self.emit(self._d("dealloc"), [self.reg], [])
         self.emit("quantum.device_release", [], [])
         self.emit("func.return", list(results), [])
         self.func.result_types = [v.type for v in results]

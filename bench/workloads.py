@@ -7,6 +7,12 @@
 KIND is one of w1 (batch), w2 (qpe-h2), w3 (scale), w4 (random-repetitive).
 ``python3 bench/workloads.py KIND --help`` lists each kind's knobs.
 
+``--semantics qref`` (every kind) emits the program as Catalyst's capture
+frontend does instead: ``qref.alloc``, a ``qref.get`` before each use of a
+wire (W1's loop form: ``qref.get %a[%i]`` with an i64 index, loops without
+iter_args), gates without results, ``qref.namedobs``/``qref.compbasis``
+with the quantum measurement processes, ``qref.dealloc``.
+
 Each output is one ``module @module_circuit`` holding one QNode
 ``func.func public @circuit(...)`` with ``quantum.device``, ``quantum.alloc``,
 extract/gates/insert, measurements, ``quantum.dealloc``,
@@ -42,7 +48,7 @@ W1_OPS = ("PauliX", "PauliY", "PauliZ", "Hadamard")
 
 
 def build_w1(wires=10, layers=1, op="PauliX", form="unrolled", outer_loop="always",
-             device_qubits=None, consts="hoist"):
+             device_qubits=None, consts="hoist", semantics="value"):
     """The seed-000 QNode.
 
     unrolled: for j in L, for i in W: extract %r[ i], op, Rot(r1), Rot(r2),
@@ -51,13 +57,16 @@ def build_w1(wires=10, layers=1, op="PauliX", form="unrolled", outer_loop="alway
     dynamic extract/insert indices (what autograph emits); the layer loop is
     an outer ``scf.for`` (outer_loop="always", as autograph does even for
     ``range(1)``), only when L > 1 ("auto"), or unrolled ("never").
+    semantics="qref": the capture frontend's form (``QNodeBuilder``); the
+    loops then carry nothing and read ``qref.get %a[%i]``.
     Returns expval(PauliZ(0)) as tensor<f64>."""
     if op not in W1_OPS:
         raise ValueError("op must be one of %s" % (W1_OPS,))
     nq = device_qubits if device_qubits is not None else wires + 2
     if nq < wires:
         raise ValueError("device has fewer qubits than wires")
-    b = rc.QNodeBuilder(nq, ["tensor<3xf64>", "tensor<3xf64>"], consts=consts)
+    b = rc.QNodeBuilder(nq, ["tensor<3xf64>", "tensor<3xf64>"], consts=consts,
+                        semantics=semantics)
     r1, r2 = b.args
 
     def rot_params(r):
@@ -77,19 +86,19 @@ def build_w1(wires=10, layers=1, op="PauliX", form="unrolled", outer_loop="alway
         cw = b.const(wires, "index")
 
         def wire_loop(reg):
-            def body(iv, iters):
+            def body(iv, reg):
                 i64 = b.emit("arith.index_cast", [iv], ["i64"]).results[0]
-                q = b.emit("quantum.extract", [iters[0], i64], [rc.QUBIT]).results[0]
+                q = b.extract_at(reg, i64)
                 q = b.gate_on(op, [], [q])[0]
                 q = b.gate_on("Rot", rot_params(r1), [q])[0]
                 q = b.gate_on("Rot", rot_params(r2), [q])[0]
                 q = b.gate_on("Hadamard", [], [q])[0]
-                return [b.emit("quantum.insert", [iters[0], i64, q], [rc.QREG]).results[0]]
-            return b.scf_for(c0, cw, c1, [reg], body)[0]
+                return b.insert_at(reg, i64, q)
+            return b.reg_loop(c0, cw, c1, reg, body)
 
         if outer_loop == "always" or (outer_loop == "auto" and layers > 1):
             cl = b.const(layers, "index")
-            b.reg = b.scf_for(c0, cl, c1, [b.reg], lambda iv, it: [wire_loop(it[0])])[0]
+            b.reg = b.reg_loop(c0, cl, c1, b.reg, lambda iv, reg: wire_loop(reg))
         else:
             for _ in range(layers):
                 b.reg = wire_loop(b.reg)
@@ -167,7 +176,7 @@ def adjoint_trotter_sequence(time, n, order, m):
 
 def build_w2(n_trotter=10, n_est=4, order=2, variant="native", hamiltonian="h2",
              terms=15, qubits=4, seed=0, prep="none", adjoint_style="negate",
-             consts="hoist", coeffs_mode="runtime", geometry=0):
+             consts="hoist", coeffs_mode="runtime", geometry=0, semantics="value"):
     """The seed-001 QPE.  For k in 0..n_est-1, t = 2^(n_est-1-k):
     ctrl(adjoint(TrotterProduct(H, t, n_trotter, order)), control=Q+k); then
     adjoint(QFT) on the estimation wires Q..Q+n_est-1; returns their probs.
@@ -205,7 +214,8 @@ def build_w2(n_trotter=10, n_est=4, order=2, variant="native", hamiltonian="h2",
     baked = coeffs_mode == "baked"
     if baked:
         coeffs = geometry_coeffs(coeffs, geometry)
-    b = rc.QNodeBuilder(nq, [] if baked else ["tensor<%dxf64>" % M], consts=consts)
+    b = rc.QNodeBuilder(nq, [] if baked else ["tensor<%dxf64>" % M], consts=consts,
+                        semantics=semantics)
     carg = None if baked else b.args[0]
     if prep == "standard":
         for w in range(max(1, Q // 2)):
@@ -342,7 +352,8 @@ def w3_plan(ops=10000, wires=8, rots=("RX", "RY", "RZ")):
 
 
 def write_w3(out, ops=10000, wires=8, angles="const", rots=("RX", "RY", "RZ"),
-             noise_layers=0, seed=0, reg_style="threaded", generic=False, linkage=True):
+             noise_layers=0, seed=0, reg_style="threaded", generic=False, linkage=True,
+             semantics="value"):
     """Stream W3 to the file object ``out``; returns the argument list.
 
     A layer is: for each wire, each rotation in ``rots`` (RX/RY/RZ); then a
@@ -358,11 +369,18 @@ def write_w3(out, ops=10000, wires=8, angles="const", rots=("RX", "RY", "RZ"),
     at the end; "per-gate": every gate is wrapped in extract/insert of its
     wires (the raw frontend trace shape).  generic=True prints quantum ops in
     the generic form (for upstream mlir-opt --allow-unregistered-dialect).
+    semantics="qref": Catalyst's capture frontend's form (as
+    ``rc.QNodeBuilder(semantics="qref")`` prints it): qref.alloc, a
+    ``qref.get`` before each use of a wire, gates without results, no
+    inserts (reg_style has no effect), qref.namedobs, qref.dealloc.
     """
     rng = random.Random(seed)
     W = wires
     if W < 2:
         raise ValueError("w3 needs at least 2 wires")
+    qref = semantics == "qref"
+    if qref and generic:
+        raise ValueError("the qref form is printed in the pretty form only")
     R = len(rots)
     P = W * R
     per_layer, L = w3_plan(ops, W, rots)
@@ -379,6 +397,9 @@ def write_w3(out, ops=10000, wires=8, angles="const", rots=("RX", "RY", "RZ"),
     B, REG, OBS_ = rc.QUBIT, rc.QREG, rc.OBS
 
     def custom(res, name, params, qs, nres):
+        if qref:
+            return '    qref.custom "%s"(%s) %s : %s' % (
+                name, ", ".join(params), ", ".join(qs), ", ".join([rc.QREF_BIT] * nres))
         lhs = "%%%d" % res if nres == 1 else "%%%d:%d" % (res, nres)
         if generic:
             ops_ = ", ".join(params + qs)
@@ -405,8 +426,8 @@ def write_w3(out, ops=10000, wires=8, angles="const", rots=("RX", "RY", "RZ"),
     nlayers_total = L + noise_layers
     gates_total = L * per_layer
     out.write("// qshape workload w3: wires=%d layers=%d noise_layers=%d angles=%s rots=%s "
-              "reg_style=%s seed=%d\n" % (W, L, noise_layers, angles, ",".join(rots),
-                                          reg_style, seed))
+              "reg_style=%s seed=%d%s\n" % (W, L, noise_layers, angles, ",".join(rots),
+                                            reg_style, seed, " semantics=qref" if qref else ""))
     sig = "" if arg_type is None else "%%arg0: %s" % arg_type
     attrs = 'diff_method = "adjoint", llvm.linkage = #llvm.linkage<internal>, qnode' \
         if linkage else 'diff_method = "adjoint", qnode'
@@ -433,7 +454,10 @@ def write_w3(out, ops=10000, wires=8, angles="const", rots=("RX", "RY", "RZ"),
         s.line('    quantum.device shots(%%c0_i64) ["%s", "%s", "%s"]' % (
             rc.LIB_PATH, rc.DEVICE_NAME, rc.DEVICE_KWARGS))
     reg = "%%%d" % s.new()
-    if generic:
+    QREF_REG = rc.qref_reg(W)
+    if qref:
+        s.line("    %s = qref.alloc( %d) : %s" % (reg, W, QREF_REG))
+    elif generic:
         s.line('    %s = "quantum.alloc"() <{nqubits_attr = %d : i64}> : () -> %s' % (reg, W, REG))
     else:
         s.line("    %s = quantum.alloc( %d) : %s" % (reg, W, REG))
@@ -441,6 +465,10 @@ def write_w3(out, ops=10000, wires=8, angles="const", rots=("RX", "RY", "RZ"),
     state = {"reg": reg}
 
     def get(w):
+        if qref:  # a fresh reference before each use
+            r = s.new()
+            s.line("    %%%d = qref.get %s[ %d] : %s -> %s" % (r, reg, w, QREF_REG, rc.QREF_BIT))
+            return "%%%d" % r
         if qs[w] is None:
             r = s.new()
             s.line(extract(r, state["reg"], w))
@@ -460,6 +488,9 @@ def write_w3(out, ops=10000, wires=8, angles="const", rots=("RX", "RY", "RZ"),
 
     def apply(name, params, wires_):
         ins = [get(w) for w in wires_]
+        if qref:
+            s.line(custom(None, name, params, ins, len(wires_)))
+            return
         r = s.new()
         s.line(custom(r, name, params, ins, len(wires_)))
         if len(wires_) == 1:
@@ -524,7 +555,10 @@ def write_w3(out, ops=10000, wires=8, angles="const", rots=("RX", "RY", "RZ"),
     o = s.new()
     e = s.new()
     t = s.new()
-    if generic:
+    if qref:
+        s.line("    %%%d = qref.namedobs %s[ PauliZ] : %s" % (o, q0, OBS_))
+        s.line("    %%%d = quantum.expval %%%d : f64" % (e, o))
+    elif generic:
         s.line('    %%%d = "quantum.namedobs"(%s) <{type = #quantum<named_observable PauliZ>}> : '
                '(%s) -> %s' % (o, q0, B, OBS_))
         s.line('    %%%d = "quantum.expval"(%%%d) : (%s) -> f64' % (e, o, OBS_))
@@ -535,7 +569,10 @@ def write_w3(out, ops=10000, wires=8, angles="const", rots=("RX", "RY", "RZ"),
     for w in range(W):
         if qs[w] is not None:
             put(w)
-    if generic:
+    if qref:
+        s.line("    qref.dealloc %s : %s" % (reg, QREF_REG))
+        s.line("    quantum.device_release")
+    elif generic:
         s.line('    "quantum.dealloc"(%s) : (%s) -> ()' % (state["reg"], REG))
         s.line('    "quantum.device_release"() : () -> ()')
     else:
@@ -660,12 +697,12 @@ def _rand_template(rng, W, k_in, k_out, nested, allow_ctrl=True):
 
 
 class _W4:
-    def __init__(self, rng, W, consts, reg_style):
+    def __init__(self, rng, W, consts, reg_style, semantics="value"):
         self.rng = rng
         self.W = W
         self.reg_style = reg_style
         self.b = rc.QNodeBuilder(W, ["tensor<%dxf64>" % W4_PARAM_TABLE, "tensor<f64>"],
-                                 consts=consts)
+                                 consts=consts, semantics=semantics)
         self.gates = 0
 
     def param(self, p, i, j, k_in):
@@ -710,7 +747,8 @@ class _W4:
         self.emit(t, 0, 0, 1)
 
 
-def build_w4(seed=0, wires=None, segments=None, consts="hoist", reg_style="threaded"):
+def build_w4(seed=0, wires=None, segments=None, consts="hoist", reg_style="threaded",
+             semantics="value"):
     """A random circuit made of repeated bodies (see README): each segment is
     plain random gates, a run of k copies of a random body with wires affine
     in the copy index (i, 2i+1, W-1-i, i+c, constants), per-copy parameter
@@ -721,13 +759,14 @@ def build_w4(seed=0, wires=None, segments=None, consts="hoist", reg_style="threa
     a run).  The first segment is a run of RY(table) on every wire so that the
     state is generic.  At most 10 qubits.  reg_style "per-copy" inserts every
     live qubit back into the register after each copy (the shape of a traced
-    loop body); "threaded" keeps qubits extracted."""
+    loop body); "threaded" keeps qubits extracted (in the qref form, a
+    ``qref.get`` before each use, both are the same program)."""
     rng = random.Random(seed)
     W = wires if wires is not None else rng.randint(3, 8)
     if not 2 <= W <= 10:
         raise ValueError("w4 uses 2..10 wires")
     nseg = segments if segments is not None else rng.randint(3, 6)
-    g = _W4(rng, W, consts, reg_style)
+    g = _W4(rng, W, consts, reg_style, semantics)
     # prep run: RY(table[i]) on wire i
     prep = _GateT()
     prep.kind, prep.name, prep.wmaps, prep.cmaps, prep.cvals, prep.adj = \
@@ -824,6 +863,10 @@ def main(argv=None):
                             "--allow-unregistered-dialect can parse it)")
         p.add_argument("--no-linkage", action="store_true",
                        help="leave out the llvm.linkage function attribute")
+        p.add_argument("--semantics", choices=["value", "qref"], default="value",
+                       help="value: the quantum dialect (default); qref: what Catalyst's "
+                            "capture frontend emits (qref.alloc, qref.get before each use, "
+                            "gates without results, qref.dealloc; not with --generic)")
 
     p1 = sub.add_parser("w1", help="batch: seed 000")
     common(p1)
@@ -879,21 +922,26 @@ def main(argv=None):
 
     a = ap.parse_args(argv)
     linkage = not a.no_linkage
+    if a.semantics == "qref" and a.generic:
+        ap.error("--semantics qref is printed in the pretty form only (no --generic)")
+    sem = [("semantics", "qref")] if a.semantics == "qref" else []
     if a.kind == "w1":
-        m = build_w1(a.wires, a.layers, a.op, a.form, a.outer_loop, a.device_qubits, a.consts)
+        m = build_w1(a.wires, a.layers, a.op, a.form, a.outer_loop, a.device_qubits, a.consts,
+                     a.semantics)
         m.header.append(_header("w1", [("wires", a.wires), ("layers", a.layers), ("op", a.op),
-                                       ("form", a.form), ("outer_loop", a.outer_loop)]))
+                                       ("form", a.form), ("outer_loop", a.outer_loop)] + sem))
         _write_module(m, a.output, a.generic, linkage)
         _write_args(a.args_out, w1_args(a.seed))
     elif a.kind == "w2":
         m = build_w2(a.n_trotter, a.n_est, a.order, a.variant, a.hamiltonian, a.terms,
-                     a.qubits, a.seed, a.prep, a.adjoint_style, a.consts, a.coeffs, a.geometry)
+                     a.qubits, a.seed, a.prep, a.adjoint_style, a.consts, a.coeffs, a.geometry,
+                     a.semantics)
         m.header.append(_header("w2", [("n_trotter", a.n_trotter), ("n_est", a.n_est),
                                        ("order", a.order), ("variant", a.variant),
                                        ("hamiltonian", a.hamiltonian), ("prep", a.prep),
                                        ("adjoint_style", a.adjoint_style)]
                                 + ([("coeffs", "baked"), ("geometry", a.geometry)]
-                                   if a.coeffs == "baked" else [])))
+                                   if a.coeffs == "baked" else []) + sem))
         _write_module(m, a.output, a.generic, linkage)
         _write_args(a.args_out, w2_args(a.hamiltonian, a.terms, a.qubits, a.seed, a.coeffs))
     elif a.kind == "w3":
@@ -903,7 +951,7 @@ def main(argv=None):
                 ap.error("--rots takes RX, RY, RZ")
         kw = dict(ops=a.ops, wires=a.wires, angles=a.angles, rots=rots,
                   noise_layers=a.noise_layers, seed=a.seed, reg_style=a.reg_style,
-                  generic=a.generic, linkage=linkage)
+                  generic=a.generic, linkage=linkage, semantics=a.semantics)
         if a.output == "-":
             args, _ = write_w3(sys.stdout, **kw)
         else:
@@ -911,9 +959,9 @@ def main(argv=None):
                 args, _ = write_w3(fh, **kw)
         _write_args(a.args_out, args)
     elif a.kind == "w4":
-        m, ngates = build_w4(a.seed, a.wires, a.segments, a.consts, a.reg_style)
+        m, ngates = build_w4(a.seed, a.wires, a.segments, a.consts, a.reg_style, a.semantics)
         m.header.append(_header("w4", [("seed", a.seed), ("wires", _nqubits(m)),
-                                       ("gates", ngates), ("reg_style", a.reg_style)]))
+                                       ("gates", ngates), ("reg_style", a.reg_style)] + sem))
         _write_module(m, a.output, a.generic, linkage)
         _write_args(a.args_out, w4_args(a.seed))
     return 0
@@ -921,7 +969,7 @@ def main(argv=None):
 
 def _nqubits(m):
     for op in rc.func_ops(m.funcs[0]):
-        if op.name == "quantum.alloc":
+        if op.name in ("quantum.alloc", "qref.alloc"):
             return op.props["nqubits_attr"]
     return None
 
