@@ -72,5 +72,6 @@ if config.qshape_have_redis:
 # Tests must not see a user's cache directory.
 config.environment["QSHAPE_CACHE_DIR"] = os.path.join(config.test_exec_root, "default-cache")
 for var in ("XDG_CACHE_HOME", "QSHAPE_CACHE_REMOTE", "QSHAPE_CACHE_REMOTE_KEY",
-            "QSHAPE_CACHE_REMOTE_KEY_FILE", "QSHAPE_CACHE_REMOTE_PASSWORD_FILE"):
+            "QSHAPE_CACHE_REMOTE_KEY_FILE", "QSHAPE_CACHE_REMOTE_PASSWORD_FILE",
+            "QSHAPE_CACHE_REMOTE_INSECURE"):
     config.environment.pop(var, None)

@@ -544,6 +544,11 @@ std::string registryKey(const CacheConfig &Config,
 }
 } // namespace
 
+bool qshape::cache::insecureRemoteAllowed() {
+  const char *Env = std::getenv("QSHAPE_CACHE_REMOTE_INSECURE");
+  return Env && llvm::StringRef(Env) == "1";
+}
+
 std::shared_ptr<CacheBackend>
 qshape::cache::openCache(const CacheConfig &Config, std::string *RemoteError) {
   std::string Url = Config.Remote;
@@ -555,7 +560,21 @@ qshape::cache::openCache(const CacheConfig &Config, std::string *RemoteError) {
   std::optional<RemoteOptions> Remote;
   if (!Url.empty() && Url != "off") {
     llvm::Expected<RemoteOptions> Parsed = RemoteOptions::parse(Url);
-    if (Parsed) {
+    if (Parsed && !Parsed->TagKey && !insecureRemoteAllowed()) {
+      // Its entries are code that runs here (and programs that compile to
+      // it): without a team key, whoever can write to the server chooses it.
+      std::string Message =
+          "'" + Parsed->describe() +
+          "' has no team key, so it is not used: its entries are code that "
+          "runs here, and without a key anyone who can write to the server "
+          "chooses that code. Set QSHAPE_CACHE_REMOTE_KEY (or _KEY_FILE) to "
+          "the team's key, or QSHAPE_CACHE_REMOTE_INSECURE=1 to trust every "
+          "writer; using the local cache only";
+      if (RemoteError)
+        *RemoteError = Message;
+      reportProblem((FromEnvironment ? "QSHAPE_CACHE_REMOTE: " : "remote: ") + Message,
+                    ProblemSource::Remote);
+    } else if (Parsed) {
       Remote = std::move(*Parsed);
     } else {
       std::string Message = llvm::toString(Parsed.takeError());

@@ -867,6 +867,9 @@ def remote_env(url, key=None, **more):
     env["QSHAPE_CACHE_REMOTE"] = url
     if key:
         env["QSHAPE_CACHE_REMOTE_KEY"] = key
+    else:
+        # A remote without a key is left out unless asked for by name.
+        env["QSHAPE_CACHE_REMOTE_INSECURE"] = "1"
     env.update(more)
     return env
 

@@ -330,15 +330,19 @@ int main(int argc, char **argv) {
   if (outputs)
     session = openSession(*arguments, compiler);
   if (session) {
+    // The warnings of opening the cache (a remote without a team key) the
+    // compiler meets again when it opens it: on a hand-over they are its.
+    size_t opening = warnings.size();
     // In order, up to the first input that is not a hit here; the compiler
     // takes that one and the rest.
     for (size_t k = 0; k < arguments->inputs.size(); ++k) {
       std::optional<int> code =
           tryHit(*arguments, *session, arguments->inputs[k], (*outputs)[k], handOver);
       if (code || handOver.printWarnings)
-        for (const std::string &warning : warnings)
-          cache::printDefaultWarning(warning);
+        for (size_t w = code ? 0 : opening; w < warnings.size(); ++w)
+          cache::printDefaultWarning(warnings[w]);
       warnings.clear();
+      opening = 0;
       if (!code)
         break;
       served[arguments->inputIndices[k]] = true;

@@ -266,6 +266,11 @@ struct RemoteOptions {
   std::string describe() const;
 };
 
+/// Whether $QSHAPE_CACHE_REMOTE_INSECURE is "1": the user's explicit choice
+/// to use a remote cache without a team key. Otherwise openCache() leaves
+/// out a remote without one (with one warning): its entries are code.
+bool insecureRemoteAllowed();
+
 /// Options of a cache directory.
 struct DirectoryOptions {
   /// Empty: defaultCacheDirectory().
