@@ -13,6 +13,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <optional>
 
 using namespace mlir;
 
@@ -197,9 +198,39 @@ llvm::Expected<std::string> readArgsText(StringRef text, StringRef file) {
   return (*buffer)->getBuffer().str();
 }
 
+/// The offset of the first `[` or `{` that opens a level deeper than
+/// kMaxArgsDepth, outside strings; none when the text nests less. LLVM's
+/// JSON parser recurses once per level and overflows its stack at about
+/// 50,000.
+static std::optional<size_t> tooDeep(StringRef json) {
+  constexpr unsigned kMaxArgsDepth = 1000;
+  unsigned depth = 0;
+  bool quoted = false;
+  for (size_t i = 0; i < json.size(); ++i) {
+    char c = json[i];
+    if (quoted) {
+      if (c == '\\')
+        ++i; // the escaped character
+      else if (c == '"')
+        quoted = false;
+    } else if (c == '"') {
+      quoted = true;
+    } else if (c == '[' || c == '{') {
+      if (++depth > kMaxArgsDepth)
+        return i;
+    } else if ((c == ']' || c == '}') && depth) {
+      --depth;
+    }
+  }
+  return std::nullopt;
+}
+
 llvm::Expected<SmallVector<RtValue>> parseArguments(TypeRange types, StringRef json) {
   if (json.trim().empty())
     json = "[]";
+  if (std::optional<size_t> at = tooDeep(json))
+    return llvm::createStringError("--args nests lists or objects more than 1000 deep (at byte " +
+                                   std::to_string(*at) + "); no argument needs that");
   llvm::Expected<llvm::json::Value> parsed = llvm::json::parse(json);
   if (!parsed)
     return llvm::createStringError("--args is not valid JSON: " +
