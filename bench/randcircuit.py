@@ -677,6 +677,8 @@ class QNodeBuilder:
         self.ops = []            # current block
         self._memo = {}
         self.wire = {}           # wire -> current qubit value
+        self._dyn_get = {}       # qref: id(dynamic qref.get result) -> its operands
+        self._used = set()       # qref: ids of those already used by a gate
         self._nblockargs = 0
         shots = self.const(0, "i64")
         self.emit("quantum.device", [shots], [],
@@ -768,7 +770,7 @@ class QNodeBuilder:
         if adj:
             props["adjoint"] = True
         if self.qref:
-            self.emit("qref.custom", list(params) + list(qubits), [], props,
+            self.emit("qref.custom", list(params) + [self._reget(q) for q in qubits], [], props,
                       seg=[len(params), len(qubits), 0, 0])
             return list(qubits)
         op = self.emit("quantum.custom", list(params) + list(qubits), [QUBIT] * len(qubits),
@@ -809,8 +811,21 @@ class QNodeBuilder:
     def extract_at(self, reg, idx):
         """The qubit at a dynamic (i64) index: quantum.extract or qref.get."""
         if self.qref:
-            return self.emit("qref.get", [reg, idx], [QREF_BIT]).results[0]
+            q = self.emit("qref.get", [reg, idx], [QREF_BIT]).results[0]
+            self._dyn_get[id(q)] = [reg, idx]
+            return q
         return self.emit("quantum.extract", [reg, idx], [QUBIT]).results[0]
+
+    def _reget(self, q):
+        """qref: ``q`` at its first use by a gate, then a fresh ``qref.get``
+        at the same dynamic index before each further use (the frontend's
+        shape; static wires get theirs in ``qubit``)."""
+        if id(q) not in self._dyn_get:
+            return q
+        if id(q) not in self._used:
+            self._used.add(id(q))
+            return q
+        return self.emit("qref.get", self._dyn_get[id(q)], [QREF_BIT]).results[0]
 
     def insert_at(self, reg, idx, q):
         """Put ``q`` back at a dynamic index; returns the register (qref: ``reg``)."""
