@@ -68,15 +68,18 @@ class Artifact:
         """
         from . import tool
         cmd = [tool("qshape-run"), self.path]
+        text = None
         if args is not None:
-            cmd += ["--args", args if isinstance(args, str) else json.dumps(args)]
+            # Through a pipe, not argv: any size goes (argv stops at 128 KiB).
+            text = args if isinstance(args, str) else json.dumps(args)
+            cmd += ["--args", "@/dev/stdin"]
         if shots is not None:
             cmd += ["--shots", str(int(shots))]
         if seed is not None:
             cmd += ["--seed", str(int(seed))]
         if entry is not None:
             cmd += ["--entry", entry]
-        out = subprocess.run(cmd, capture_output=True, text=True)
+        out = subprocess.run(cmd, capture_output=True, text=True, input=text)
         if out.returncode != 0:
             raise RunError(f"qshape-run {self.path} failed:\n{out.stderr}")
         return json.loads(out.stdout)["results"]

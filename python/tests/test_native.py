@@ -47,6 +47,13 @@ def test_text_input_and_run_agree_with_the_oracle(tmp_path):
 
 
 @needs_qshape
+def test_arguments_of_any_size_reach_the_run(tmp_path):
+    # Over 128 KiB: one command-line string cannot hold it (E2BIG).
+    art = qshape.compile(BELL, tmp_path / "bell.so", cache_dir=tmp_path / "c")
+    assert art.run(" " * 200_000 + "[0.5]") == oracle(BELL, [0.5])
+
+
+@needs_qshape
 def test_shots_and_seed_reach_the_run(tmp_path):
     art = qshape.compile(BELL, cache_dir=tmp_path / "c")
     assert art.path.endswith("/bell.so")
