@@ -132,7 +132,7 @@ def main():
             rows.append((name, check(name, gen, o.workdir)))
         except RuntimeError as e:
             failures.append(f"{name}: {e}")
-    print(f"{"case":<22} {"value":>7} {"qref":>7} {'rolled value':>13} {'rolled qref':>12} "
+    print(f"{'case':<22} {'value':>7} {'qref':>7} {'rolled value':>13} {'rolled qref':>12} "
           f"{'ratio':>6}")
     for name, (v, q, rv, rq) in rows:
         far = abs(rq - rv) > TOL_OPS * rv
