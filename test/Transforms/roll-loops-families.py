@@ -14,6 +14,9 @@
 # region, have the same fingerprint. `make fuzz` runs more random seeds
 # (--random-seeds).
 #
+# Not in the sanitizer suite: make fuzz runs this test on that build, with
+# more random bodies (fuzz/run-fuzzers.py --family-seeds).
+# UNSUPPORTED: asan
 # RUN: %python %s --workdir %t
 import argparse
 import json

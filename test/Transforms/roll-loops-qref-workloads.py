@@ -12,6 +12,9 @@
 # W2 uses --prep standard: without a state preparation its probabilities are
 # uniform whatever the circuit does, and the comparison would check nothing.
 #
+# Not in the sanitizer suite: the families test covers the conversion there
+# (make fuzz), and this one compiles W2 natively, minutes under ASan.
+# UNSUPPORTED: asan
 # RUN: %python %s --workdir %t
 import argparse
 import json
