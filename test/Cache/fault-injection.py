@@ -281,8 +281,15 @@ def case_killed_writers(work, big, big_ref):
     readers_ok = True
     out = os.path.join(work, "c3-get")
     # 20 kills of `qshape-cache put` rewriting an existing entry; a reader
-    # runs while the writer is in the middle of its store.
-    for i in range(1, 21):
+    # runs while the writer is in the middle of its store. Where fewer than 5
+    # of them land mid-write (the sleep is random and a slow process start,
+    # as under ASan, shifts it), more kills follow, up to 60: the check is
+    # that the case covered killed stores, not how the dice fell.
+    kills = 0
+    for i in range(1, 61):
+        if i > 20 and mid_write >= 5:
+            break
+        kills = i
         payloads[i] = make_payload(i, 256 * 1024)
         src = os.path.join(work, f"c3-payload-{i}")
         open(src, "wb").write(payloads[i])
@@ -319,7 +326,7 @@ def case_killed_writers(work, big, big_ref):
         r = compile_(big, d, f"salt=kill{i}")
         S.check(r.rc == 0 and r.out == big_ref, f"after kill {i}: the next compile ({r.kind}) is right")
     temps = temp_files(d)
-    S.check(mid_write >= 5, f"at least 5 of 20 put kills landed mid-write (got {mid_write})")
+    S.check(mid_write >= 5, f"at least 5 put kills landed mid-write (got {mid_write} of {kills})")
     S.check(len(temps) >= mid_write, "killed stores left their temp files behind")
     # A temp file may be a store in progress: a cleanup keeps young ones and
     # removes those older than an hour.
@@ -334,7 +341,7 @@ def case_killed_writers(work, big, big_ref):
             f"prune removes the {len(temps)} orphaned temp files (removed {removed})")
     rc, v = verify(d)
     S.check(rc == 0 and v.get("bad") == 0, "the directory verifies after cleanup")
-    S.notes.append(f"{mid_write}/20 put kills mid-write")
+    S.notes.append(f"{mid_write}/{kills} put kills mid-write")
 
 
 def case_concurrent(work, small, ref):
