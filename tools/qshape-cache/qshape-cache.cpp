@@ -106,7 +106,10 @@ REMOTE:
   QSHAPE_CACHE_REMOTE_PASSWORD_FILE  password file when the URL has none
   QSHAPE_CACHE_REMOTE_KEY            team secret (16+ characters): entries are
   QSHAPE_CACHE_REMOTE_KEY_FILE       tagged with keyed BLAKE3, and only entries
-                                     with the tag are used (docs/cache.md)
+                                     with the tag are used (docs/cache.md);
+                                     without a key the remote is not used
+  QSHAPE_CACHE_REMOTE_INSECURE=1     use a remote without a key, trusting
+                                     every writer (its entries are code)
 
 KEYS:
   64 lowercase hex digits, optionally prefixed with 'blake3:'.
