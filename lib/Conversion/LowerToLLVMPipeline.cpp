@@ -51,6 +51,10 @@ void buildLowerToLLVMPipeline(OpPassManager &pm, const LowerToLLVMPipelineOption
 
   // Bufferization stage (Catalyst's one-shot-bufferize options).
   pm.addPass(createQShapeBufferizeQuantum());
+  // Reads of arguments through one buffer each: one-shot's analysis is
+  // quadratic in the tensor reads of one value.
+  if (options.lowerArgumentReads)
+    pm.addPass(createQShapeLowerArgumentReads());
   bufferization::OneShotBufferizePassOptions bufferize;
   bufferize.bufferizeFunctionBoundaries = true;
   bufferize.allowReturnAllocsFromLoops = true;
@@ -89,7 +93,8 @@ void registerConversionPasses() {
       "Lower a Catalyst-shaped quantum module (tensor level) to the LLVM dialect, calling "
       "Catalyst's runtime C ABI: qshape-canonicalize and qshape-roll-loops (optional), "
       "qshape-flatten-modules, qshape-catalyst-entry-points, qshape-lower-ctrl, "
-      "qshape-lower-adjoint, qshape-bufferize-quantum, one-shot-bufferize, "
+      "qshape-lower-adjoint, qshape-bufferize-quantum, qshape-lower-argument-reads, "
+      "one-shot-bufferize, "
       "qshape-free-local-buffers, the upstream conversions to LLVM, "
       "qshape-convert-quantum-to-llvm, qshape-emit-catalyst-pyface, reconcile-unrealized-casts "
       "(docs/native.md)",

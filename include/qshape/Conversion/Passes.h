@@ -31,6 +31,11 @@ struct LowerToLLVMPipelineOptions : public mlir::PassPipelineOptions<LowerToLLVM
       llvm::cl::desc("Pass verify-roundtrip to qshape-roll-loops (unroll every new loop again "
                      "and compare fingerprints)"),
       llvm::cl::init(false)};
+  PassOptions::Option<bool> lowerArgumentReads{
+      *this, "lower-argument-reads",
+      llvm::cl::desc("Run qshape-lower-argument-reads before one-shot-bufferize (off: the "
+                     "analysis is quadratic in the reads of one argument)"),
+      llvm::cl::init(true)};
   PassOptions::Option<bool> genericAllocFunctions{
       *this, "generic-alloc-functions",
       llvm::cl::desc("Allocate buffers through _mlir_memref_to_llvm_alloc/_free (Catalyst's "

@@ -191,6 +191,45 @@ def QShapeBufferizeQuantum : Pass<"qshape-bufferize-quantum", "mlir::ModuleOp"> 
   ];
 }
 
+def QShapeLowerArgumentReads : Pass<"qshape-lower-argument-reads", "mlir::ModuleOp"> {
+  let summary = "Read function arguments' tensor elements through one buffer, before one-shot bufferization.";
+  let description = [{
+    One-shot bufferization's analysis checks each tensor operand against
+    every read of the values it may alias, so N `tensor.extract`s of one
+    tensor cost N^2: an unrolled circuit with runtime angles reads each
+    angle from the argument once (docs/benchmarks.md, "Unrolled compiles").
+    This pass gives each such argument one `bufferization.to_buffer
+    read_only` at the function's entry and turns its `tensor.extract`s
+    into `memref.load`s of it, so the analysis sees one read.
+
+    Only arguments of `func.func` that are ranked tensors and that nothing
+    but `tensor.extract` and read-only `to_buffer` (what
+    `qshape-bufferize-quantum` gives quantum ops) uses are rewritten: an
+    argument that another op may write in place is left to the analysis,
+    which would otherwise not see the loads after the write.
+
+    Before:
+    ```mlir
+    func.func @f(%w: tensor<2x3xf64>) {
+      %a = tensor.extract %w[%c0, %c1] : tensor<2x3xf64>
+      %b = tensor.extract %w[%c1, %c2] : tensor<2x3xf64>
+    ```
+    After:
+    ```mlir
+    func.func @f(%w: tensor<2x3xf64>) {
+      %buf = bufferization.to_buffer %w read_only : tensor<2x3xf64> to memref<2x3xf64>
+      %a = memref.load %buf[%c0, %c1] : memref<2x3xf64>
+      %b = memref.load %buf[%c1, %c2] : memref<2x3xf64>
+    ```
+  }];
+  let dependentDialects = ["mlir::bufferization::BufferizationDialect",
+                           "mlir::memref::MemRefDialect"];
+  let statistics = [
+    Statistic<"numArguments", "arguments", "Arguments read through one buffer">,
+    Statistic<"numReads", "reads", "tensor.extract ops turned into memref.load">,
+  ];
+}
+
 def QShapeFreeLocalBuffers : Pass<"qshape-free-local-buffers", "mlir::ModuleOp"> {
   let summary = "Free the buffers a function allocates and uses only itself.";
   let description = [{
