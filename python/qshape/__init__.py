@@ -11,8 +11,15 @@ Catalyst's pipeline and names the plugin)::
 
 Compile once (``qshape.native``: the artifact cache of qshape-compile)::
 
-    art = qshape.compile("circuit.mlir")   # a hit in a new session: milliseconds
+    art = qshape.compile(Path("circuit.mlir"))   # a hit in a new session: milliseconds
     art.run([0.5], shots=1000, seed=7)
+
+A program is a ``pathlib.Path`` (a file) or MLIR as ``str``/``bytes``; a
+one-line str ending in ``.mlir``/``.mlirbc`` is a path too (``qshape.native``).
+
+Every exception the package raises derives from ``qshape.Error`` (and from
+the built-in one it refines: ``CompileError`` is a ``ValueError``,
+``QShapeNotFound`` a ``FileNotFoundError``, ...).
 
 qshape's files are found through ``$QSHAPE_PREFIX``, the prefix recorded at
 ``pip install`` time, the ``qshape-opt`` on ``PATH``, or the build directory
@@ -22,60 +29,76 @@ that order: ``locate()`` and ``qshape where`` show which one was used.
 import json
 import os
 import subprocess
+from typing import Any, Dict, Tuple, Union
 
-from ._locate import Location, QShapeNotFound, locate
-from .native import Artifact, CompileError, RunError, compile, compile_many
+from ._errors import (ArgumentError, ArgumentTypeError, CompileError, Error, InputNotFound,
+                      QShapeNotFound, RunError, ToolError)
+from ._locate import Location, locate
+from .native import Artifact, Source, compile, compile_many
 
-__all__ = ["Location", "QShapeNotFound", "locate", "prefix", "tool", "pass_plugin",
-           "dialect_plugin", "fingerprint", "stats", "compile", "compile_many", "Artifact",
-           "CompileError", "RunError"]
+__all__ = ["Location", "locate", "prefix", "tool", "pass_plugin", "dialect_plugin",
+           "fingerprint", "stats", "compile", "compile_many", "Artifact", "Source",
+           "Error", "QShapeNotFound", "InputNotFound", "ArgumentError", "ArgumentTypeError",
+           "ToolError", "CompileError", "RunError"]
 
 
-def prefix():
+def prefix() -> str:
     """The qshape prefix in use (a directory with bin/ and lib/), as a string."""
     return str(locate().prefix)
 
 
-def _existing(path, what, loc):
-    if not path.exists():
+def _existing(path: "os.PathLike[str]", what: str, loc: Location) -> str:
+    if not os.path.exists(path):
         raise QShapeNotFound(f"qshape: {what} not found at {path} (prefix found by "
                              f"{loc.rule.name}); reinstall qshape there, or point "
                              f"QSHAPE_PREFIX at a complete installation")
     return str(path)
 
 
-def pass_plugin():
+def pass_plugin() -> str:
     """Path of QShapePassPlugin.so (for qjit(pass_plugins=...) and apply_pass_plugin)."""
     loc = locate()
     return _existing(loc.lib("QShapePassPlugin.so"), "the pass plugin", loc)
 
 
-def dialect_plugin():
+def dialect_plugin() -> str:
     """Path of QShapeQuantumDialectPlugin.so (for upstream mlir-opt only, never Catalyst)."""
     loc = locate()
     return _existing(loc.lib("QShapeQuantumDialectPlugin.so"), "the dialect plugin", loc)
 
 
-def tool(name):
+def tool(name: str) -> str:
     """Path of a qshape command-line tool (qshape-opt, qshape-fingerprint, ...)."""
     loc = locate()
     return _existing(loc.bin(name), name, loc)
 
 
-def fingerprint(mlir_text):
-    """(exact, shape) digests of a module given as MLIR text."""
-    out = subprocess.run([tool("qshape-fingerprint"), "--json", "-"], input=mlir_text,
-                         capture_output=True, text=True)
+def _module_text(mlir_text: Any, where: str) -> bytes:
+    # Never None: subprocess would hand the tool this process's stdin.
+    if isinstance(mlir_text, str):
+        return mlir_text.encode()
+    if isinstance(mlir_text, (bytes, bytearray, memoryview)):
+        return bytes(mlir_text)
+    raise ArgumentTypeError(f"{where}: the module is MLIR text or bytecode (str or bytes); got "
+                            f"{type(mlir_text).__name__} (read a file with Path.read_text())")
+
+
+def fingerprint(mlir_text: Union[str, bytes]) -> Tuple[str, str]:
+    """(exact, shape) digests of a module given as MLIR text (or bytecode). Raises ToolError."""
+    data = _module_text(mlir_text, "qshape.fingerprint")
+    out = subprocess.run([tool("qshape-fingerprint"), "--json", "-"], input=data,
+                         capture_output=True)
     if out.returncode != 0:
-        raise ValueError(f"qshape-fingerprint failed:\n{out.stderr}")
+        raise ToolError(f"qshape-fingerprint failed:\n{out.stderr.decode(errors='replace')}")
     entry = json.loads(out.stdout)[0]
     return entry["exact"], entry["shape"]
 
 
-def stats(mlir_text):
-    """qshape-stats of a module given as MLIR text, as a dict."""
+def stats(mlir_text: Union[str, bytes]) -> Dict[str, Any]:
+    """qshape-stats of a module given as MLIR text (or bytecode), as a dict. Raises ToolError."""
+    data = _module_text(mlir_text, "qshape.stats")
     out = subprocess.run([tool("qshape-opt"), "-", "--qshape-stats=output=-", "-o", os.devnull],
-                         input=mlir_text, capture_output=True, text=True)
+                         input=data, capture_output=True)
     if out.returncode != 0:
-        raise ValueError(f"qshape-stats failed:\n{out.stderr}")
+        raise ToolError(f"qshape-stats failed:\n{out.stderr.decode(errors='replace')}")
     return json.loads(out.stdout)

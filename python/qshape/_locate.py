@@ -22,6 +22,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import List, Optional
 
+from ._errors import QShapeNotFound
+
 TOOL = "qshape-opt"  # the file whose presence makes a directory a qshape prefix
 
 _PACKAGE_DIR = Path(__file__).resolve().parent
@@ -48,10 +50,6 @@ class Location:
 
     def lib(self, name: str) -> Path:
         return self.prefix / "lib" / name
-
-
-class QShapeNotFound(FileNotFoundError):
-    """No qshape prefix, or a file missing from the one found."""
 
 
 def is_prefix(path: Optional[Path]) -> bool:

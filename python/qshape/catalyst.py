@@ -34,8 +34,16 @@ import copy
 import hashlib
 import json
 from pathlib import Path
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Set, Tuple
 
 from . import _catalyst_default
+from ._errors import ArgumentError, ArgumentTypeError
+
+Stage = Tuple[str, List[str]]
+"""One stage of a Catalyst pipeline: its name and its pass-pipeline strings."""
+
+Stages = List[Stage]
+"""A Catalyst pipeline, as ``qjit(pipelines=...)`` takes it."""
 
 QUANTUM_STAGES = ("QuantumCompilationStage", "quantum-compilation-stage")
 """Names of Catalyst's quantum-compilation stage (Python's and the C++ driver's)."""
@@ -44,7 +52,7 @@ VALUE_SEMANTICS_PASS = "convert-to-value-semantics"
 """Catalyst's pass from its capture frontend's ``qref`` to ``quantum``: qshape's passes go after it."""
 
 
-def default_pipeline(use_catalyst=True):
+def default_pipeline(use_catalyst: bool = True) -> Stages:
     """Catalyst's default pipeline as a list of ``(stage_name, [pass, ...])``.
 
     From the installed Catalyst when ``catalyst`` is importable (and
@@ -61,7 +69,7 @@ def default_pipeline(use_catalyst=True):
     return copy.deepcopy(_catalyst_default.DEFAULT_PIPELINE)
 
 
-def _split(text):
+def _split(text: str) -> List[str]:
     """Split pass-pipeline text at the commas outside (), {} and quotes."""
     items, depth, quoted, start = [], 0, False, 0
     for i, c in enumerate(text):
@@ -77,12 +85,12 @@ def _split(text):
             items.append(text[start:i])
             start = i + 1
     if depth or quoted:
-        raise ValueError(f"unbalanced pass pipeline text: {text!r}")
+        raise ArgumentError(f"unbalanced pass pipeline text: {text!r}")
     items.append(text[start:])
     return [item.strip() for item in items if item.strip()]
 
 
-def pass_names(entry):
+def pass_names(entry: str) -> List[str]:
     """The pass names in pipeline text: ``"func.func(cse,canonicalize{max-iterations=2})"``
     gives ``["cse", "canonicalize"]``; op anchors (``func.func(...)``) are not passes."""
     names = []
@@ -105,7 +113,7 @@ def pass_names(entry):
     return names
 
 
-def pass_text(name, options=None):
+def pass_text(name: str, options: Optional[Mapping[str, Any]] = None) -> str:
     """``name{key=value ...}`` with MLIR's option syntax (True -> "true", quoted when needed)."""
     if not options:
         return name
@@ -115,29 +123,29 @@ def pass_text(name, options=None):
             value = "true" if value else "false"
         value = str(value)
         if '"' in value:
-            raise ValueError(f"{name}: option {key}={value!r}: a value cannot contain '\"'")
+            raise ArgumentError(f"{name}: option {key}={value!r}: a value cannot contain '\"'")
         if value == "" or any(c in value for c in " {}(),=\t"):
             value = f'"{value}"'
         parts.append(f"{key}={value}")
     return f"{name}{{{' '.join(parts)}}}"
 
 
-def _check_stages(stages):
+def _check_stages(stages: Any) -> None:
     ok = isinstance(stages, (list, tuple)) and all(
         isinstance(s, (list, tuple)) and len(s) == 2 and isinstance(s[0], str)
         and isinstance(s[1], (list, tuple)) and all(isinstance(p, str) for p in s[1])
         for s in stages)
     if not ok or not stages:
-        raise TypeError("a Catalyst pipeline is a non-empty list of (stage_name, [pass, ...]), "
-                        "as qjit(pipelines=...) takes it")
+        raise ArgumentTypeError("a Catalyst pipeline is a non-empty list of "
+                                "(stage_name, [pass, ...]), as qjit(pipelines=...) takes it")
     present = sorted({n for _, passes in stages for p in passes for n in pass_names(p)
                       if n.startswith("qshape-")})
     if present:
-        raise ValueError(f"the pipeline already has qshape passes ({', '.join(present)}); "
+        raise ArgumentError(f"the pipeline already has qshape passes ({', '.join(present)}); "
                          "give it without them")
 
 
-def _catalyst_version():
+def _catalyst_version() -> Optional[str]:
     try:
         from importlib.metadata import PackageNotFoundError, version
         return version("pennylane-catalyst")
@@ -153,7 +161,7 @@ CACHE_OPTIONS = sorted(_CACHE_LOOKUP_OPTIONS | _CACHE_STORE_OPTIONS | {"salt"})
 """Keys accepted in ``cache_options``."""
 
 
-def _add_cache(stages, options):
+def _add_cache(stages: Stages, options: Optional[Mapping[str, Any]]) -> Stages:
     """qshape-cache-lookup first in the first stage, qshape-cache-store last in the last.
 
     The entry stands for every stage, so the lookup's ``salt`` is a digest of
@@ -164,7 +172,7 @@ def _add_cache(stages, options):
     options = dict(options or {})
     unknown = sorted(set(options) - set(CACHE_OPTIONS))
     if unknown:
-        raise ValueError(f"unknown cache option(s) {', '.join(unknown)}; "
+        raise ArgumentError(f"unknown cache option(s) {', '.join(unknown)}; "
                          f"known: {', '.join(CACHE_OPTIONS)}")
     digest = hashlib.sha256(json.dumps(
         {"catalyst": _catalyst_version(), "stages": stages, "salt": options.pop("salt", "")},
@@ -177,8 +185,11 @@ def _add_cache(stages, options):
     return stages
 
 
-def pipeline(stages=None, *, canonicalize=True, roll_loops=True, cache=True,
-             roll_options=None, cache_options=None, quantum_stage=None):
+def pipeline(stages: Optional[Sequence[Tuple[str, Sequence[str]]]] = None, *,
+             canonicalize: bool = True, roll_loops: bool = True, cache: bool = True,
+             roll_options: Optional[Mapping[str, Any]] = None,
+             cache_options: Optional[Mapping[str, Any]] = None,
+             quantum_stage: Optional[str] = None) -> Stages:
     """A Catalyst pipeline with qshape's passes, as a new list of ``(stage_name, [pass, ...])``.
 
     stages: the pipeline to start from (default: ``default_pipeline()``); not modified.
@@ -206,7 +217,7 @@ def pipeline(stages=None, *, canonicalize=True, roll_loops=True, cache=True,
         wanted = [quantum_stage] if quantum_stage else list(QUANTUM_STAGES)
         found = [i for i, name in enumerate(names) if name in wanted]
         if not found:
-            raise ValueError(f"no quantum-compilation stage ({' or '.join(wanted)}) among the "
+            raise ArgumentError(f"no quantum-compilation stage ({' or '.join(wanted)}) among the "
                              f"stages {names}; name it with quantum_stage=")
         i = found[0]
         passes = out[i][1]
@@ -218,14 +229,15 @@ def pipeline(stages=None, *, canonicalize=True, roll_loops=True, cache=True,
     return out
 
 
-def plugins():
+def plugins() -> Dict[str, Set[Path]]:
     """``{"pass_plugins": {...}, "dialect_plugins": {...}}`` for qjit: QShapePassPlugin.so in both."""
     from . import pass_plugin
     path = Path(pass_plugin())
     return {"pass_plugins": {path}, "dialect_plugins": {path}}
 
 
-def qjit_options(stages=None, **kwargs):
+def qjit_options(stages: Optional[Sequence[Tuple[str, Sequence[str]]]] = None,
+                 **kwargs: Any) -> Dict[str, Any]:
     """Keyword arguments for ``qjit``: ``pipelines`` from ``pipeline(stages, **kwargs)`` and the
     plugin arguments from ``plugins()``."""
     return {"pipelines": pipeline(stages, **kwargs), **plugins()}

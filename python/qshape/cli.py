@@ -3,6 +3,7 @@ import argparse
 import json
 import os
 import sys
+from typing import Optional, Sequence
 
 from . import _locate
 from . import catalyst as _catalyst
@@ -80,7 +81,7 @@ def _parser(tools, problem):
     return p
 
 
-def main(argv=None):
+def main(argv: Optional[Sequence[str]] = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     try:
         loc, problem = _locate.locate(), ""
@@ -103,7 +104,7 @@ def main(argv=None):
     return _where(loc, args.json)
 
 
-def entry_point():
+def entry_point() -> int:
     """The console script: main(), quiet when its output pipe closes (`qshape where | head`)."""
     try:
         return main()

@@ -18,6 +18,7 @@ import pytest
 INSTALLED = os.environ.get("QSHAPE_TEST_INSTALLED") == "1"
 SOURCE = Path(__file__).resolve().parents[2]
 EXAMPLES = SOURCE / "examples"
+BELL = SOURCE / "test" / "Tools" / "qshape-compile" / "Inputs" / "bell.mlir"
 
 if not INSTALLED:
     sys.path.insert(0, str(SOURCE / "python"))

@@ -3,13 +3,12 @@ import json
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
 import qshape
-from conftest import INSTALLED, SOURCE, needs_qshape
-
-BELL = SOURCE / "test" / "Tools" / "qshape-compile" / "Inputs" / "bell.mlir"
+from conftest import BELL, INSTALLED, SOURCE, needs_qshape
 
 
 def oracle(path, args):
@@ -83,6 +82,87 @@ def test_errors(tmp_path):
     art = qshape.compile(BELL, tmp_path / "ok.so", cache_dir=tmp_path / "c")
     with pytest.raises(qshape.RunError, match="qshape-run"):
         art.run(["not a number"])
+
+
+def test_none_and_other_types_are_refused_without_reading_stdin(tmp_path):
+    # Before: None went to subprocess as `input=None`, and qshape-compile read
+    # this process's stdin. A child whose stdin holds a valid module shows it.
+    code = ("import sys, qshape\n"
+            "try:\n"
+            "    qshape.compile(None, sys.argv[1])\n"
+            "except qshape.ArgumentTypeError as e:\n"
+            "    assert isinstance(e, TypeError)\n"
+            "    print(e)\n")
+    with open(BELL, "rb") as stdin:
+        out = subprocess.run([sys.executable, "-c", code, str(tmp_path / "x.so")], stdin=stdin,
+                             capture_output=True, text=True, timeout=60,
+                             env=dict(os.environ) if INSTALLED else
+                             {**os.environ, "PYTHONPATH": str(SOURCE / "python")})
+    assert out.returncode == 0, out.stderr
+    assert "qshape.compile: a program is a pathlib.Path" in out.stdout and "got NoneType" in out.stdout
+    assert not (tmp_path / "x.so").exists()
+    for bad in (None, 3.5, ["a.mlir"]):
+        with pytest.raises(qshape.ArgumentTypeError, match="a program is a pathlib.Path"):
+            qshape.compile(bad)
+    with pytest.raises(qshape.ArgumentTypeError, match=r"sources\[1\]: a program"):
+        qshape.compile_many([BELL, None], tmp_path)
+
+
+@needs_qshape
+def test_bytes_are_the_module_text_or_bytecode(tmp_path):
+    c = tmp_path / "c"
+    from_path = qshape.compile(BELL, tmp_path / "p.so", cache_dir=c)
+    from_bytes = qshape.compile(BELL.read_bytes(), tmp_path / "b.so", cache_dir=c)
+    assert from_bytes.hit and from_bytes.key == from_path.key
+    assert from_bytes.run([0.5]) == oracle(BELL, [0.5])
+    bytecode = subprocess.run([qshape.tool("qshape-opt"), str(BELL), "--emit-bytecode"],
+                              capture_output=True, check=True).stdout
+    assert bytecode.startswith(b"ML\xefR")
+    from_bytecode = qshape.compile(bytecode, tmp_path / "bc.so", cache_dir=c)
+    assert from_bytecode.key == from_path.key  # the same module, another encoding
+    arts = qshape.compile_many([bytearray(BELL.read_bytes())], tmp_path / "many", cache_dir=c)
+    assert arts[0].key == from_path.key
+
+
+@needs_qshape
+def test_a_path_object_is_a_file_and_a_str_is_text(tmp_path):
+    c = tmp_path / "c"
+    txt = tmp_path / "bell.txt"
+    txt.write_text(BELL.read_text())
+    # A Path is a file, whatever its name.
+    art = qshape.compile(txt, cache_dir=c)
+    assert art.path.endswith("/bell.so") and art.run([0.5]) == oracle(BELL, [0.5])
+    # The same name as a str is MLIR text, never looked up on disk; the error says so.
+    with pytest.raises(qshape.CompileError) as e:
+        qshape.compile(str(txt), cache_dir=c)
+    assert f"the MLIR given in memory ({len(str(txt))} bytes)" in str(e.value).splitlines()[0]
+    assert f"pass pathlib.Path('{txt}') to compile the file" in str(e.value)
+    # A one-line str ending in .mlir is a path, as README and the demos call it.
+    (tmp_path / "bell.mlir").write_text(BELL.read_text())
+    assert qshape.compile(str(tmp_path / "bell.mlir"), cache_dir=c).key == art.key
+
+
+@needs_qshape
+def test_a_file_that_is_not_mlir_is_named_in_the_error(tmp_path):
+    notes = tmp_path / "notes.txt"
+    notes.write_text("remember to buy milk\n")
+    with pytest.raises(qshape.CompileError) as e:
+        qshape.compile(notes, tmp_path / "x.so", cache_dir=tmp_path / "c")
+    first = str(e.value).splitlines()[0]
+    assert first == f"qshape-compile failed on {notes} (exit 1):"
+    assert f"{notes}: cannot parse the module" in str(e.value)
+    with pytest.raises(qshape.CompileError, match=f"failed on {notes}"):
+        qshape.compile_many([BELL, notes], tmp_path / "out", cache_dir=tmp_path / "c")
+
+
+def test_a_missing_file_is_input_not_found(tmp_path):
+    for missing in (tmp_path / "gone.txt", str(tmp_path / "gone.mlir")):
+        with pytest.raises(qshape.InputNotFound, match=f"{missing}: no such file"):
+            qshape.compile(missing)
+        with pytest.raises(FileNotFoundError):
+            qshape.compile_many([BELL, missing])
+    with pytest.raises(qshape.InputNotFound, match="not a file"):
+        qshape.compile(tmp_path)
 
 
 ANGLES = SOURCE / "test" / "Tools" / "qshape-compile" / "Inputs" / "lift-angles.mlir"
