@@ -903,8 +903,9 @@ void CanonicalView::computeKeys(Idx b) {
 /// edges, and no quantum or side-effecting op crosses a barrier, see
 /// qshape::isBarrier); (2) the op whose latest-scheduled producer is most
 /// recent, so each qubit's chain of gates stays together; (3) op name,
-/// static register index (ascending wires), structural key. Returns whether
-/// the order changed.
+/// static register index (ascending wires; a region op's results continue
+/// the wires of what it yields), structural key. Returns whether the order
+/// changed.
 bool CanonicalView::scheduleBlock(Idx b) {
   constexpr uint32_t kFloatingBit = 0x80000000u;
   // Blocks are compacted: the list holds exactly the live ops of `b`.
@@ -1138,6 +1139,41 @@ bool CanonicalView::scheduleBlock(Idx b) {
   auto isGate = [&](Idx o) {
     return state[o].kind == QOpKind::Gate || state[o].kind == QOpKind::GlobalPhase;
   };
+  // A value yielded by a nested block, followed back through its gates to a
+  // value of this block.
+  auto wireBehind = [&](Idx v) -> int64_t {
+    for (unsigned step = 0; step < 256; ++step) {
+      if (int64_t w = wireOfValue(v); w >= 0)
+        return w;
+      Idx d = definingOp(v);
+      if (d == kNone || !isGate(d))
+        return -1;
+      const GateInfo &gi = gateInfo(d);
+      auto k = llvm::find(gi.outFor, int32_t(v - ops[d].firstResult));
+      if (k == gi.outFor.end())
+        return -1;
+      v = operand(d, unsigned(k - gi.outFor.begin()));
+    }
+    return -1;
+  };
+  // A region op's result j continues the wire of the operand aligned with it
+  // from the end (scf.for's iter_args), else of what its first block yields
+  // (scf.if): measurement feedback keeps its wires, so its rounds come out
+  // alike.
+  auto setRegionWires = [&](Idx o) {
+    RegionRec reg = regions[ops[o].firstRegion];
+    const LargeVector<Idx> &body = blocks[reg.firstBlock].ops;
+    Idx yield = reg.numBlocks && !body.empty() && has(body.back(), kTerminator) ? body.back()
+                                                                               : kNone;
+    unsigned nOps = ops[o].numOperands, nRes = ops[o].numResults;
+    for (unsigned j = 0; j < nRes; ++j) {
+      int64_t w = nOps >= nRes ? wireOfValue(operand(o, nOps - nRes + j)) : -1;
+      if (w < 0 && yield != kNone && j < ops[yield].numOperands)
+        w = wireBehind(operand(yield, j));
+      if (w >= 0)
+        setWire(ops[o].firstResult + j, w);
+    }
+  };
   for (Idx o : list) {
     if (std::optional<VAccess> a = access(o)) {
       if (!a->isInsert && a->hasStatic)
@@ -1150,12 +1186,20 @@ bool CanonicalView::scheduleBlock(Idx b) {
         if (gi.outFor[k] >= 0)
           if (int64_t w = wireOfValue(operand(o, k)); w >= 0)
             setWire(ops[o].firstResult + gi.outFor[k], w);
+    } else if (ops[o].numRegions && ops[o].numResults) {
+      setRegionWires(o);
     }
   }
   auto wireOfOp = [&](Idx o) -> int64_t {
     if (std::optional<VAccess> a = access(o))
       return a->isInsert ? wireOfValue(a->qubit) : (a->hasStatic ? a->staticIdx : -1);
     int64_t w = -1;
+    if (ops[o].numRegions && !isGate(o)) {
+      for (unsigned j = 0; j < ops[o].numResults; ++j)
+        if (int64_t x = wireOfValue(ops[o].firstResult + j); x >= 0 && (w < 0 || x < w))
+          w = x;
+      return w;
+    }
     if (isGate(o)) {
       const GateInfo &gi = gateInfo(o);
       auto consider = [&](unsigned begin, unsigned size) {
