@@ -1,12 +1,17 @@
-"""The package's public surface: one exception base, type hints."""
+"""The package's public surface: one exception base, type hints, the py.typed marker."""
 import inspect
+import os
+import subprocess
+import sys
 import typing
+import zipfile
+from pathlib import Path
 
 import pytest
 
 import qshape
 import qshape.catalyst
-from conftest import BELL, needs_qshape
+from conftest import BELL, INSTALLED, SOURCE, needs_qshape
 
 EXCEPTIONS = [getattr(qshape, name) for name in qshape.__all__
               if isinstance(getattr(qshape, name), type)
@@ -77,3 +82,21 @@ def test_public_functions_have_type_hints(func):
     missing = [p.name for p in params if p.name not in hints] + \
               (["return"] if "return" not in hints else [])
     assert not missing, f"{func.__qualname__}: no type hint for {', '.join(missing)}"
+
+
+def test_the_package_carries_py_typed():
+    # In `make check`'s venv this is the installed package: pip put the marker there.
+    assert (Path(qshape.__file__).parent / "py.typed").is_file()
+
+
+@pytest.mark.skipif(INSTALLED, reason="builds from the source tree")
+def test_the_wheel_carries_py_typed(tmp_path):
+    pytest.importorskip("wheel")
+    out = subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps",
+                          "--no-build-isolation", "--no-index", str(SOURCE / "python"),
+                          "-w", str(tmp_path)], capture_output=True, text=True,
+                         env={k: v for k, v in os.environ.items() if k != "QSHAPE_PREFIX"})
+    assert out.returncode == 0, out.stderr
+    (wheel,) = tmp_path.glob("qshape-*.whl")
+    names = zipfile.ZipFile(wheel).namelist()
+    assert "qshape/py.typed" in names and "qshape/_errors.py" in names
