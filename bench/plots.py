@@ -6,6 +6,8 @@
   compile-vs-ntrotter.png      qshape-compile wall time, unrolled vs rolled, vs n_trotter
   cache.png                    a miss vs a local hit vs a remote hit (MLIR cache),
                                and the artifact cache's miss vs hit
+  noroll.png                   --no-roll compiles vs argument reads, with and
+                               without qshape-lower-argument-reads
 
 Each plot is drawn from the sections that ran; a plot whose numbers are missing
 is left as it was, and the script says which section to run. Uses Debian's
@@ -163,6 +165,36 @@ def nesting_plot(work, out):
     save(fig, out, "nesting.png")
 
 
+def noroll_plot(work, out):
+    data = load(work, "noroll")
+    if not data:
+        return missing("noroll.png", "noroll")
+    rows = data["rows"]
+    fig, ax = plt.subplots(figsize=(6, 4))
+    series = (("qshape-compile --no-roll (wall)", lambda r: r["compile"]["wall"]),
+              ("MLIR pipeline", lambda r: r["pipeline"]["wall"]),
+              ("MLIR pipeline without qshape-lower-argument-reads",
+               lambda r: r["pipeline_without"] and r["pipeline_without"]["wall"]),
+              ("one-shot-bufferize, without the pass",
+               lambda r: r["pipeline_without"] and r["pipeline_without"]["bufferize"]))
+    for label, value in series:
+        points = [(r["reads"], value(r)) for r in rows if value(r)]
+        dashed = "without" in label
+        ax.plot(*zip(*points), marker="o", label=label, linestyle="--" if dashed else "-")
+    # Linear growth through the first compile, for reference.
+    first = rows[0]
+    ax.plot([r["reads"] for r in rows], [first["compile"]["wall"] * r["reads"] / first["reads"] for r in rows],
+            color="grey", linewidth=0.8, linestyle=":", label="linear")
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel("tensor.extract of the argument (unrolled HEA, 8 wires)")
+    ax.set_ylabel("s")
+    ax.set_title("Unrolled compiles against argument reads")
+    ax.legend(fontsize=8)
+    ax.grid(True, which="both", alpha=0.3)
+    save(fig, out, "noroll.png")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--build", default="build", help="the build directory whose bench/ holds the numbers")
@@ -175,6 +207,7 @@ def main():
     compile_plot(work, args.out)
     cache_plot(work, args.out)
     nesting_plot(work, args.out)
+    noroll_plot(work, args.out)
 
 
 if __name__ == "__main__":

@@ -285,7 +285,8 @@ def main():
                          "15-1000 terms, W1, W3; --roll-terms, --roll-trotter), session (seed 000's "
                          "140 jobs through qshape.compile and Artifact.run), families (bench/families.py "
                          "rolled: ops and roll/parse), nesting (canonicalize, roll and compile "
-                         "against region depth)")
+                         "against region depth), noroll (not in the default: --no-roll compiles "
+                         "against argument reads, bench/noroll_bench.py)")
     ap.add_argument("--roll-terms", default="15,100,400,1000",
                     help="roll-scale: term counts of the synthetic W2 Hamiltonians")
     ap.add_argument("--roll-trotter", default="10,40",
@@ -304,6 +305,11 @@ def main():
                          "e.g. --no-roll (where one compile is expensive)")
     ap.add_argument("--native-limit", type=float, default=300,
                     help="seconds after which a native compile is stopped (and reported so)")
+    ap.add_argument("--noroll-reads", default="1500,3000,6000,12000,24000",
+                    help="noroll: tensor.extract counts of the unrolled HEA programs")
+    ap.add_argument("--noroll-off-max", type=int, default=12000,
+                    help="noroll: the pipeline without qshape-lower-argument-reads runs up to "
+                         "this many reads (it is quadratic)")
     ap.add_argument("--artifact-trotter", default="10,40",
                     help="n_trotter values of the artifact section's W2 rows")
     args = ap.parse_args()
@@ -347,6 +353,9 @@ def main():
             families_bench.families_bench(bindir, work, args)
         if "nesting" in sections:
             families_bench.nesting_bench(bindir, work, args)
+    if "noroll" in sections:
+        import noroll_bench
+        noroll_bench.noroll_bench(bindir, work, args)
 
 
 def fingerprint_bench(bindir, work, args):
