@@ -197,7 +197,8 @@ def QShapeLowerArgumentReads : Pass<"qshape-lower-argument-reads", "mlir::Module
     One-shot bufferization's analysis checks each tensor operand against
     every read of the values it may alias, so N `tensor.extract`s of one
     tensor cost N^2: an unrolled circuit with runtime angles reads each
-    angle from the argument once (docs/benchmarks.md, "Unrolled compiles").
+    angle from the argument once (docs/benchmarks.md, "Unrolled compiles
+    against argument reads").
     This pass gives each such argument one `bufferization.to_buffer
     read_only` at the function's entry and turns its `tensor.extract`s
     into `memref.load`s of it, so the analysis sees one read.
