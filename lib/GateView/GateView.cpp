@@ -67,12 +67,17 @@ Inherent orderOf(Operation *op) {
     return Inherent::Yes;
   if (op->hasTrait<OpTrait::IsTerminator>())
     return Inherent::No;
-  // isMemoryEffectFree trusts RecursiveMemoryEffects bodies through MLIR's
-  // interfaces, which do not know unregistered quantum ops: check by name.
+  // A body is left to decideDeep, which asks each nested op once by name
+  // (MLIR's isMemoryEffectFree would walk the whole body at every level, and
+  // does not know unregistered quantum ops).
+  if (op->hasTrait<OpTrait::HasRecursiveMemoryEffects>()) {
+    auto own = dyn_cast<MemoryEffectOpInterface>(op);
+    if (own && !own.hasNoEffect())
+      return Inherent::Yes;
+    return op->getNumRegions() != 0 ? Inherent::Body : Inherent::No;
+  }
   if (isMemoryEffectFree(op))
     return op->getNumRegions() != 0 ? Inherent::Body : Inherent::No;
-  if (op->hasTrait<OpTrait::HasRecursiveMemoryEffects>())
-    return Inherent::Body;
   return Inherent::Yes;
 }
 
