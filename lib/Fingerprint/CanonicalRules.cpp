@@ -835,9 +835,68 @@ unsigned CanonicalView::scheduleBlocks() {
     for (Idx b = reg.firstBlock; b < reg.firstBlock + reg.numBlocks; ++b)
       computeKeys(b);
   }
+  subtreeBegin.assign(ops.size(), 0);
+  subtreeEnd.assign(ops.size(), 0);
+  uint32_t counter = 0;
+  numberOps(func, counter);
+  captureMemo.clear();
   unsigned n = 0;
   forEachEditableBlock(func, [&](Idx b) { n += scheduleBlock(b); });
+  captureMemo.clear();
   return n;
+}
+
+void CanonicalView::numberOps(Idx o, uint32_t &counter) {
+  subtreeBegin[o] = counter++;
+  for (unsigned ri = 0; ri < ops[o].numRegions; ++ri) {
+    RegionRec reg = regions[ops[o].firstRegion + ri];
+    for (Idx b = reg.firstBlock; b < reg.firstBlock + reg.numBlocks; ++b)
+      for (Idx inner : blocks[b].ops)
+        numberOps(inner, counter);
+  }
+  subtreeEnd[o] = counter;
+}
+
+/// Whether `v` is a result or block argument of an op nested in `o`.
+bool CanonicalView::definedInside(Idx v, Idx o) const {
+  Idx d = valueDef[v];
+  Idx site;
+  if (!(d & kArgBit))
+    site = d; // a result: inside when its op is strictly inside
+  else if (d & kExternalBit)
+    return false;
+  else if ((site = blocks[d & ~kArgBit].parentOp) == o)
+    return true; // an argument of one of o's own blocks
+  if (site == kNone || site == o)
+    return false;
+  return subtreeBegin[site] > subtreeBegin[o] && subtreeBegin[site] < subtreeEnd[o];
+}
+
+static bool isReadUse(QOpKind userKind, unsigned operandNumber) {
+  return userKind == QOpKind::Observable || (userKind == QOpKind::Extract && operandNumber == 0);
+}
+
+ArrayRef<CanonicalView::Capture> CanonicalView::capturesOf(Idx o) {
+  if (auto it = captureMemo.find(o); it != captureMemo.end())
+    return it->second;
+  SmallVector<Capture, 4> result;
+  llvm::SmallDenseSet<uint64_t, 8> seen; // value * 2 + read
+  auto add = [&](Idx v, bool read) {
+    if (!definedInside(v, o) && seen.insert(uint64_t(v) * 2 + read).second)
+      result.push_back({v, read});
+  };
+  for (unsigned ri = 0; ri < ops[o].numRegions; ++ri) {
+    RegionRec reg = regions[ops[o].firstRegion + ri];
+    for (Idx b = reg.firstBlock; b < reg.firstBlock + reg.numBlocks; ++b)
+      for (Idx inner : blocks[b].ops) {
+        for (unsigned k = 0; k < ops[inner].numOperands; ++k)
+          add(operand(inner, k), isReadUse(state[inner].kind, k));
+        if (ops[inner].numRegions)
+          for (Capture c : capturesOf(inner))
+            add(c.value, c.read);
+      }
+  }
+  return captureMemo[o] = std::move(result);
 }
 
 /// Structural ordering key of every op: a hash of its name, attributes
@@ -948,25 +1007,13 @@ bool CanonicalView::scheduleBlock(Idx b) {
     }
     return kNone;
   };
-  // Operands of `op` and of the ops nested in it (Operation::walk order).
-  std::function<void(Idx, function_ref<void(Idx)>)> forEachNestedOperand =
-      [&](Idx o, function_ref<void(Idx)> fn) {
-        for (unsigned ri = 0; ri < ops[o].numRegions; ++ri) {
-          RegionRec reg = regions[ops[o].firstRegion + ri];
-          for (Idx nb = reg.firstBlock; nb < reg.firstBlock + reg.numBlocks; ++nb)
-            for (size_t i = 0; i < blocks[nb].ops.size(); ++i) {
-              Idx inner = blocks[nb].ops[i];
-              forEachNestedOperand(inner, fn);
-              for (unsigned k = 0; k < ops[inner].numOperands; ++k)
-                fn(operand(inner, k));
-            }
-        }
-      };
+  // Operands of `o` and the values its regions capture.
   auto forEachOperand = [&](Idx o, function_ref<void(Idx)> fn) {
     for (unsigned k = 0; k < ops[o].numOperands; ++k)
       fn(operand(o, k));
     if (ops[o].numRegions)
-      forEachNestedOperand(o, fn);
+      for (Capture c : capturesOf(o))
+        fn(c.value);
   };
   // Main-op producers of a floating op, looking through floating chains.
   LargeVector<SmallVector<unsigned, 2>> floatingProducers(floatingOps.size());
@@ -999,35 +1046,17 @@ bool CanonicalView::scheduleBlock(Idx b) {
   // observable of its operands, also nested in a main op's regions) go
   // before the value's consumers (every other use), as linear code has them
   // (qshape-check-linearity): readers[v] are the main ops that read v.
-  auto isReadUse = [&](Idx user, unsigned k) {
-    QOpKind kind = state[user].kind;
-    return kind == QOpKind::Observable || (kind == QOpKind::Extract && k == 0);
-  };
-  // Every use by main op `o`, or by an op nested in it, of a value defined
-  // outside `o`: fn(value, the op of this block that defines it or kNone, is
-  // a read).
+  // Every use by main op `o` (its operands and its regions' captures): fn(value,
+  // the op of this block that defines it or kNone, is a read).
   using UseFn = function_ref<void(Idx, Idx, bool)>;
-  std::function<void(Idx, Idx, UseFn)> forEachNestedUse = [&](Idx o, Idx top, UseFn fn) {
-    for (unsigned ri = 0; ri < ops[o].numRegions; ++ri) {
-      RegionRec reg = regions[ops[o].firstRegion + ri];
-      for (Idx nb = reg.firstBlock; nb < reg.firstBlock + reg.numBlocks; ++nb)
-        for (Idx inner : blocks[nb].ops) {
-          forEachNestedUse(inner, top, fn);
-          for (unsigned k = 0; k < ops[inner].numOperands; ++k) {
-            Idx v = operand(inner, k);
-            if (Idx p = producerInBlock(v); p != top)
-              fn(v, p, isReadUse(inner, k));
-          }
-        }
-    }
-  };
   auto forEachUse = [&](Idx o, UseFn fn) {
     for (unsigned k = 0; k < ops[o].numOperands; ++k) {
       Idx v = operand(o, k);
-      fn(v, producerInBlock(v), isReadUse(o, k));
+      fn(v, producerInBlock(v), isReadUse(state[o].kind, k));
     }
     if (ops[o].numRegions)
-      forEachNestedUse(o, o, fn);
+      for (Capture c : capturesOf(o))
+        fn(c.value, producerInBlock(c.value), c.read);
   };
   llvm::DenseMap<Idx, SmallVector<unsigned, 2>> readers;
   uint32_t rstamp = ++currentReadStamp;

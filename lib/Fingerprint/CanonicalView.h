@@ -307,6 +307,17 @@ private:
   uint64_t opKey(Idx o);
   void argKey(Idx v, unsigned argNumber);
   bool scheduleBlock(Idx b);
+  /// A use, by an op nested in a region op, of a value defined outside it.
+  struct Capture {
+    Idx value;
+    bool read; ///< by an observable or as an extract's register
+  };
+  /// The captures of region op `o`, each once, computed bottom-up and kept
+  /// for the schedule: asked for at every level of a nest, a walk of the
+  /// whole body each time would be quadratic in the depth.
+  llvm::ArrayRef<Capture> capturesOf(Idx o);
+  bool definedInside(Idx v, Idx o) const;
+  void numberOps(Idx o, uint32_t &counter);
   /// The extract/insert ops under the function, by the register they use
   /// (as resolved when listed).
   struct RegisterUsers {
@@ -420,6 +431,10 @@ private:
   LargeVector<uint64_t> opKeys;
   LargeVector<uint32_t> opSlot; ///< kNone outside scheduleBlock
   LargeVector<uint32_t> nameRank;
+  /// Per op, during scheduleBlocks: pre-order number and the last number of
+  /// its subtree (ancestry in O(1)), and the memo of capturesOf.
+  LargeVector<uint32_t> subtreeBegin, subtreeEnd;
+  llvm::DenseMap<Idx, llvm::SmallVector<Capture, 4>> captureMemo;
 };
 
 } // namespace fpview
