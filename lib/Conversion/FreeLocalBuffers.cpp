@@ -6,9 +6,10 @@
 // unknown memory effects, and each quantum op has them. This pass frees
 // what provably stays local: an allocation whose aliases are only read,
 // written or handed to quantum ops (the runtime uses a buffer during the
-// call only) is released after its last use in its block. Anything else
-// (returned, yielded, passed to a call or to an op the pass does not know)
-// is left alone, as before.
+// call only) or to a function of the module that uses it so itself, is
+// released after its last use in its block. Anything else (returned,
+// yielded, passed to an external function or to an op the pass does not
+// know) is left alone, as before.
 //
 //===----------------------------------------------------------------------===//
 
@@ -32,16 +33,6 @@ using namespace mlir;
 
 namespace {
 
-/// Whether `use` (of a buffer) only reads or writes it during the op.
-bool isLocalUse(OpOperand &use) {
-  Operation *user = use.getOwner();
-  if (user->getName().getStringRef().starts_with("quantum."))
-    return true; // runtime calls read or fill the buffer, and keep no pointer
-  if (auto store = dyn_cast<memref::StoreOp>(user))
-    return use.get() == store.getMemRef();
-  return isa<memref::LoadOp, memref::CopyOp, memref::DimOp, memref::RankOp>(user);
-}
-
 /// The ops that make a view of `v` (the view aliases the buffer).
 Value viewOf(OpOperand &use) {
   auto view = dyn_cast<ViewLikeOpInterface>(use.getOwner());
@@ -50,12 +41,68 @@ Value viewOf(OpOperand &use) {
   return use.getOwner()->getResult(0);
 }
 
+/// Which uses of a buffer keep no pointer to it past the use.
+class LocalUses {
+public:
+  explicit LocalUses(ModuleOp module) : module(module) {}
+
+  /// Collects the users of `buffer` and of its views into `users`; false
+  /// if one of them may keep it (or frees it).
+  bool collect(Value buffer, SmallVectorImpl<Operation *> &users) {
+    llvm::SetVector<Value> aliases;
+    aliases.insert(buffer);
+    for (unsigned k = 0; k < aliases.size(); ++k) {
+      for (OpOperand &use : aliases[k].getUses()) {
+        if (Value view = viewOf(use))
+          aliases.insert(view);
+        else if (!isLocalUse(use))
+          return false;
+        users.push_back(use.getOwner());
+      }
+    }
+    return true;
+  }
+
+private:
+  /// Whether `use` only reads or writes the buffer during the op.
+  bool isLocalUse(OpOperand &use) {
+    Operation *user = use.getOwner();
+    if (user->getName().getStringRef().starts_with("quantum."))
+      return true; // runtime calls read or fill the buffer, and keep no pointer
+    if (auto store = dyn_cast<memref::StoreOp>(user))
+      return use.get() == store.getMemRef();
+    if (auto call = dyn_cast<func::CallOp>(user))
+      return calleeKeepsNothing(call, use.getOperandNumber());
+    return isa<memref::LoadOp, memref::CopyOp, memref::DimOp, memref::RankOp>(user);
+  }
+
+  /// Whether the callee of `call`, defined in this module, uses its
+  /// argument `index` only locally (a one-shot-bufferized callee reads the
+  /// argument it was given, as qshape-roll-loops' tables are).
+  bool calleeKeepsNothing(func::CallOp call, unsigned index) {
+    auto callee = module.lookupSymbol<func::FuncOp>(call.getCallee());
+    if (!callee || callee.isExternal())
+      return false;
+    auto [it, inserted] = calleeMemo.try_emplace({callee, index}, false);
+    if (!inserted)
+      return it->second; // known, or being decided (recursion: no)
+    SmallVector<Operation *> users;
+    bool local = collect(callee.getArgument(index), users);
+    calleeMemo[{callee, index}] = local;
+    return local;
+  }
+
+  ModuleOp module;
+  llvm::DenseMap<std::pair<Operation *, unsigned>, bool> calleeMemo;
+};
+
 struct FreeLocalBuffersPass : qshape::impl::QShapeFreeLocalBuffersBase<FreeLocalBuffersPass> {
   void runOnOperation() override {
     SmallVector<memref::AllocOp> allocs;
     getOperation().walk([&](memref::AllocOp alloc) { allocs.push_back(alloc); });
+    LocalUses localUses(getOperation());
     for (memref::AllocOp alloc : allocs)
-      if (Operation *last = lastLocalUse(alloc)) {
+      if (Operation *last = lastLocalUse(alloc, localUses)) {
         OpBuilder b(alloc->getContext());
         b.setInsertionPointAfter(last);
         memref::DeallocOp::create(b, alloc.getLoc(), alloc.getResult());
@@ -68,25 +115,18 @@ struct FreeLocalBuffersPass : qshape::impl::QShapeFreeLocalBuffersBase<FreeLocal
   /// The op of the allocation's block after which it can be freed, or null
   /// when the buffer (or a view of it) may leave the function or outlive
   /// its block.
-  Operation *lastLocalUse(memref::AllocOp alloc) {
+  Operation *lastLocalUse(memref::AllocOp alloc, LocalUses &localUses) {
+    SmallVector<Operation *> users;
+    if (!localUses.collect(alloc.getResult(), users))
+      return nullptr;
     Block *block = alloc->getBlock();
     Operation *last = alloc;
-    llvm::SetVector<Value> aliases;
-    aliases.insert(alloc.getResult());
-    for (unsigned k = 0; k < aliases.size(); ++k) {
-      for (OpOperand &use : aliases[k].getUses()) {
-        if (isa<memref::DeallocOp>(use.getOwner()))
-          return nullptr; // someone frees it already
-        if (Value view = viewOf(use))
-          aliases.insert(view);
-        else if (!isLocalUse(use))
-          return nullptr;
-        Operation *user = block->findAncestorOpInBlock(*use.getOwner());
-        if (!user)
-          return nullptr;
-        if (last->isBeforeInBlock(user))
-          last = user;
-      }
+    for (Operation *use : users) {
+      Operation *user = block->findAncestorOpInBlock(*use);
+      if (!user)
+        return nullptr;
+      if (last->isBeforeInBlock(user))
+        last = user;
     }
     // A terminator cannot be followed; it only uses the buffer when the
     // buffer leaves the block, which isLocalUse rejected.

@@ -47,7 +47,7 @@ func.func @probs(%q: !quantum.bit) -> f64 {
 // -----
 
 // Buffers that may leave the function or their block are kept: returned,
-// returned through a view, passed to a call, carried by a loop, freed
+// returned through a view, passed to an external function, carried by a loop, freed
 // already.
 // CHECK-LABEL: func.func @escapes(
 // CHECK-NOT: memref.dealloc
@@ -72,4 +72,50 @@ func.func @escapes(%n: index) -> (memref<4xf64>, memref<2xf64>) {
   %d = memref.alloc() : memref<4xf64>
   memref.dealloc %d : memref<4xf64>
   return %r, %w : memref<4xf64>, memref<2xf64>
+}
+
+// -----
+
+// A buffer passed to a function of the module that only reads it is freed
+// after the call; one the callee returns, hands to an external function or
+// to itself (recursion, undecided) is kept.
+// CHECK-LABEL: func.func @calls(
+// CHECK: %[[R:.*]] = memref.alloc() : memref<2xf64>
+// CHECK-NEXT: %[[X:.*]] = call @reads(%[[R]])
+// CHECK-NEXT: memref.dealloc %[[R]] : memref<2xf64>
+// CHECK-NEXT: %[[K:.*]] = memref.alloc() : memref<2xf64>
+// CHECK-NEXT: call @keeps(%[[K]])
+// CHECK-NEXT: %[[P:.*]] = memref.alloc() : memref<2xf64>
+// CHECK-NEXT: call @passes(%[[P]])
+// CHECK-NEXT: %[[S:.*]] = memref.alloc() : memref<2xf64>
+// CHECK-NEXT: call @self(%[[S]])
+// CHECK-NEXT: return
+func.func private @external(memref<2xf64>)
+func.func private @reads(%b: memref<2xf64>) -> f64 {
+  %c0 = arith.constant 0 : index
+  %v = memref.subview %b[1] [1] [1] : memref<2xf64> to memref<1xf64, strided<[1], offset: 1>>
+  %x = memref.load %v[%c0] : memref<1xf64, strided<[1], offset: 1>>
+  return %x : f64
+}
+func.func private @keeps(%b: memref<2xf64>) -> memref<2xf64> {
+  return %b : memref<2xf64>
+}
+func.func private @passes(%b: memref<2xf64>) {
+  func.call @external(%b) : (memref<2xf64>) -> ()
+  return
+}
+func.func private @self(%b: memref<2xf64>) {
+  func.call @self(%b) : (memref<2xf64>) -> ()
+  return
+}
+func.func @calls() -> f64 {
+  %r = memref.alloc() : memref<2xf64>
+  %x = func.call @reads(%r) : (memref<2xf64>) -> f64
+  %k = memref.alloc() : memref<2xf64>
+  %kk = func.call @keeps(%k) : (memref<2xf64>) -> memref<2xf64>
+  %p = memref.alloc() : memref<2xf64>
+  func.call @passes(%p) : (memref<2xf64>) -> ()
+  %s = memref.alloc() : memref<2xf64>
+  func.call @self(%s) : (memref<2xf64>) -> ()
+  return %x : f64
 }

@@ -241,9 +241,11 @@ def QShapeFreeLocalBuffers : Pass<"qshape-free-local-buffers", "mlir::ModuleOp">
     every op with unknown memory effects, which each quantum op has. This
     pass frees what provably stays local: a `memref.alloc` whose aliases
     (views) are only loaded, stored, copied or passed to quantum ops (the
-    runtime uses a buffer during the call and keeps no pointer to it) gets a
-    `memref.dealloc` after its last use in its block. A buffer that is
-    returned, yielded, passed to a call or to any other op is left alone.
+    runtime uses a buffer during the call and keeps no pointer to it), or
+    passed to a function of the module that uses its argument the same way,
+    gets a `memref.dealloc` after its last use in its block. A buffer that
+    is returned, yielded, passed to an external function or to any other op
+    is left alone.
 
     Before:
     ```mlir
