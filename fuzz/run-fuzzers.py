@@ -45,6 +45,7 @@ TARGETS = {
     "cache-entry": ("qshape-cache-entry-fuzzer", [], "cache"),
     "args": ("qshape-args-fuzzer", [], "args"),
     "topology-index": ("qshape-topology-index-fuzzer", [], "mlir"),
+    "float-literal": ("qshape-float-literal-fuzzer", [], "floats"),
 }
 MAX_LEN = 32768
 FINDING = re.compile(r"Test unit written to (\S+)")
@@ -93,6 +94,37 @@ def seed_cache(out, build):
                 shutil.copy(os.path.join(dirpath, name), os.path.join(out, f"entry-{n}-{name}"))
                 n += 1
     with open(os.path.join(out, "empty"), "wb"):
+        n += 1
+    return n
+
+
+# fuzz/float-literal-fuzzer.cpp's alphabet: a byte is the character at its
+# value modulo the length; 255 separates two spellings; the first byte picks
+# the form (0 scalar, 1 splat, 2 list).
+FLOAT_ALPHABET = "0123456789.eE+-xabcdefABCDEF infa.0-"
+FLOAT_SPELLINGS = ["1.5", "-0.0", "0.0", "1.e5", "1.0e-999", "1.0e999", "00001.5", "1.5e+3",
+                   "-2.5E-3", "0x3FF8000000000000", "0x3FF8", "0x7FF8000000000001", "-1.5e",
+                   "3.14159265358979323846264338327950288", "2.2250738585072014e-308", "inf",
+                   "4.9e-324", "1.7976931348623157e308"]
+
+
+def float_seed(form, spellings):
+    data = bytes([form])
+    for k, s in enumerate(spellings):
+        if k:
+            data += bytes([255])
+        data += bytes(FLOAT_ALPHABET.index(c) for c in s)
+    return data
+
+
+def seed_floats(out):
+    """Each spelling in each form, and pairs of them in a list."""
+    n = 0
+    seeds = [float_seed(form, [s]) for form in (0, 1) for s in FLOAT_SPELLINGS]
+    seeds += [float_seed(2, [a, b]) for a, b in zip(FLOAT_SPELLINGS, reversed(FLOAT_SPELLINGS))]
+    for data in seeds:
+        with open(os.path.join(out, f"float-{n}"), "wb") as f:
+            f.write(data)
         n += 1
     return n
 
@@ -188,7 +220,7 @@ def main():
 
     start = time.time()
     for kind, make in (("mlir", seed_mlir), ("cache", lambda d: seed_cache(d, args.build)),
-                       ("args", seed_args)):
+                       ("args", seed_args), ("floats", seed_floats)):
         if not any(TARGETS[n][2] == kind for n in names):
             continue
         d = os.path.join(fuzzdir, "seeds", kind)

@@ -13,6 +13,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
@@ -21,7 +22,9 @@
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Export.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/bit.h"
 #include "llvm/Config/llvm-config.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/GlobalVariable.h"
@@ -32,6 +35,8 @@
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FileUtilities.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Signals.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/ToolOutputFile.h"
@@ -439,7 +444,63 @@ llvm::Expected<TopologyMap> Compilation::getTopologyMap(const SourceSkeleton &sk
                                    "location in the input's text");
   llvm::StringRef text =
       sourceMgr->getMemoryBuffer(sourceMgr->getMainFileID())->getBuffer();
-  return mapLiterals(text, skeleton, liftedSources, parameterValues);
+  llvm::Expected<TopologyMap> map = mapLiterals(text, skeleton, liftedSources, parameterValues);
+  if (!map)
+    return map.takeError();
+  if (llvm::Error wrong = checkTopologyMap(*map, skeleton, text))
+    return std::move(wrong);
+  return map;
+}
+
+/// The text with the float literal `index` of `skeleton` spelled as a value
+/// of its sign that no other literal has (a trailing 1: no two spellings
+/// are one number).
+static std::string withDistinctLiterals(llvm::StringRef text, const SourceSkeleton &skeleton) {
+  std::string out;
+  size_t at = 0;
+  for (auto [index, literal] : llvm::enumerate(skeleton.literals)) {
+    out += text.slice(at, literal.offset);
+    out += (text[literal.offset] == '-' ? "-2." : "2.") + std::to_string(index) + "1";
+    at = literal.offset + literal.length;
+  }
+  out += text.substr(at);
+  return out;
+}
+
+// The scanner reads literals without MLIR. Before its map is trusted, the
+// parser checks it: the text with every literal changed to a distinct value
+// must give the same lifted module, whose slots hold what the map reads from
+// that text. A spelling the scanner and the parser read differently (a hex
+// float, a float attribute beside a constant) then refuses the index entry,
+// and programs of the topology are parsed.
+llvm::Error Compilation::checkTopologyMap(const TopologyMap &map, const SourceSkeleton &skeleton,
+                                          llvm::StringRef text) const {
+  auto refuse = [](const llvm::Twine &why) {
+    return llvm::createStringError("no topology index entry: " + why);
+  };
+  std::string probe = withDistinctLiterals(text, skeleton);
+  SourceSkeleton probeSkeleton = scanSkeleton(probe);
+  llvm::Expected<std::vector<double>> expected = map.readValues(probe, probeSkeleton);
+  if (!expected || probeSkeleton.digest != skeleton.digest) {
+    llvm::consumeError(expected.takeError());
+    return refuse("the literals, respelled, change the skeleton");
+  }
+  ScopedDiagnosticHandler quiet(&context, [](Diagnostic &) { return success(); });
+  OwningOpRef<ModuleOp> other = parseSourceString<ModuleOp>(probe, ParserConfig(&context));
+  if (!other || failed(qshape::canonicalize(*other, CanonicalizeOptions())))
+    return refuse("the text with other literal values does not parse");
+  FailureOr<LiftedParameters> lifted = liftParameters(*other, /*abstractValues=*/true);
+  FailureOr<Fingerprint> fp = failure();
+  if (succeeded(lifted))
+    fp = computeFingerprint(*other);
+  if (failed(fp) || fp->exactString() != facts->fingerprint)
+    return refuse("other literal values give another lifted module");
+  bool same = lifted->values.size() == expected->size();
+  for (size_t k = 0; same && k < expected->size(); ++k)
+    same = llvm::bit_cast<uint64_t>(lifted->values[k]) == llvm::bit_cast<uint64_t>((*expected)[k]);
+  if (!same)
+    return refuse("the parser reads the literals into other slots than the scanner");
+  return llvm::Error::success();
 }
 
 llvm::Error Compilation::writeParameters(OutputFile &output) const {
@@ -483,6 +544,8 @@ llvm::Error Compilation::compile(OutputFile *output) {
           llvm::sys::fs::createTemporaryFile("qshape-compile", "o", fd, objectPath))
     return llvm::createStringError(ec, "cannot create a temporary object file: " + ec.message());
   llvm::FileRemover removeObject(objectPath);
+  llvm::sys::RemoveFileOnSignal(objectPath);
+  llvm::scope_exit keepOnSignal([&] { llvm::sys::DontRemoveFileOnSignal(objectPath); });
   {
     llvm::raw_fd_ostream os(fd, /*shouldClose=*/true);
     os << object;
@@ -494,8 +557,18 @@ llvm::Error Compilation::compile(OutputFile *output) {
                                              objectPath.str().str() + "': " + ec.message());
     }
   }
-  if (llvm::Error err = linkSharedLibrary(*linker, objectPath, output->getTempPath()))
-    return err;
+  if (llvm::Error err = linkSharedLibrary(*linker, objectPath, output->getTempPath())) {
+    // A full disk is said as such, on one line: lld's own message (when it
+    // does not crash on it) is one of many.
+    llvm::ErrorOr<llvm::sys::fs::space_info> space =
+        llvm::sys::fs::disk_space(llvm::sys::path::parent_path(output->getTempPath()));
+    if (!space || space->available >= object.size())
+      return err;
+    llvm::consumeError(std::move(err));
+    std::error_code full = std::make_error_code(std::errc::no_space_on_device);
+    return llvm::createStringError(full, "cannot write '" + output->getPath().str() +
+                                             "': " + full.message());
+  }
   // What a loader will read: check it made it through the linker intact.
   llvm::Expected<native::LibraryInfo> back = native::readLibraryInfo(output->getTempPath());
   if (!back)

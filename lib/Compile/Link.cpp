@@ -13,9 +13,11 @@
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/CrashRecoveryContext.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FileUtilities.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -41,10 +43,16 @@ static Error linkInProcess(ArrayRef<StringRef> args) {
   std::string out, err;
   raw_string_ostream outStream(out), errStream(err);
   // exitEarly=false inside: lld returns (its fatal errors unwind through a
-  // crash recovery context) and frees its state before returning.
+  // crash recovery context) and frees its state before returning. With
+  // recovery enabled a crash returns too: lld writes its output through an
+  // mmap (--no-mmap-output-file does not stop it), and on a full disk that
+  // is a SIGBUS, which must end in an error, not kill the compiler.
+  CrashRecoveryContext::Enable();
   lld::Result result = lld::lldMain(argv, outStream, errStream, {{lld::Gnu, &lld::elf::link}});
   if (result.retCode == 0)
     return Error::success();
+  if (!result.canRunAgain)
+    err += "\nld.lld: crashed";
   return createStringError("linking failed (lld in process, exit code " +
                            std::to_string(result.retCode) + "): " + join(storage, " ") +
                            (StringRef(err).trim().empty() ? "" : "\n" + StringRef(err).trim().str()));
@@ -80,6 +88,20 @@ static Error linkByChild(const Linker &linker, ArrayRef<StringRef> args) {
                            (linkerOutput.empty() ? "" : "\n" + linkerOutput));
 }
 
+static void removeLinkerTemporaries(StringRef output) {
+  // lld writes `<output>.tmp<random>` and renames it over the output; a
+  // crash leaves it (a signal's handlers do not run under crash recovery,
+  // and a child's are its own).
+  SmallString<256> dir(sys::path::parent_path(output));
+  if (dir.empty())
+    dir = ".";
+  std::string prefix = (sys::path::filename(output) + ".tmp").str();
+  std::error_code ec;
+  for (sys::fs::directory_iterator it(dir, ec), end; it != end && !ec; it.increment(ec))
+    if (sys::path::filename(it->path()).starts_with(prefix))
+      sys::fs::remove(it->path());
+}
+
 Error linkSharedLibrary(const Linker &linker, StringRef object, StringRef output) {
   // A shared library of the object alone, needing libm and libc only for
   // what the code calls (--as-needed); the runtime's symbols stay
@@ -90,7 +112,11 @@ Error linkSharedLibrary(const Linker &linker, StringRef object, StringRef output
                                  "--eh-frame-hdr", "-o", output, object, "--as-needed"};
   for (const std::string &library : linker.libraries)
     args.push_back(library);
-  return linker.inProcess ? linkInProcess(args) : linkByChild(linker, args);
+  Error linked = linker.inProcess ? linkInProcess(args) : linkByChild(linker, args);
+  if (linked)
+    removeLinkerTemporaries(output);
+  return linked;
 }
+
 
 } // namespace qshape::compile

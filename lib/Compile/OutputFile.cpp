@@ -9,8 +9,11 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/Signals.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cerrno>
+#include <csignal>
 #include <fcntl.h>
 #include <string>
 #include <sys/stat.h>
@@ -40,19 +43,26 @@ Expected<OutputFile> OutputFile::create(StringRef path, bool executable, StringR
     SmallString<256> temp;
     if (std::error_code ec = sys::fs::createTemporaryFile("qshape-out", "", temp))
       return cannotWrite(path, ec);
+    sys::RemoveFileOnSignal(temp);
     return OutputFile(path.str(), temp.str().str(), /*inPlace=*/true);
   }
   // The mode is filtered by the umask as for any new file.
   mode_t mode = executable ? 0777 : 0666;
-  // One random number names the temporary (createUniqueFile asks the kernel
-  // for one per character: six system calls of a hit's hundred).
+  // The process id and one random number name the temporary
+  // (createUniqueFile asks the kernel for one per character: six system
+  // calls of a hit's hundred); the id lets sweepStale() find a killed
+  // run's.
   std::error_code ec;
   for (int attempt = 0; attempt < 64; ++attempt) {
     SmallString<256> temp(sys::path::parent_path(path));
-    sys::path::append(temp, "." + sys::path::filename(path) + ".tmp-" +
+    sys::path::append(temp, tempPrefix(path) + Twine(::getpid()) + "-" +
                                 Twine::utohexstr(sys::Process::GetRandomNumber()));
-    if (fileutil::openFile(temp, O_RDWR | O_CREAT | O_EXCL, mode).valid())
+    if (fileutil::openFile(temp, O_RDWR | O_CREAT | O_EXCL, mode).valid()) {
+      // SIGINT, SIGTERM, SIGBUS (a full disk under an mmap) and the rest
+      // of LLVM's fatal signals remove it.
+      sys::RemoveFileOnSignal(temp);
       return OutputFile(path.str(), temp.str().str(), /*inPlace=*/false);
+    }
     ec = fileutil::lastError();
     if (ec != std::errc::file_exists)
       break;
@@ -67,8 +77,35 @@ OutputFile::OutputFile(OutputFile &&other) noexcept
 }
 
 OutputFile::~OutputFile() {
-  if (!committed)
-    sys::fs::remove(tempPath);
+  if (committed)
+    return;
+  sys::fs::remove(tempPath);
+  sys::DontRemoveFileOnSignal(tempPath);
+}
+
+std::string OutputFile::tempPrefix(StringRef path) {
+  return ("." + sys::path::filename(path) + ".tmp-").str();
+}
+
+unsigned OutputFile::sweepStale(StringRef path) {
+  SmallString<256> dir(sys::path::parent_path(path));
+  if (dir.empty())
+    dir = ".";
+  std::string prefix = tempPrefix(path);
+  unsigned removed = 0;
+  std::error_code ec;
+  for (sys::fs::directory_iterator it(dir, ec), end; it != end && !ec; it.increment(ec)) {
+    StringRef name = sys::path::filename(it->path());
+    unsigned pid = 0;
+    if (!name.consume_front(prefix) || name.consumeInteger(10, pid) || !name.starts_with("-"))
+      continue;
+    // Its writer is gone (a process id in use may be another program's
+    // now: that temporary stays until the id is free).
+    if (pid != unsigned(::getpid()) && ::kill(pid_t(pid), 0) != 0 && errno == ESRCH &&
+        !sys::fs::remove(it->path()))
+      ++removed;
+  }
+  return removed;
 }
 
 bool OutputFile::reuseIfSame(StringRef bytes) {
@@ -127,6 +164,7 @@ Error OutputFile::commit() {
   if (reused) {
     // The temporary was never written: removing it frees nothing.
     sys::fs::remove(tempPath);
+    sys::DontRemoveFileOnSignal(tempPath);
     if (::utimensat(AT_FDCWD, path.c_str(), nullptr, 0) != 0)
       return cannotWrite(path, std::error_code(errno, std::generic_category()));
     committed = true;
@@ -137,6 +175,7 @@ Error OutputFile::commit() {
   if (std::error_code ec = sys::fs::rename(tempPath, path))
     return cannotWrite(path, ec);
   committed = true;
+  sys::DontRemoveFileOnSignal(tempPath);
   return Error::success();
 }
 
@@ -153,6 +192,7 @@ Error OutputFile::commitInPlace() {
   if (std::error_code ec = fd.close())
     return cannotWrite(path, ec);
   sys::fs::remove(tempPath);
+  sys::DontRemoveFileOnSignal(tempPath);
   committed = true;
   return Error::success();
 }

@@ -339,10 +339,7 @@ SourceSkeleton scanSkeleton(llvm::StringRef text) {
   return lexer.finish();
 }
 
-/// The value MLIR's parser gives the literal (Token::getFloatingPointValue
-/// reads the digits with StringRef::getAsDouble and negates after).
-static std::optional<double> literalValue(llvm::StringRef text,
-                                          const SourceSkeleton::Literal &literal) {
+std::optional<double> literalValue(llvm::StringRef text, const SourceSkeleton::Literal &literal) {
   llvm::StringRef spelling = text.substr(literal.offset, literal.length);
   bool negative = spelling.consume_front("-");
   double value = 0;

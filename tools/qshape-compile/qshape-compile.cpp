@@ -246,16 +246,17 @@ struct CacheRun {
     return hit;
   }
 
-  /// After the facts of a --share-topology run: the skeleton's entry, if
-  /// the program's literals are its parameters (TopologyIndex.h); why not
-  /// goes to --timing's output.
-  void storeTopology(const Compilation &c, const CompileFacts &facts, bool timing) {
+  /// After the facts of a --share-topology run, while the module's context
+  /// lives (the parser checks the map): the skeleton's map, if the
+  /// program's literals are its parameters (TopologyIndex.h); why not goes
+  /// to --timing's output.
+  void mapTopology(const Compilation &c, bool timing) {
     if (!topologyKey || !cache->writes())
       return;
     auto start = Clock::now();
     llvm::Expected<TopologyMap> map = c.getTopologyMap(*skeleton);
     if (map)
-      cache->storeTopology(*topologyKey, *qshape::cache::CacheKey::parse(facts.key()), *map);
+      topologyMap = std::move(*map);
     else if (timing)
       llvm::errs() << "qshape-compile: topology index: " << llvm::toString(map.takeError())
                    << "\n";
@@ -264,9 +265,19 @@ struct CacheRun {
     seconds += since(start);
   }
 
+  /// Stores mapTopology()'s map, naming the library of `facts`.
+  void storeTopology(const CompileFacts &facts) {
+    if (!topologyMap)
+      return;
+    auto start = Clock::now();
+    cache->storeTopology(*topologyKey, *qshape::cache::CacheKey::parse(facts.key()), *topologyMap);
+    seconds += since(start);
+  }
+
 private:
   std::optional<SourceSkeleton> skeleton;
   std::optional<qshape::cache::CacheKey> topologyKey;
+  std::optional<TopologyMap> topologyMap; ///< mapTopology(): to store
 
   /// One index lookup with single flight on its key: a miss takes the
   /// key's lock, and a process that waited for another's looks up again.
@@ -361,6 +372,8 @@ static int compileInput(Run &r, llvm::StringRef inputPath, llvm::StringRef outpu
     if (!created)
       return fail(llvm::toString(created.takeError()));
     output.emplace(std::move(*created));
+    // A SIGKILLed run's temporary (no handler removes it) goes now.
+    OutputFile::sweepStale(outputPath);
   }
 
   std::string err;
@@ -447,16 +460,18 @@ static int compileInput(Run &r, llvm::StringRef inputPath, llvm::StringRef outpu
     // --share-topology: the topology's library, with this program's values.
     if (llvm::Error error = c.writeParameters(*output))
       return fail(llvm::toString(std::move(error)));
-    run.storeTopology(c, **facts, printTiming);
+    run.mapTopology(c, printTiming);
+    run.storeTopology(**facts);
     printHitTiming(c.getTimes().parse, c.getTimes().facts, run.seconds, "compile key");
     return finish(CacheOutcome::Hit, (*facts)->key());
   }
   r.optionsReset = true;
+  run.mapTopology(c, printTiming); // compile() releases the context
   if (llvm::Error error = c.compile(output ? &*output : nullptr))
     return fail(llvm::toString(std::move(error)));
   if (run.cache) {
     run.storeAfterCompile(**facts, *output, since(start));
-    run.storeTopology(c, **facts, printTiming);
+    run.storeTopology(**facts);
   }
   // After the store: the cache keeps the value-free library of the topology.
   if (output)

@@ -167,6 +167,8 @@ private:
   Compilation(mlir::MLIRContext &context, CompileOptions options, std::string inputName);
   void describeEntries();
   void placeLiftedSources(llvm::ArrayRef<LiftedParameters::Source> sources);
+  llvm::Error checkTopologyMap(const TopologyMap &map, const SourceSkeleton &skeleton,
+                               llvm::StringRef text) const;
   llvm::Error runPipeline();
   llvm::Error translateAndOptimize();
   llvm::Error emitObject(llvm::SmallVectorImpl<char> &object);

@@ -20,7 +20,8 @@ namespace qshape::compile {
 
 class OutputFile {
 public:
-  /// Creates the (empty) temporary next to `path`, `.<name>.tmp-XXXXXX`;
+  /// Creates the (empty) temporary next to `path`, `.<name>.tmp-<pid>-<hex>`,
+  /// removed on a fatal signal (SIGINT, SIGTERM, SIGBUS, ...) too;
   /// `executable` gives it (and so the final file) mode 0777 & ~umask
   /// instead of 0666 & ~umask. The error names `path` and the reason.
   /// An output that is `input` itself is refused, as cp refuses to copy a
@@ -30,6 +31,10 @@ public:
   /// temporary directory, not beside it.
   static llvm::Expected<OutputFile> create(llvm::StringRef path, bool executable,
                                            llvm::StringRef input = {});
+
+  /// Removes the temporaries of `path` whose process is gone (a SIGKILL
+  /// leaves one behind); returns how many.
+  static unsigned sweepStale(llvm::StringRef path);
 
   OutputFile(OutputFile &&other) noexcept;
   OutputFile &operator=(OutputFile &&other) = delete;
@@ -61,6 +66,7 @@ public:
   llvm::Error commit();
 
 private:
+  static std::string tempPrefix(llvm::StringRef path);
   llvm::Error commitInPlace();
   OutputFile(std::string path, std::string tempPath, bool inPlace)
       : path(std::move(path)), tempPath(std::move(tempPath)), inPlace(inPlace) {}

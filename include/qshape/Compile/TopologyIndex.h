@@ -56,6 +56,11 @@ SourceSkeleton scanSkeleton(llvm::StringRef text);
 /// Where the values of lifted constants sit in the program's text: one
 /// claim per constant, `count` slots from `firstSlot`, read from one literal
 /// (a splat) or from `count` consecutive ones.
+/// The value MLIR's parser gives the literal, as the index reads it
+/// (Token::getFloatingPointValue reads the digits with StringRef::getAsDouble
+/// and negates after); nullopt when it does not read as a double.
+std::optional<double> literalValue(llvm::StringRef text, const SourceSkeleton::Literal &literal);
+
 struct TopologyMap {
   struct Claim {
     uint32_t literal, firstSlot, count;

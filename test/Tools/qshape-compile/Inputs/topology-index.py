@@ -12,6 +12,11 @@ program B; B's library must give qshape-sim's results for B:
            slot; B makes them differ
   complex  a complex constant (a Hermitian matrix: not lifted)
   f32      an f32 constant (not lifted)
+  hex      an f64 angle spelled in hex (left in the skeleton) beside, on
+           its line, an unused f32 constant whose decimal literal has the
+           angle's value: the scanner alone took that literal for the
+           angle's, and gave B the f32 literal as its angle; the parser's
+           check of the map (Compilation::checkTopologyMap) refuses it
 
 and where it is sound the index is used and right:
 
@@ -66,6 +71,8 @@ PROGRAM = """module @m {{
 # result: Z again, or a Hermitian observable of a complex matrix.
 F64_ANGLE = "%sw = arith.constant {s} : f64"
 F32_ANGLE = "%s = arith.constant {s} : f32\n    %sw = arith.extf %s : f32 to f64"
+HEX_BESIDE = ("%sw = arith.constant 0x3FE6666666666666 : f64 "
+              "%spare = arith.constant {s} : f32")
 NO_MATRIX = ("", "%eh = quantum.expval %x : f64")
 MATRIX = ("%h = arith.constant dense<[[({h}, 0.0), (0.0, 0.0)], [(0.0, 0.0), (-1.0, 0.0)]]>"
           " : tensor<2x2xcomplex<f64>>",
@@ -80,6 +87,7 @@ CASES = {
     "merged": (dict(a="0.3", b="0.3"), dict(a="0.3", b="0.9"), False, F64_ANGLE, NO_MATRIX),
     "complex": ({}, dict(h="0.5"), False, F64_ANGLE, MATRIX),
     "f32": ({}, dict(s="-0.4"), False, F32_ANGLE, NO_MATRIX),
+    "hex": ({}, dict(a="0.5", s="-0.4"), False, HEX_BESIDE, NO_MATRIX),
     "splat": (dict(coeffs="dense<0.5>"), dict(coeffs="dense<-1.25>"), True, F64_ANGLE,
               NO_MATRIX),
     "sign": ({}, dict(a="-0.3", coeffs="dense<[-0.5, 0.25]>"), True, F64_ANGLE, NO_MATRIX),
