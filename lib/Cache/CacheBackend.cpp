@@ -409,6 +409,14 @@ llvm::Expected<RemoteOptions> RemoteOptions::parse(llvm::StringRef Url) {
     O.Password = std::move(*Password);
   }
 
+  llvm::Expected<std::optional<EntryTagKey>> Key = teamKeyFromEnvironment();
+  if (!Key)
+    return Key.takeError();
+  O.TagKey = std::move(*Key);
+  return O;
+}
+
+llvm::Expected<std::optional<EntryTagKey>> qshape::cache::teamKeyFromEnvironment() {
   const char *KeyEnv = std::getenv("QSHAPE_CACHE_REMOTE_KEY");
   const char *KeyFileEnv = std::getenv("QSHAPE_CACHE_REMOTE_KEY_FILE");
   std::string Secret;
@@ -424,16 +432,28 @@ llvm::Expected<RemoteOptions> RemoteOptions::parse(llvm::StringRef Url) {
       return FromFile.takeError();
     Secret = std::move(*FromFile);
   }
-  if (!Secret.empty()) {
-    O.TagKey = EntryTagKey::fromSecret(Secret);
-    if (!O.TagKey)
-      return configError("the team key (QSHAPE_CACHE_REMOTE_KEY) has " +
-                         llvm::Twine(Secret.size()) +
-                         " characters; use at least " +
-                         llvm::Twine(EntryTagKey::MinSecretLength) +
-                         ", e.g. from `head -c 32 /dev/urandom | base64`");
+  if (Secret.empty())
+    return std::nullopt;
+  std::optional<EntryTagKey> Key = EntryTagKey::fromSecret(Secret);
+  if (!Key)
+    return configError("the team key (QSHAPE_CACHE_REMOTE_KEY) has " +
+                       llvm::Twine(Secret.size()) + " characters; use at least " +
+                       llvm::Twine(EntryTagKey::MinSecretLength) +
+                       ", e.g. from `head -c 32 /dev/urandom | base64`");
+  return Key;
+}
+
+FetchedEntryPolicy qshape::cache::fetchedPolicyFromEnvironment() {
+  FetchedEntryPolicy Policy;
+  llvm::Expected<std::optional<EntryTagKey>> Key = teamKeyFromEnvironment();
+  if (!Key) {
+    // A key that cannot be read trusts nothing fetched (openCache reports it).
+    llvm::consumeError(Key.takeError());
+    return Policy;
   }
-  return O;
+  Policy.TagKey = std::move(*Key);
+  Policy.TrustUntagged = !Policy.TagKey && insecureRemoteAllowed();
+  return Policy;
 }
 
 std::string RemoteOptions::describe() const {

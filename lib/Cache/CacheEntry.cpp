@@ -75,7 +75,7 @@ std::optional<std::string> decodeHeader(llvm::StringRef Bytes, EntryHeader &H) {
   std::memcpy(H.Key.data(), P + 16, H.Key.size());
   H.Kind = endian::read32le(P + 48);
   H.Flags = endian::read32le(P + 52);
-  if (H.Flags & ~EntryFlagTagged)
+  if (H.Flags & ~(EntryFlagTagged | EntryFlagFetched))
     return "unknown flags 0x" + llvm::utohexstr(H.Flags);
   H.PayloadSize = endian::read64le(P + 56);
   std::memcpy(H.PayloadHash.data(), P + 64, H.PayloadHash.size());
@@ -309,7 +309,9 @@ std::optional<EntryTagKey> EntryTagKey::fromSecret(llvm::StringRef Secret) {
 
 CacheKey::Digest EntryTagKey::tagOf(const EntryHeader &Header) const {
   EntryHeader Unsigned = Header;
-  Unsigned.Flags |= EntryFlagTagged; // the flag is part of what is signed
+  // The tagged flag is part of what is signed; the fetched flag is set by
+  // the reader's own directory after the tag was made.
+  Unsigned.Flags = (Unsigned.Flags | EntryFlagTagged) & ~EntryFlagFetched;
   Unsigned.Tag = {};
   std::string Bytes = encodeEntryHeader(Unsigned);
   llvm_blake3_hasher Hasher;
@@ -352,6 +354,24 @@ void qshape::cache::checkEntryTag(EntryReadResult &Result,
                         "altered)"
                       : "it carries no authenticity tag (written by a client "
                         "without QSHAPE_CACHE_REMOTE_KEY)";
+}
+
+void FetchedEntryPolicy::check(EntryReadResult &Result) const {
+  if (Result.Status != ReadStatus::Ok || !Result.Header->fetched())
+    return;
+  if (TagKey) {
+    checkEntryTag(Result, &*TagKey);
+    if (Result.Status == ReadStatus::Refused)
+      Result.Detail = "fetched from a remote cache, and " + Result.Detail;
+    return;
+  }
+  if (TrustUntagged)
+    return;
+  Result.Status = ReadStatus::Refused;
+  Result.Payload.reset();
+  Result.Detail = "fetched from a remote cache, which is not trusted now: set "
+                  "QSHAPE_CACHE_REMOTE_KEY to the team's key (or "
+                  "QSHAPE_CACHE_REMOTE_INSECURE=1 to trust every writer)";
 }
 
 EntryHeader qshape::cache::makeEntryHeader(const CacheKey &Key,

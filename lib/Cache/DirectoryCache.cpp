@@ -130,7 +130,8 @@ std::string qshape::cache::defaultCacheDirectory() {
 DirectoryMaintenance::~DirectoryMaintenance() = default;
 
 DirectoryCache::DirectoryCache(DirectoryOptions Opts)
-    : Options(std::move(Opts)) {
+    : Options(std::move(Opts)),
+      Fetched(Options.Fetched ? *Options.Fetched : fetchedPolicyFromEnvironment()) {
   MaxSize = DefaultMaxSizeBytes;
   if (Options.MaxSizeBytes) {
     MaxSize = Options.MaxSizeBytes;
@@ -283,6 +284,7 @@ LookupResult DirectoryCache::lookup(const CacheKey &Key) {
 
   std::string Path = entryPath(Key);
   EntryReadResult Read = readEntryFile(Path, &Key, ReadMode::Load);
+  Fetched.check(Read);
   Result.Detail = Read.Detail;
   switch (Read.Status) {
   case ReadStatus::Ok: {
@@ -302,11 +304,14 @@ LookupResult DirectoryCache::lookup(const CacheKey &Key) {
     Result.Status = LookupStatus::Miss;
     break;
   case ReadStatus::Corrupt:
-  case ReadStatus::Refused: // not reported by files; a bad entry all the same
     // Not removed here: a concurrent writer may be renaming a good entry
     // into place right now. The next store replaces it.
     Result.Status = LookupStatus::Corrupt;
     Delta.Corrupt = 1;
+    break;
+  case ReadStatus::Refused: // a remote's entry the remote would refuse now
+    Result.Status = LookupStatus::Refused;
+    Delta.RemoteRefused = 1;
     break;
   case ReadStatus::IOError:
     Result.Status = LookupStatus::IOError;
@@ -597,7 +602,9 @@ llvm::Error DirectoryCache::listEntries(
 }
 
 EntryReadResult DirectoryCache::checkEntry(const CacheKey &Key) {
-  return readEntryFile(entryPath(Key), &Key, ReadMode::Verify);
+  EntryReadResult Read = readEntryFile(entryPath(Key), &Key, ReadMode::Verify);
+  Fetched.check(Read);
+  return Read;
 }
 
 //===----------------------------------------------------------------------===//

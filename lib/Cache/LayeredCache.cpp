@@ -1,7 +1,8 @@
 //===- LayeredCache.cpp - A local level in front of a remote one ----------===//
 //
-// Reads go to L1 first, then to L2; a remote hit is copied into L1 byte for
-// byte (its tag included), so the next process on this machine hits locally.
+// Reads go to L1 first, then to L2; a remote hit is copied into L1 with its
+// tag and marked fetched (EntryFlagFetched), so the next process on this
+// machine hits locally, as long as the remote would serve it too.
 // Stores go to both, with the same header, so a remote entry is exactly the
 // file the writer keeps. Each level counts and reports its own problems; the
 // remote's counters are persisted in L1's stats file (openCache() wires that).
@@ -36,15 +37,19 @@ public:
       // A bad local entry says more than a remote miss (the caller counts
       // it as corrupt); otherwise the remote's reason is the news.
       bool LocalNews = Local.Status == LookupStatus::Corrupt ||
+                       Local.Status == LookupStatus::Refused ||
                        Local.Status == LookupStatus::IOError;
       if (LocalNews || Remote.Status == LookupStatus::Disabled)
         return Local;
       return Remote;
     }
-    // A failed fill is counted and reported by L1; the hit stands.
-    if (L1->isEnabled())
-      (void)L1->storeEntry(Remote.Entry->Header,
-                           Remote.Entry->Payload->getBuffer());
+    // A failed fill is counted and reported by L1; the hit stands. The
+    // copy is marked fetched: L1 serves it only while L2 would.
+    if (L1->isEnabled()) {
+      EntryHeader Copy = Remote.Entry->Header;
+      Copy.Flags |= EntryFlagFetched;
+      (void)L1->storeEntry(Copy, Remote.Entry->Payload->getBuffer());
+    }
     return Remote;
   }
 

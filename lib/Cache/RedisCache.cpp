@@ -177,10 +177,17 @@ std::string formatSeconds(std::optional<unsigned> Seconds) {
   return "for the next " + std::to_string(*Seconds) + " s";
 }
 
+/// The remote that failed in this process, as exportRemoteFailures() hands
+/// it to a process this one exec()s: "<describe()>\n<why>".
+std::mutex FailedRemoteMutex;
+std::string FailedRemote;
+
 class RedisCache final : public CacheBackend, public CacheInventory {
 public:
   RedisCache(RemoteOptions Options, CounterSink Sink)
-      : Options(std::move(Options)), Sink(std::move(Sink)) {}
+      : Options(std::move(Options)), Sink(std::move(Sink)) {
+    inheritFailure();
+  }
   ~RedisCache() override { disconnect(); }
 
   std::string describe() const override { return Options.describe(); }
@@ -228,6 +235,9 @@ private:
                                   Clock::time_point Deadline, Reply &Out);
   void disconnect();
 
+  /// Opens the breaker for good when the process that exec()ed this one
+  /// found this remote down: a compile waits one timeout, not one a process.
+  void inheritFailure();
   /// Why operations are skipped right now (the breaker is open), if they are.
   std::optional<std::string> skipped();
   /// Counts \p F, warns once, opens the breaker and drops the connection.
@@ -249,6 +259,7 @@ private:
 
   bool BreakerOpen = false;
   bool BreakerForever = false;
+  bool InheritedUnreported = false; ///< inheritFailure() warns at first use
   Clock::time_point RetryAt;
   std::string BreakerReason;
   std::optional<std::string> WritesRefused;
@@ -501,9 +512,23 @@ void RedisCache::count(const CacheStats &Delta) {
     Sink(Delta);
 }
 
+void RedisCache::inheritFailure() {
+  const char *Inherited = std::getenv(RemoteFailureVariable);
+  llvm::StringRef Why = Inherited ? Inherited : "";
+  if (!Why.consume_front(describe() + "\n") || Why.empty())
+    return;
+  BreakerOpen = BreakerForever = InheritedUnreported = true;
+  BreakerReason = Why.str();
+}
+
 std::optional<std::string> RedisCache::skipped() {
   if (!BreakerOpen)
     return std::nullopt;
+  if (InheritedUnreported) {
+    InheritedUnreported = false;
+    reportProblem(BreakerReason + "; this process uses the local cache only",
+                  ProblemSource::Remote);
+  }
   if (!BreakerForever && Clock::now() >= RetryAt) {
     BreakerOpen = false; // one more try
     return std::nullopt;
@@ -536,6 +561,10 @@ void RedisCache::trip(const Failure &F, llvm::StringRef During) {
                           "password-file= or QSHAPE_CACHE_REMOTE_PASSWORD_FILE)"
                         : "";
   BreakerReason = where() + ": " + During.str() + ": " + F.Message + Fix;
+  {
+    std::lock_guard<std::mutex> Guard(FailedRemoteMutex);
+    FailedRemote = describe() + "\n" + BreakerReason;
+  }
   reportProblem(BreakerReason + "; this process uses the local cache only " +
                     formatSeconds(Pause),
                 ProblemSource::Remote);
@@ -898,6 +927,14 @@ std::vector<std::pair<std::string, std::string>> RedisCache::status() {
 }
 
 } // namespace
+
+void qshape::cache::exportRemoteFailures() {
+  std::lock_guard<std::mutex> Guard(FailedRemoteMutex);
+  if (FailedRemote.empty())
+    unsetenv(RemoteFailureVariable);
+  else
+    setenv(RemoteFailureVariable, FailedRemote.c_str(), /*overwrite=*/1);
+}
 
 std::unique_ptr<CacheBackend>
 qshape::cache::createRedisCache(RemoteOptions Options, CounterSink Sink) {

@@ -110,9 +110,9 @@ def stats(cache_dir):
     return json.loads(p.stdout) if p.returncode == 0 else {}
 
 
-def verify(cache_dir):
+def verify(cache_dir, env=None):
     """(exit code, parsed json) of `qshape-cache verify --json`."""
-    p = tool(cache_dir, "verify", "--json")
+    p = tool(cache_dir, "verify", "--json", env=env)
     try:
         return p.returncode, json.loads(p.stdout)
     except ValueError:
@@ -901,6 +901,17 @@ TEAM_KEY = "our team's shared secret, 2026"
 OTHER_KEY = "a different team's secret, 2026"
 
 
+def fetched_copy(local, remote):
+    """`local` is `remote` with the fetched flag (bit 1 of the flags at 52)
+    set and the header checksum (the 16 bytes before the payload) redone."""
+    if len(local) != len(remote) or len(local) < 64:
+        return False
+    size = struct.unpack_from("<I", remote, 12)[0]
+    flags_l, flags_r = struct.unpack_from("<I", local, 52)[0], struct.unpack_from("<I", remote, 52)[0]
+    return (local[:52] == remote[:52] and flags_l == flags_r | 2 and not flags_r & 2
+            and local[56:size - 16] == remote[56:size - 16] and local[size:] == remote[size:])
+
+
 def case_two_machines(work, big, big_ref, big_args):
     """(R1) A misses, B gets a remote hit and B's L1 is filled; same output."""
     S.case = "R1 two machines"
@@ -916,8 +927,9 @@ def case_two_machines(work, big, big_ref, big_args):
     S.check(rb.rc == 0 and rb.kind == "hit" and rb.remote and rb.key == ra.key, "B gets a remote hit")
     S.check(rb.out == ra.out, "B's output is A's, byte for byte")
     S.check(os.path.exists(entry_path(b, ra.key))
-            and open(entry_path(b, ra.key), "rb").read() == srv.call("GET", remote_key_name(ra.key)),
-            "B's directory holds the remote entry byte for byte")
+            and fetched_copy(open(entry_path(b, ra.key), "rb").read(),
+                             srv.call("GET", remote_key_name(ra.key))),
+            "B's directory holds the remote entry, marked fetched, its tag and payload as they came")
     rb2 = compile_(big, b, env=env)
     S.check(rb2.kind == "hit" and not rb2.remote and rb2.out == ra.out, "B's next run hits locally")
     sa, sb = stats(a), stats(b)

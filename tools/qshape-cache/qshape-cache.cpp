@@ -56,12 +56,15 @@ COMMANDS:
                         last use. Most recently used first. --remote: the
                         entries on the server (key and size).
   show KEY              Header fields of one entry, and whether it verifies.
-  verify [--fix] [--remote]
+  verify [--purge] [--remote]
                         Reads every entry and checks its header and payload
-                        checksum (and, with QSHAPE_CACHE_REMOTE_KEY, the tag
-                        of remote entries). Reports bad entries; --fix removes
-                        them. --remote: the entries on the server. Exits with
-                        1 if bad entries remain.
+                        checksum, and the tag of remote entries and of the
+                        local copies of remote entries: a copy is refused
+                        unless the remote would serve it today (with today's
+                        QSHAPE_CACHE_REMOTE_KEY, or _INSECURE=1 and no key).
+                        Reports bad and refused entries; --purge removes them.
+                        --remote: the entries on the server. Exits with 1 if
+                        bad entries remain.
   prune [--max-size N]  Removes temp files left by killed writers and evicts
                         least recently used entries: down to N if given,
                         otherwise down to 80% of the cap when over the cap.
@@ -86,7 +89,8 @@ OPTIONS:
   --remote              list, verify: the remote's entries, not the directory's.
   --json                Machine-readable output (stats, list, show, verify,
                         prune, clear).
-  --fix                 verify: remove bad entries.
+  --purge               verify: remove bad and refused entries (--fix is the
+                        same).
   --kind KIND           put: payload kind, one of: blob, mlir, mlirbc,
                         llvm-ir, llvm-bc, object, shared-lib (default blob).
   --compile-ms N        put: compile time the entry saves, in milliseconds.
@@ -98,7 +102,7 @@ REMOTE:
     prefix=NAME         key namespace on the server (default qshape)
     read-only           never store (e.g. developers read, CI writes)
     ttl=DURATION        entries expire (a hit refreshes them): 7d, 12h
-    connect-timeout=D   default 100ms      timeout=D   per operation, 3s
+    connect-timeout=D   default 100ms      timeout=D   per operation, 1s
     retry-after=D       after a failure the remote is left alone this long
                         (default 60s; 'never': for the rest of the process)
     max-entry-size=N    larger entries stay local (default 64M)
@@ -420,7 +424,9 @@ int runShow(Cache &C, const Arguments &Args) {
   if (!Key)
     return invalidKey(Args.Positional[0]);
   std::string Path = C.Dir->entryPath(*Key);
-  EntryReadResult R = readEntryFile(Path, &*Key, ReadMode::Verify);
+  // As verify and a lookup read it: a fetched entry the remote would refuse
+  // today is refused.
+  EntryReadResult R = C.All->inventory()->checkEntry(*Key);
   if (R.Status == ReadStatus::NotFound)
     return fail("no entry for key " + Key->str() + " in '" +
                     C.Dir->directory() +
@@ -428,7 +434,9 @@ int runShow(Cache &C, const Arguments &Args) {
                 ExitNegative);
   if (R.Status == ReadStatus::IOError)
     return fail(R.Detail);
-  llvm::StringRef Status = R.Status == ReadStatus::Ok ? "ok" : "corrupt";
+  llvm::StringRef Status = R.Status == ReadStatus::Ok        ? "ok"
+                           : R.Status == ReadStatus::Refused ? "refused"
+                                                             : "corrupt";
   struct stat St;
   int64_t LastUse = ::lstat(Path.c_str(), &St) == 0 ? int64_t(St.st_mtime) : 0;
   const std::optional<EntryHeader> &H = R.Header;
@@ -451,6 +459,7 @@ int runShow(Cache &C, const Arguments &Args) {
         J.attribute("compile_time_ms", int64_t(H->CompileTimeMs));
         J.attribute("created", int64_t(H->CreationTime));
         J.attribute("producer", H->Producer);
+        J.attribute("origin", H->fetched() ? "remote" : "local");
         J.attribute("tagged", H->tagged());
         if (H->tagged())
           J.attribute("tag", toHex(H->Tag));
@@ -464,7 +473,7 @@ int runShow(Cache &C, const Arguments &Args) {
     Row("Key:", Key->str());
     Row("Path:", Path);
     Row("Status:", R.Status == ReadStatus::Ok ? llvm::Twine("ok")
-                                              : "corrupt: " + R.Detail);
+                                              : Status + ": " + R.Detail);
     Row("File size:", llvm::Twine(R.FileSize) + " bytes");
     Row("Last use:", formatTime(LastUse));
     if (H) {
@@ -476,6 +485,8 @@ int runShow(Cache &C, const Arguments &Args) {
       Row("Compile time:", llvm::Twine(H->CompileTimeMs) + " ms");
       Row("Created:", formatTime(int64_t(H->CreationTime)));
       Row("Producer:", H->Producer);
+      Row("Origin:", H->fetched() ? "fetched from a remote cache"
+                                  : "made on this machine");
       Row("Tag:",
           H->tagged() ? "keyed BLAKE3 " + toHex(H->Tag) : std::string("none"));
     }
@@ -566,7 +577,7 @@ int runVerify(Cache &C, const Arguments &Args) {
                                     "DEL keys"
                                   : "check the permissions of '" +
                                         C.Dir->directory().str() + "'"
-                            : std::string("run 'qshape-cache verify --fix") +
+                            : std::string("run 'qshape-cache verify --purge") +
                                   (Args.Remote ? " --remote" : "") +
                                   "' to remove them")
                << (IOErrors ? " (some could not be read)" : "") << "\n";
@@ -651,7 +662,7 @@ int runGet(Cache &C, const Arguments &Args) {
     return fail("miss: the entry of " + Key->str() + " is corrupt (" +
                     R.Detail +
                     "); the next store replaces it, 'qshape-cache verify "
-                    "--fix' removes it",
+                    "--purge' removes it",
                 ExitNegative);
   case LookupStatus::Refused:
     return fail("miss: " + R.Detail, ExitNegative);
@@ -696,7 +707,7 @@ const CommandInfo Commands[] = {
     {"stats", 0, "stats", runStats},
     {"list", 0, "list [--remote]", runList},
     {"show", 1, "show KEY", runShow},
-    {"verify", 0, "verify [--fix] [--remote]", runVerify},
+    {"verify", 0, "verify [--purge] [--remote]", runVerify},
     {"prune", 0, "prune [--max-size N]", runPrune},
     {"clear", 0, "clear", runClear},
     {"put", 2, "put KEY FILE", runPut},
@@ -740,7 +751,7 @@ std::optional<int> parseArguments(int Argc, char **Argv, Arguments &Args) {
       Args.Json = true;
       continue;
     }
-    if (Word == "--fix") {
+    if (Word == "--purge" || Word == "--fix") {
       Args.Fix = true;
       continue;
     }
@@ -794,7 +805,7 @@ std::optional<int> parseArguments(int Argc, char **Argv, Arguments &Args) {
   if (Args.Positional.size() != Info->Arity)
     return usageError(llvm::Twine("usage: qshape-cache ") + Info->Usage);
   if (Args.Fix && Args.Command != "verify")
-    return usageError("--fix only applies to 'verify'");
+    return usageError("--purge only applies to 'verify'");
   if (Args.Remote && Args.Command != "verify" && Args.Command != "list")
     return usageError("--remote only applies to 'list' and 'verify' (the "
                       "other commands use the directory and the remote "

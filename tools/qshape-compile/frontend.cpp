@@ -21,6 +21,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "qshape/Cache/CacheBackend.h"
 #include "qshape/Cache/CacheKey.h"
 #include "qshape/Cache/Diagnostics.h"
 #include "qshape/Compile/ArtifactCache.h"
@@ -314,6 +315,7 @@ std::optional<int> tryHit(const Arguments &a, Session &session, const std::strin
 
 int main(int argc, char **argv) {
   unsetenv(IndexMissHandoff::EnvironmentVariable);
+  unsetenv(cache::RemoteFailureVariable); // only ever from the front end
   std::string compiler = compilerPath(argv[0]);
   // The cache's warnings wait: on a hand-over the compiler meets the same
   // problem and reports it, once.
@@ -352,6 +354,8 @@ int main(int argc, char **argv) {
   }
   if (handOver.handoff)
     handOver.handoff->exportToEnvironment();
+  // A remote that timed out here is skipped there: one timeout a compile.
+  cache::exportRemoteFailures();
   // exec() runs no destructor.
   if (session && session->artifacts)
     session->artifacts->flushStats();

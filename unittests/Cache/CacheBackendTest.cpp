@@ -241,7 +241,7 @@ TEST_F(RemoteOptionsTest, Defaults) {
   EXPECT_FALSE(O->ReadOnly);
   EXPECT_EQ(O->TtlSeconds, 0u);
   EXPECT_EQ(O->ConnectTimeoutMs, 100u);
-  EXPECT_EQ(O->OperationTimeoutMs, 3000u);
+  EXPECT_EQ(O->OperationTimeoutMs, 1000u);
   EXPECT_EQ(O->RetryAfterSeconds, 60u);
   EXPECT_EQ(O->MaxEntryBytes, DefaultRemoteMaxEntryBytes);
   EXPECT_EQ(O->describe(), "redis://10.0.0.5:6379/0");
@@ -452,11 +452,12 @@ protected:
   void SetUp() override {
     DirectoryOptions O;
     O.Directory = std::string(Root.path("l1"));
+    O.Fetched = FetchedEntryPolicy{EntryTagKey::fromSecret("the team secret for tests")};
     auto L1 = std::make_unique<DirectoryCache>(O);
     Local = L1.get();
     auto L2 = std::make_unique<MemoryRemote>();
     Remote = L2.get();
-    Remote->Key = EntryTagKey::fromSecret("the team secret for tests");
+    Remote->Key = O.Fetched->TagKey;
     Cache = makeLayeredCache(std::move(L1), std::move(L2));
   }
   TempDir Root{"qshape-layered-test", /*Unique=*/true};
@@ -485,7 +486,7 @@ TEST_F(LayeredTest, LocalHitNeverAsksTheRemote) {
   EXPECT_EQ(Remote->Lookups, 0u);
 }
 
-TEST_F(LayeredTest, RemoteHitFillsLocalByteForByte) {
+TEST_F(LayeredTest, RemoteHitFillsLocalWithAFetchedCopy) {
   // Another machine stored it: only the remote has it.
   EntryHeader H = makeEntryHeader(key(2), PayloadKind::MLIRBytecode, "ir", 50,
                                   &*Remote->Key);
@@ -494,11 +495,37 @@ TEST_F(LayeredTest, RemoteHitFillsLocalByteForByte) {
   ASSERT_TRUE(R.hit());
   EXPECT_EQ(R.Level, CacheLevel::Remote);
   EXPECT_EQ(R.Entry->Payload->getBuffer(), "ir");
-  EXPECT_EQ(readFile(Local->entryPath(key(2))), Remote->Values[key(2).hex()]);
+  // The copy: the remote's header and payload, marked fetched, its tag kept.
+  EntryReadResult Copy =
+      decodeEntry(readFile(Local->entryPath(key(2))), &key(2), ReadMode::Load);
+  ASSERT_EQ(Copy.Status, ReadStatus::Ok) << Copy.Detail;
+  EXPECT_TRUE(Copy.Header->fetched());
+  EXPECT_TRUE(Remote->Key->verifies(*Copy.Header));
+  EXPECT_EQ(Copy.Header->Tag, H.Tag);
+  EXPECT_EQ(Copy.Payload->getBuffer(), "ir");
   LookupResult Again = Cache->lookup(key(2));
   ASSERT_TRUE(Again.hit());
   EXPECT_EQ(Again.Level, CacheLevel::Local);
   EXPECT_EQ(Remote->Lookups, 1u);
+}
+
+TEST_F(LayeredTest, AFetchedCopyTheKeyRefusesIsAskedForAgain) {
+  // Fetched when anything was trusted: untagged, in L1 as a fetched copy.
+  EntryHeader H = makeEntryHeader(key(6), PayloadKind::SharedLibrary, "bad", 1);
+  H.Flags |= EntryFlagFetched;
+  ASSERT_TRUE(Local->storeEntry(H, "bad").stored());
+  // Today the team key is set: the copy is refused, the remote answers.
+  ASSERT_TRUE(Remote->storeEntry(makeEntryHeader(key(6), PayloadKind::SharedLibrary,
+                                                 "good", 1, &*Remote->Key),
+                                 "good")
+                  .stored());
+  LookupResult R = Cache->lookup(key(6));
+  ASSERT_TRUE(R.hit());
+  EXPECT_EQ(R.Level, CacheLevel::Remote);
+  EXPECT_EQ(R.Entry->Payload->getBuffer(), "good");
+  EXPECT_EQ(Local->processStats().RemoteRefused, 1u);
+  EXPECT_EQ(Local->inventory()->checkEntry(key(6)).Status, ReadStatus::Ok)
+      << "the remote's good entry replaced the copy";
 }
 
 TEST_F(LayeredTest, BadRemoteEntriesAreMissesAndAreReplacedByTheStore) {

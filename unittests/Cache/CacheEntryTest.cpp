@@ -213,6 +213,55 @@ TEST_F(CacheEntryTest, LongProducerIsCut) {
   EXPECT_EQ(R.Header->Producer.size(), MaxProducerLength);
 }
 
+/// A read of \p Remote's entry, marked fetched as the local level marks a
+/// remote hit's copy, checked by \p Policy.
+EntryReadResult readFetched(const EntryHeader &Remote, llvm::StringRef Payload,
+                            const FetchedEntryPolicy &Policy, bool Fetched = true) {
+  EntryHeader Copy = Remote;
+  if (Fetched)
+    Copy.Flags |= EntryFlagFetched;
+  std::string Bytes = encodeEntryHeader(Copy) + Payload.str();
+  EntryReadResult R = decodeEntry(Bytes, nullptr, ReadMode::Verify);
+  Policy.check(R);
+  return R;
+}
+
+TEST(FetchedEntryTest, TheTagSurvivesTheFetchedFlag) {
+  std::optional<EntryTagKey> Team = EntryTagKey::fromSecret("the team's secret, 2026");
+  EntryHeader H = makeEntryHeader(testKey(3), PayloadKind::SharedLibrary, "code", 5, &*Team);
+  H.Flags |= EntryFlagFetched;
+  EXPECT_TRUE(Team->verifies(H));
+  std::string Bytes = encodeEntryHeader(H) + "code";
+  EntryReadResult R = decodeEntry(Bytes, nullptr, ReadMode::Verify);
+  ASSERT_EQ(R.Status, ReadStatus::Ok) << R.Detail;
+  EXPECT_TRUE(R.Header->fetched());
+}
+
+TEST(FetchedEntryTest, ServedOnlyWhileTheRemoteWouldServeIt) {
+  std::optional<EntryTagKey> Team = EntryTagKey::fromSecret("the team's secret, 2026");
+  std::optional<EntryTagKey> Other = EntryTagKey::fromSecret("another team's secret");
+  EntryHeader Untagged = makeEntryHeader(testKey(4), PayloadKind::SharedLibrary, "code", 5);
+  EntryHeader Tagged = makeEntryHeader(testKey(4), PayloadKind::SharedLibrary, "code", 5, &*Team);
+  FetchedEntryPolicy NoKey, Insecure, WithTeam, WithOther;
+  Insecure.TrustUntagged = true;
+  WithTeam.TagKey = Team;
+  WithOther.TagKey = Other;
+  // Fetched in the insecure mode, then the mode was dropped or a key set.
+  EXPECT_EQ(readFetched(Untagged, "code", Insecure).Status, ReadStatus::Ok);
+  EXPECT_EQ(readFetched(Untagged, "code", NoKey).Status, ReadStatus::Refused);
+  EntryReadResult R = readFetched(Untagged, "code", WithTeam);
+  EXPECT_EQ(R.Status, ReadStatus::Refused);
+  EXPECT_NE(R.Detail.find("fetched from a remote cache"), std::string::npos) << R.Detail;
+  EXPECT_FALSE(R.Payload);
+  // Fetched with the team key: served under it, not under another.
+  EXPECT_EQ(readFetched(Tagged, "code", WithTeam).Status, ReadStatus::Ok);
+  EXPECT_EQ(readFetched(Tagged, "code", WithOther).Status, ReadStatus::Refused);
+  EXPECT_EQ(readFetched(Tagged, "code", NoKey).Status, ReadStatus::Refused);
+  // Made on this machine: no policy applies.
+  EXPECT_EQ(readFetched(Untagged, "code", WithTeam, /*Fetched=*/false).Status, ReadStatus::Ok);
+  EXPECT_EQ(readFetched(Untagged, "code", NoKey, /*Fetched=*/false).Status, ReadStatus::Ok);
+}
+
 TEST(PayloadKindTest, NamesRoundTrip) {
   for (uint32_t K = 0; K <= uint32_t(PayloadKind::SharedLibrary); ++K) {
     std::optional<PayloadKind> Parsed = parsePayloadKind(payloadKindName(K));

@@ -237,6 +237,14 @@ constexpr uint64_t DefaultRemoteMaxEntryBytes = uint64_t(64) << 20; // 64 MiB
 ///                          left alone (default 60s)
 ///   max-entry-size=SIZE    larger entries are not sent (default 64M)
 ///   password-file=PATH     password read from a file (not in argv)
+/// Carries a remote found down to a process this one exec()s (qshape-compile's
+/// front end to its compiler), so that a stalled remote costs one timeout
+/// per compile, not one per process: "<RemoteOptions::describe()>\n<why>".
+inline constexpr const char *RemoteFailureVariable = "QSHAPE_CACHE_REMOTE_DOWN";
+/// Sets RemoteFailureVariable to the remote this process found down, or
+/// unsets it; call it just before exec().
+void exportRemoteFailures();
+
 /// Durations: 250ms, 3s, 5m, 2h, 7d (a bare number is milliseconds for
 /// timeouts and seconds for ttl and retry-after).
 struct RemoteOptions {
@@ -250,7 +258,7 @@ struct RemoteOptions {
   bool ReadOnly = false;
   uint64_t TtlSeconds = 0; ///< 0: no expiry
   unsigned ConnectTimeoutMs = 100;
-  unsigned OperationTimeoutMs = 3000;
+  unsigned OperationTimeoutMs = 1000; ///< a lookup waits at most this
   std::optional<unsigned> RetryAfterSeconds = 60; ///< nullopt: never
   uint64_t MaxEntryBytes = DefaultRemoteMaxEntryBytes;
   /// From $QSHAPE_CACHE_REMOTE_KEY or $QSHAPE_CACHE_REMOTE_KEY_FILE: when
@@ -270,6 +278,15 @@ struct RemoteOptions {
 /// to use a remote cache without a team key. Otherwise openCache() leaves
 /// out a remote without one (with one warning): its entries are code.
 bool insecureRemoteAllowed();
+
+/// The team key of $QSHAPE_CACHE_REMOTE_KEY or $QSHAPE_CACHE_REMOTE_KEY_FILE,
+/// if one is set; an error that says what to fix if it cannot be used.
+llvm::Expected<std::optional<EntryTagKey>> teamKeyFromEnvironment();
+
+/// What a directory serves of its fetched entries today: the team key's, or
+/// with QSHAPE_CACHE_REMOTE_INSECURE=1 and no key every one; none when the
+/// key cannot be read.
+FetchedEntryPolicy fetchedPolicyFromEnvironment();
 
 /// Options of a cache directory.
 struct DirectoryOptions {
@@ -293,6 +310,8 @@ struct DirectoryOptions {
   /// qshape-compile's, which serves several hits in a run), not for one
   /// that may run for hours.
   bool DeferLookupStats = false;
+  /// Which fetched entries are served; nullopt: fetchedPolicyFromEnvironment().
+  std::optional<FetchedEntryPolicy> Fetched;
 };
 
 /// What openCache() builds: a directory, and a remote behind it.

@@ -10,7 +10,7 @@
 //       12     4  header size H (bytes, up to the payload)
 //       16    32  key (raw digest)
 //       48     4  payload kind (PayloadKind)
-//       52     4  flags (EntryFlagTagged; other bits zero)
+//       52     4  flags (EntryFlagTagged, EntryFlagFetched; other bits zero)
 //       56     8  payload size P
 //       64    32  BLAKE3 of the payload
 //       96     8  compile time of the payload, milliseconds
@@ -25,6 +25,8 @@
 // exactly H + P; anything else is reported as corrupt with a reason. The
 // checksums catch damage; the tag, when the reader has the team key, catches
 // forgery (an entry planted by someone who can write the remote cache).
+// A local copy of a remote entry keeps its tag and is marked fetched: a
+// directory serves it only while the remote would (FetchedEntryPolicy).
 //
 //===----------------------------------------------------------------------===//
 
@@ -43,12 +45,16 @@
 
 namespace qshape::cache {
 
-/// Version 2 added the flags and the authenticity tag; entries of version 1
-/// read as corrupt (a miss that the next store replaces).
-constexpr uint32_t EntryFormatVersion = 2;
+/// Version 2 added the flags and the authenticity tag, version 3 the fetched
+/// flag (a version-2 local copy of a remote entry looks made here); entries
+/// of older versions read as corrupt (a miss that the next store replaces).
+constexpr uint32_t EntryFormatVersion = 3;
 constexpr size_t MaxProducerLength = 256;
 /// Bit of EntryHeader::Flags: Tag holds a keyed-BLAKE3 tag.
 constexpr uint32_t EntryFlagTagged = 1;
+/// Bit of EntryHeader::Flags: a local copy of a remote entry, with the tag
+/// it arrived with. Set by the local level; not covered by the tag.
+constexpr uint32_t EntryFlagFetched = 2;
 
 /// What the payload holds. Stored as a number; unknown numbers read from a
 /// newer producer are kept and shown as "kind-<N>".
@@ -82,6 +88,7 @@ struct EntryHeader {
   std::string Producer;
 
   bool tagged() const { return Flags & EntryFlagTagged; }
+  bool fetched() const { return Flags & EntryFlagFetched; }
 };
 
 /// The key of the authenticity tag, derived from a team secret
@@ -164,6 +171,20 @@ EntryReadResult decodeEntry(llvm::StringRef Bytes, const CacheKey *ExpectedKey,
 /// Turns an Ok result into Refused unless its header carries the tag of
 /// \p TagKey. A null \p TagKey accepts everything (no key, no check).
 void checkEntryTag(EntryReadResult &Result, const EntryTagKey *TagKey);
+
+/// Which local copies of remote entries (EntryFlagFetched) a cache directory
+/// serves: those the remote would serve now, under today's key and mode. A
+/// key set since the copy was made, or a key changed, refuses the copies it
+/// does not verify; without a key only QSHAPE_CACHE_REMOTE_INSECURE=1 serves
+/// them. Entries made on this machine are not affected.
+struct FetchedEntryPolicy {
+  std::optional<EntryTagKey> TagKey; ///< a fetched entry's tag must verify
+  bool TrustUntagged = false;        ///< no key, and the insecure mode asked for
+
+  /// Turns an Ok result of a fetched entry into Refused unless the remote
+  /// would serve it now.
+  void check(EntryReadResult &Result) const;
+};
 
 } // namespace qshape::cache
 

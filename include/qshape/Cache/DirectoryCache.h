@@ -126,7 +126,8 @@ public:
   std::string describe() const override { return "file:" + Directory; }
   bool isEnabled() const override { return Enabled; }
   std::string disabledReason() const override { return DisabledReason; }
-  /// On a hit the entry's last-use time is refreshed.
+  /// On a hit the entry's last-use time is refreshed. A fetched entry the
+  /// remote would refuse today is Refused (FetchedEntryPolicy).
   LookupResult lookup(const CacheKey &Key) override;
   /// May evict other entries afterwards.
   StoreResult storeEntry(const EntryHeader &Header,
@@ -186,6 +187,9 @@ private:
   void countProblem(uint64_t CacheStats::*Counter, const std::string &Message);
 
   DirectoryOptions Options;
+  /// Which of the entries copied from a remote are served: fixed when the
+  /// directory is opened, from the team key and mode of that time.
+  FetchedEntryPolicy Fetched;
   std::string Directory;
   uint64_t MaxSize = DefaultMaxSizeBytes;
   bool Enabled = false;

@@ -27,10 +27,14 @@
 #              they say
 #   remote     --cache-remote: another machine (a fresh directory) hits
 #              through a redis-server started here; with a team key, a
-#              machine with another key refuses the entry (a miss)
+#              machine with another key refuses the entry (a miss); a
+#              stopped server (SIGSTOP) costs one 1 s timeout a compile
+#   output     a full disk under OUT: one line, exit 1; SIGTERM and SIGINT
+#              mid-compile; nothing left behind (no OUT temporary, no object
+#              in TMPDIR); a SIGKILLed run's temporary is swept by the next
 #
 # RUN: %python %s --tools %qshape_tools --src %qshape_src --work %t | FileCheck %s
-# CHECK: artifact-cache faults: 10 cases, {{[0-9]+}} checks passed, 0 failed
+# CHECK: artifact-cache faults: 11 cases, {{[0-9]+}} checks passed, 0 failed
 import argparse
 import fcntl
 import importlib.util
@@ -94,8 +98,8 @@ def spawn(inp, cache, out, *extra, env=None):
                             env=env)
 
 
-def results(lib):
-    p = subprocess.run([TOOLS["run"], lib, "--args", ARGS], capture_output=True, text=True)
+def results(lib, args=None):
+    p = subprocess.run([TOOLS["run"], lib, "--args", args or ARGS], capture_output=True, text=True)
     return p.stdout if p.returncode == 0 else None
 
 
@@ -119,8 +123,8 @@ def library_path(cache):
     return fi.entry_path(cache, keys[0]) if len(keys) == 1 else None
 
 
-def verified(cache, what):
-    rc, v = fi.verify(cache)
+def verified(cache, what, env=None):
+    rc, v = fi.verify(cache, env)
     check(rc == 0 and v.get("bad") == 0, f"{what}: every visible entry verifies")
 
 
@@ -328,6 +332,76 @@ def case_full(work, inp, ref):
         fi.umount_under(d)
 
 
+def fill(directory, leave):
+    """Fills the file system of `directory` but for about `leave` bytes."""
+    path = os.path.join(directory, "filler")
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT, 0o600)
+    try:
+        while os.write(fd, b"\0" * 1024) == 1024:
+            pass
+    except OSError:
+        pass
+    os.close(fd)
+    os.truncate(path, max(0, os.path.getsize(path) - leave))
+
+
+def leftovers(*directories):
+    return sorted(f for d in directories for f in os.listdir(d) if f != "filler")
+
+
+def case_output_faults(work, big, big_ref):
+    """The output's own faults: a full disk under OUT, SIGTERM and SIGKILL in
+    the middle of a compile. Each ends in an error (or the signal) with
+    nothing left behind: no partial OUT, no temporary next to it, no object
+    file in TMPDIR; a SIGKILLed run's temporary is swept by the next run."""
+    S.case = "11 output faults"
+    tmp = fi.fresh(os.path.join(work, "c11-tmp"))
+    env = dict(os.environ, TMPDIR=tmp)
+    full = fi.fresh(os.path.join(work, "c11-full"))
+    if fi.try_mount_tmpfs(full, "256k"):
+        try:
+            fill(full, 8192)  # room for the temporary, not for the library
+            out = os.path.join(full, "out.so")
+            p = subprocess.run([TOOLS["compile"], big, "-o", out, "--cache=off"],
+                               capture_output=True, text=True, env=env)
+            errors = [l for l in p.stderr.splitlines() if l.strip()]
+            check(p.returncode == 1 and len(errors) == 1 and "No space left on device" in errors[0],
+                  f"a full disk under OUT: exit 1 and one line that says so ({p.returncode}: {p.stderr.strip()[-400:]})")
+            check(leftovers(full, tmp) == [], f"a full disk leaves nothing behind ({leftovers(full, tmp)})")
+        finally:
+            fi.umount_under(full)
+    else:
+        S.notes.append("output faults: no tmpfs (not root), full-disk part skipped")
+    out_dir = fi.fresh(os.path.join(work, "c11-out"))
+    out = os.path.join(out_dir, "w2.so")
+    for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGKILL):
+        proc = subprocess.Popen([TOOLS["compile"], big, "-o", out, "--cache=off"],
+                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
+        deadline = time.monotonic() + 10
+        while not leftovers(out_dir) and time.monotonic() < deadline and proc.poll() is None:
+            time.sleep(0.005)
+        time.sleep(0.05)
+        running = proc.poll() is None
+        proc.send_signal(sig)
+        proc.communicate()
+        name = signal.Signals(sig).name
+        if not running:
+            S.notes.append(f"{name}: the compile ended before the signal")
+            continue
+        check(proc.returncode != 0, f"{name}: the compile did not succeed ({proc.returncode})")
+        left = leftovers(out_dir, tmp)
+        if sig != signal.SIGKILL:
+            check(left == [], f"{name}: nothing left behind ({left})")
+            continue
+        left = leftovers(out_dir)  # (an object file in TMPDIR is the system's to clean)
+        check(len(left) == 1 and left[0].startswith(".w2.so.tmp-"),
+              f"SIGKILL leaves its temporary (no handler runs): {left}")
+        r = compile_(big, fi.fresh(os.path.join(work, "c11-cache")), out, "--cache=off")
+        check(r.rc == 0 and same_results(results(out, BIG_ARGS), big_ref),
+              "the run after a SIGKILL compiles a library that gives the oracle's results")
+        check(leftovers(out_dir) == ["w2.so"], f"the next run swept the SIGKILLed temporary ({leftovers(out_dir)})")
+
+
 def holder(path):
     """A process that holds the flock of `path` until killed."""
     code = ("import fcntl,os,sys,time\n"
@@ -523,13 +597,43 @@ def case_remote(work, inp, ref):
         good(b, ref, "machine B")
         check(b.outcome == "hit" and b.key == a.key, f"machine B hits the remote ({b.outcome})")
         check(by_kind(b_dir).get("shared-lib") is not None, "the remote hit filled B's directory")
-        verified(b_dir, "machine B")
+        verified(b_dir, "machine B", team)
+        rc, v = fi.verify(b_dir)
+        refused = [e for e in v.get("bad_entries", []) if e["problem"].startswith("refused: fetched")]
+        check(rc == 1 and v.get("ok") == 0 and len(refused) == v.get("bad") > 0,
+              f"machine B without the team key: verify refuses every fetched entry ({v})")
         c = compile_(inp, fi.fresh(os.path.join(work, "c10-c")), os.path.join(work, "c10-c.so"),
                      f"--cache-remote={url}", env=other)
         good(c, ref, "machine C, another team key")
         check(c.outcome == "miss", f"another team key refuses the entry ({c.outcome})")
+        stalled_remote(work, inp, ref, server, team)
     finally:
         server.stop()
+
+
+def stalled_remote(work, inp, ref, server, team):
+    """A stopped server (SIGSTOP) costs one timeout a compile, whose front
+    end and compiler both ask it: the front end hands the open breaker to
+    the compiler it starts. Measured against the same miss without it."""
+    def miss(name, *extra):
+        start = time.monotonic()
+        r = compile_(inp, fi.fresh(os.path.join(work, name)), os.path.join(work, name + ".so"),
+                     "--cache=readwrite", *extra, env=team)
+        return r, time.monotonic() - start
+
+    _, plain = miss("c10-local", "--cache-remote=off")
+    os.kill(server.proc.pid, signal.SIGSTOP)
+    try:
+        d, stalled = miss("c10-d", f"--cache-remote={server.url()}")
+    finally:
+        os.kill(server.proc.pid, signal.SIGCONT)
+    good(d, ref, "a stopped server")
+    timeouts = [w for w in d.warnings if "operation timeout (1000 ms" in w]
+    check(len(timeouts) == 1 and len(d.warnings) == 1,
+          f"a stopped server: one warning, of the default 1 s timeout ({d.warnings})")
+    check(stalled < plain + 1.8,
+          f"a stopped server adds one timeout to the compile, not two ({stalled:.2f} s "
+          f"against {plain:.2f} s without the remote)")
 
 
 OTHER_ARGS = "[1.25]"
@@ -582,7 +686,8 @@ def main():
              lambda: case_single_flight(work, big, big_ref),
              lambda: case_keys(work, inp, ref),
              lambda: case_modes(work, inp, ref),
-             lambda: case_remote(work, inp, ref)]
+             lambda: case_remote(work, inp, ref),
+             lambda: case_output_faults(work, big, big_ref)]
     try:
         for run in cases:
             try:
