@@ -16,7 +16,8 @@
 //
 // Ops are read by name, like everywhere in qshape. What the pass does not
 // know (a call that passes qubit references, an unknown op on a reference,
-// qref.operator) is a located error, and the pass fails.
+// qref.operator) is a located error, and the pass fails; so is a use of a
+// register or qubit after its deallocation.
 //
 //===----------------------------------------------------------------------===//
 
@@ -93,16 +94,28 @@ private:
   LogicalResult convertOp(Operation *op, Frame &f);
   LogicalResult convertQubitOp(Operation *op, Frame &f);
   LogicalResult convertFor(scf::ForOp op, Frame &f);
+  LogicalResult convertWhile(scf::WhileOp op, Frame &f);
   LogicalResult convertIf(scf::IfOp op, Frame &f);
+  LogicalResult convertDealloc(Operation *op, Frame &f);
+  /// An error at `user` if `c` names a register or qubit `f` does not hold:
+  /// deallocated before (a use after free), or not allocated here.
+  LogicalResult checkHeld(Operation *user, const Carried &c, const Frame &f);
+  LogicalResult notHeld(Operation *user, Value ref);
   LogicalResult convertRegionOp(Operation *op, Frame &f);
-  /// What the regions of `op` use of the state outside them.
-  FailureOr<Carried> usedState(Operation *op);
+  /// What the regions of `op` use of the state outside them, all held by
+  /// `f`.
+  FailureOr<Carried> usedState(Operation *op, const Frame &f);
   /// The current values of `c` in `f` (whole registers flushed first).
   SmallVector<Value> carried(OpBuilder &b, Location loc, Frame &f, const Carried &c);
   /// A frame for a region of an op in `outer` whose carried state arrives
   /// as `args`.
   static Frame inner(const Frame &outer, const Carried &c, ValueRange args);
   static void assign(Frame &f, const Carried &c, ValueRange values);
+
+  /// The deallocation of each register or qubit freed so far.
+  llvm::DenseMap<Value, Operation *> freed;
+  /// The size of each register allocated with a static one.
+  llvm::DenseMap<Value, int64_t> sizes;
 };
 
 FailureOr<Ref> Converter::refOf(Value bit, Operation *user) {
@@ -126,6 +139,10 @@ FailureOr<Ref> Converter::refOf(Value bit, Operation *user) {
     else
       r.index = def->getOperand(1);
   }
+  auto size = sizes.find(r.reg);
+  if (r.wire && size != sizes.end() && *r.wire >= size->second)
+    return def->emitError("qshape-to-value-semantics: this qref.get reads wire ")
+           << *r.wire << " of a register of " << size->second << " qubits";
   return r;
 }
 
@@ -202,9 +219,8 @@ LogicalResult Converter::convertQubitOp(Operation *op, Frame &f) {
     FailureOr<Ref> r = refOf(v, op);
     if (failed(r))
       return failure();
-    if (!r->root && !f.regs.count(r->reg))
-      return op->emitError("qshape-to-value-semantics: the register of this qubit is not "
-                           "allocated in this function");
+    if (r->root ? !f.roots.count(r->root) : !f.regs.count(r->reg))
+      return notHeld(op, r->root ? r->root : r->reg);
     refs.push_back(*r);
   }
   // A dynamic index may name any wire: its register is made whole first.
@@ -238,7 +254,7 @@ LogicalResult Converter::convertQubitOp(Operation *op, Frame &f) {
   return success();
 }
 
-FailureOr<Carried> Converter::usedState(Operation *op) {
+FailureOr<Carried> Converter::usedState(Operation *op, const Frame &f) {
   llvm::SetVector<Value> whole, roots;
   llvm::SetVector<std::pair<Value, int64_t>> wires;
   WalkResult w = op->walk([&](Operation *inner) {
@@ -279,7 +295,33 @@ FailureOr<Carried> Converter::usedState(Operation *op) {
     if (!whole.contains(key.first))
       c.wires.push_back(key);
   c.roots.assign(roots.begin(), roots.end());
+  if (failed(checkHeld(op, c, f)))
+    return failure();
   return c;
+}
+
+LogicalResult Converter::notHeld(Operation *user, Value ref) {
+  if (Operation *dealloc = freed.lookup(ref)) {
+    InFlightDiagnostic d = user->emitError(
+        "qshape-to-value-semantics: a use of a qubit reference after its deallocation");
+    d.attachNote(dealloc->getLoc()) << "deallocated here";
+    return d;
+  }
+  return user->emitError("qshape-to-value-semantics: this qubit reference is not allocated in "
+                         "this function");
+}
+
+LogicalResult Converter::checkHeld(Operation *user, const Carried &c, const Frame &f) {
+  for (Value reg : c.regs)
+    if (!f.regs.count(reg))
+      return notHeld(user, reg);
+  for (auto [reg, wire] : c.wires)
+    if (!f.regs.count(reg))
+      return notHeld(user, reg);
+  for (Value root : c.roots)
+    if (!f.roots.count(root))
+      return notHeld(user, root);
+  return success();
 }
 
 SmallVector<Value> Converter::carried(OpBuilder &b, Location loc, Frame &f, const Carried &c) {
@@ -316,7 +358,7 @@ Frame Converter::inner(const Frame &outer, const Carried &c, ValueRange args) {
 }
 
 LogicalResult Converter::convertFor(scf::ForOp op, Frame &f) {
-  FailureOr<Carried> c = usedState(op);
+  FailureOr<Carried> c = usedState(op, f);
   if (failed(c))
     return failure();
   OpBuilder b(op);
@@ -343,8 +385,45 @@ LogicalResult Converter::convertFor(scf::ForOp op, Frame &f) {
   return success();
 }
 
+/// The state goes around as extra values: after the `before` region's own
+/// arguments, forwarded by scf.condition after its own, and yielded by the
+/// `after` region after its own.
+LogicalResult Converter::convertWhile(scf::WhileOp op, Frame &f) {
+  FailureOr<Carried> c = usedState(op, f);
+  if (failed(c))
+    return failure();
+  OpBuilder b(op);
+  Location loc = op->getLoc();
+  SmallVector<Value> inits(op.getInits());
+  unsigned numInits = inits.size(), n = op.getNumResults();
+  inits.append(carried(b, loc, f, *c));
+  SmallVector<Type> types(op.getResultTypes());
+  for (Value v : ValueRange(inits).drop_front(numInits))
+    types.push_back(v.getType());
+  auto loop = scf::WhileOp::create(b, loc, types, inits);
+  for (auto [from, to] : {std::pair(&op.getBefore(), &loop.getBefore()),
+                          std::pair(&op.getAfter(), &loop.getAfter())}) {
+    to->takeBody(*from);
+    Block &block = to->front();
+    SmallVector<Value> args;
+    for (Value v : ValueRange(inits).drop_front(numInits))
+      args.push_back(block.addArgument(v.getType(), loc));
+    Frame in = inner(f, *c, args);
+    if (failed(convertBlock(block, in)))
+      return failure();
+    Operation *end = block.getTerminator();
+    OpBuilder atEnd(end);
+    end->insertOperands(end->getNumOperands(), carried(atEnd, end->getLoc(), in, *c));
+  }
+  for (auto [old, now] : llvm::zip(op.getResults(), loop.getResults().take_front(n)))
+    old.replaceAllUsesWith(now);
+  op->erase();
+  assign(f, *c, loop.getResults().drop_front(n));
+  return success();
+}
+
 LogicalResult Converter::convertIf(scf::IfOp op, Frame &f) {
-  FailureOr<Carried> c = usedState(op);
+  FailureOr<Carried> c = usedState(op, f);
   if (failed(c))
     return failure();
   OpBuilder b(op);
@@ -380,7 +459,7 @@ LogicalResult Converter::convertIf(scf::IfOp op, Frame &f) {
 /// qref.adjoint and qref.ctrl: a quantum op of the same name whose region
 /// takes the state it uses as arguments and yields it.
 LogicalResult Converter::convertRegionOp(Operation *op, Frame &f) {
-  FailureOr<Carried> c = usedState(op);
+  FailureOr<Carried> c = usedState(op, f);
   if (failed(c))
     return failure();
   bool ctrl = op->getName().stripDialect() == "ctrl";
@@ -445,6 +524,30 @@ LogicalResult Converter::convertRegionOp(Operation *op, Frame &f) {
   return success();
 }
 
+LogicalResult Converter::convertDealloc(Operation *op, Frame &f) {
+  OpBuilder b(op);
+  Value ref = op->getOperand(0);
+  bool reg = op->getName().getStringRef() == "qref.dealloc";
+  if (reg ? !f.regs.count(ref) : !f.roots.count(ref))
+    return notHeld(op, ref);
+  // A region carries what it uses back out: one that frees it cannot.
+  if (ref.getParentBlock() != op->getBlock())
+    return op->emitError("qshape-to-value-semantics: a register or qubit deallocated in a region "
+                         "other than the one that allocated it is not supported");
+  if (reg)
+    flush(b, op->getLoc(), f, ref);
+  OperationState st(op->getLoc(), ("quantum." + op->getName().stripDialect()).str());
+  st.addOperands(reg ? f.regs.lookup(ref) : f.roots.lookup(ref));
+  b.create(st);
+  if (reg)
+    f.regs.erase(ref);
+  else
+    f.roots.erase(ref);
+  freed[ref] = op;
+  dead.push_back(op);
+  return success();
+}
+
 LogicalResult Converter::convertOp(Operation *op, Frame &f) {
   StringRef name = op->getName().getStringRef();
   OpBuilder b(op);
@@ -454,6 +557,8 @@ LogicalResult Converter::convertOp(Operation *op, Frame &f) {
     st.addAttributes(op->getAttrDictionary().getValue());
     st.addTypes(getQuregType(op->getContext()));
     f.regs[op->getResult(0)] = b.create(st)->getResult(0);
+    if (auto n = op->getAttrOfType<IntegerAttr>("nqubits_attr"))
+      sizes[op->getResult(0)] = n.getInt();
     dead.push_back(op);
     return success();
   }
@@ -468,24 +573,8 @@ LogicalResult Converter::convertOp(Operation *op, Frame &f) {
     dead.push_back(op); // read where a gate uses it
     return success();
   }
-  if (name == "qref.dealloc" || name == "qref.dealloc_qb") {
-    Value ref = op->getOperand(0);
-    Value current;
-    if (name == "qref.dealloc") {
-      flush(b, op->getLoc(), f, ref);
-      current = f.regs.lookup(ref);
-    } else {
-      current = f.roots.lookup(ref);
-    }
-    if (!current)
-      return op->emitError("qshape-to-value-semantics: this register or qubit is not allocated in "
-                           "this function");
-    OperationState st(op->getLoc(), ("quantum." + op->getName().stripDialect()).str());
-    st.addOperands(current);
-    b.create(st);
-    dead.push_back(op);
-    return success();
-  }
+  if (name == "qref.dealloc" || name == "qref.dealloc_qb")
+    return convertDealloc(op, f);
   if (name == "qref.compbasis" && op->getNumOperands() &&
       !isQRefBit(op->getOperand(op->getNumOperands() - 1).getType())) {
     // On the whole register.
@@ -508,6 +597,8 @@ LogicalResult Converter::convertOp(Operation *op, Frame &f) {
     return convertQubitOp(op, f);
   if (auto loop = dyn_cast<scf::ForOp>(op))
     return convertFor(loop, f);
+  if (auto loop = dyn_cast<scf::WhileOp>(op))
+    return convertWhile(loop, f);
   if (auto branch = dyn_cast<scf::IfOp>(op))
     return convertIf(branch, f);
   // Anything else may not touch a reference, here or in its regions.
