@@ -550,6 +550,14 @@ std::string registryKey(const CacheConfig &Config,
   std::string Key = absoluteDirectory(Config.Local.Directory) + "\n" +
                     std::to_string(Config.Local.MaxSizeBytes) +
                     (Config.Local.DeferLookupStats ? " deferred-stats" : "");
+  // Which fetched entries the directory serves (the key and mode of now).
+  FetchedEntryPolicy Fetched =
+      Config.Local.Fetched ? *Config.Local.Fetched : fetchedPolicyFromEnvironment();
+  Key += Fetched.TrustUntagged ? " trust-fetched" : "";
+  if (Fetched.TagKey) {
+    CacheKey::Digest Probe = Fetched.TagKey->tagOf(EntryHeader());
+    Key += " fetched-key " + toHex(llvm::BLAKE3::hash<CacheKey::NumBytes>(Probe));
+  }
   if (Remote) {
     llvm::BLAKE3 Secrets;
     Secrets.update(Remote->Password);
