@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "qshape/GateView/GateView.h"
+#include "qshape/Conversion/ToValueSemantics.h"
 #include "qshape/Transforms/Passes.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -243,7 +244,19 @@ struct CheckLinearityPass
   using QShapeCheckLinearityBase::QShapeCheckLinearityBase;
 
   void runOnOperation() override {
-    LinearityChecker checker(getOperation());
+    // qref input has references, not linear values: it is checked by its
+    // conversion (a use after deallocation is an error there) and the
+    // value-semantics form it gives, on a copy.
+    ModuleOp module = getOperation();
+    OwningOpRef<ModuleOp> converted;
+    if (holdsQRef(module)) {
+      converted = module.clone();
+      if (failed(convertQRefInput(*converted))) {
+        ++numViolations;
+        return signalPassFailure();
+      }
+    }
+    LinearityChecker checker(converted ? *converted : module);
     numValues += checker.numValues;
     numViolations += checker.violations;
     if (checker.violations > 0)

@@ -1,6 +1,7 @@
 //===- Stats.cpp - qshape-stats: quantum resource statistics --------------===//
 
 #include "qshape/GateView/GateView.h"
+#include "qshape/Conversion/ToValueSemantics.h"
 #include "qshape/Transforms/Passes.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -112,8 +113,16 @@ struct QShapeStatsPass : qshape::impl::QShapeStatsBase<QShapeStatsPass> {
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
+    // qref input is counted in its value-semantics form (the gates and
+    // qubits are the same), converted on a copy: the IR is not changed.
+    OwningOpRef<ModuleOp> converted;
+    if (holdsQRef(module)) {
+      converted = module.clone();
+      if (failed(convertQRefInput(*converted)))
+        return signalPassFailure();
+    }
     ModuleStats s;
-    for (Region &region : module->getRegions())
+    for (Region &region : (converted ? *converted : module)->getRegions())
       for (Block &block : region)
         for (Operation &op : block)
           s.visit(&op, 0, 1);

@@ -32,7 +32,6 @@
 #include "mlir/IR/IRMapping.h"
 #include "mlir/AsmParser/AsmParser.h"
 #include "mlir/IR/Matchers.h"
-#include "mlir/Pass/PassManager.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SetVector.h"
 
@@ -620,26 +619,20 @@ LogicalResult Converter::convertBlock(Block &block, Frame &frame) {
   return success();
 }
 
-struct QShapeToValueSemanticsPass
-    : impl::QShapeToValueSemanticsBase<QShapeToValueSemanticsPass> {
-  void runOnOperation() override {
-    SmallVector<func::FuncOp> funcs;
-    getOperation().walk([&](func::FuncOp func) {
-      bool uses = false;
-      func.walk([&](Operation *op) {
-        uses |= isQRef(op);
-        return uses ? WalkResult::interrupt() : WalkResult::advance();
-      });
-      if (uses || llvm::any_of(func.getArgumentTypes(), isQRefType) ||
-          llvm::any_of(func.getResultTypes(), isQRefType))
-        funcs.push_back(func);
+/// Converts every function of `module` that uses qubit references.
+LogicalResult convertFunctions(ModuleOp module) {
+  SmallVector<func::FuncOp> funcs;
+  module.walk([&](func::FuncOp func) {
+    bool uses = false;
+    func.walk([&](Operation *op) {
+      uses |= isQRef(op);
+      return uses ? WalkResult::interrupt() : WalkResult::advance();
     });
-    for (func::FuncOp func : funcs)
-      if (failed(convert(func)))
-        return signalPassFailure();
-  }
-
-  LogicalResult convert(func::FuncOp func) {
+    if (uses || llvm::any_of(func.getArgumentTypes(), isQRefType) ||
+        llvm::any_of(func.getResultTypes(), isQRefType))
+      funcs.push_back(func);
+  });
+  for (func::FuncOp func : funcs) {
     if (llvm::any_of(func.getArgumentTypes(), isQRefType) ||
         llvm::any_of(func.getResultTypes(), isQRefType))
       return func.emitError("qshape-to-value-semantics: functions that take or return qubit "
@@ -656,7 +649,15 @@ struct QShapeToValueSemanticsPass
       op->dropAllUses();
       op->erase();
     }
-    return success();
+  }
+  return success();
+}
+
+struct QShapeToValueSemanticsPass
+    : impl::QShapeToValueSemanticsBase<QShapeToValueSemanticsPass> {
+  void runOnOperation() override {
+    if (failed(convertFunctions(getOperation())))
+      signalPassFailure();
   }
 };
 
@@ -674,11 +675,7 @@ bool holdsQRef(ModuleOp module) {
 }
 
 LogicalResult convertQRefInput(ModuleOp module) {
-  if (!holdsQRef(module))
-    return success();
-  PassManager pm(module.getContext());
-  pm.addPass(createQShapeToValueSemantics());
-  return pm.run(module);
+  return holdsQRef(module) ? convertFunctions(module) : success();
 }
 
 } // namespace qshape
