@@ -2,10 +2,10 @@
 // the pass fails (a tool exits non-zero and writes nothing).
 // RUN: qshape-opt %s --qshape-to-value-semantics -split-input-file -verify-diagnostics --allow-unregistered-dialect
 
-// expected-error @+1 {{functions that take or return qubit references are not supported yet}}
-func.func @takes_a_qubit(%q: !qref.bit) {
+// expected-error @+1 {{functions that return qubit references are not supported}}
+func.func @returns_a_qubit(%q: !qref.bit) -> !qref.bit {
   qref.custom "Hadamard"() %q : !qref.bit
-  return
+  return %q : !qref.bit
 }
 
 // -----
@@ -88,3 +88,26 @@ func.func @get_beyond_the_register() {
   qref.dealloc %a : !qref.reg<2>
   return
 }
+
+// -----
+
+// A register the callee uses whole, and one of its qubits: they alias.
+func.func private @two(%r: !qref.reg<2>, %q: !qref.bit, %i: i64) {
+  %q0 = qref.get %r[%i] : !qref.reg<2>, i64 -> !qref.bit
+  qref.custom "CNOT"() %q0, %q : !qref.bit, !qref.bit
+  return
+}
+// expected-error @+1 {{this function could not be converted}}
+func.func @aliasing(%i: i64) {
+  %a = qref.alloc(2) : !qref.reg<2>
+  %q = qref.get %a[1] : !qref.reg<2> -> !qref.bit
+  // expected-error @+1 {{a call that passes a register and one of its qubits is not supported}}
+  func.call @two(%a, %q, %i) : (!qref.reg<2>, !qref.bit, i64) -> ()
+  qref.dealloc %a : !qref.reg<2>
+  return
+}
+
+// -----
+
+// expected-error @+1 {{a declaration that takes qubit references cannot be converted}}
+func.func private @external(!qref.bit)

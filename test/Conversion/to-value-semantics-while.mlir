@@ -1,10 +1,13 @@
 // qshape-to-value-semantics on scf.while: the qubits and registers the loop
 // uses go around as extra values, forwarded by scf.condition and yielded by
 // the body, after the loop's own. The converted program computes what its
-// value-semantics twin (Inputs/while-twin.mlir) computes, in qshape-sim.
+// value-semantics twin (Inputs/while-twin.mlir) computes, in qshape-sim, and natively.
 //
 // RUN: qshape-opt %s --qshape-to-value-semantics --qshape-check-linearity | FileCheck %s
 // RUN: qshape-sim %s --args '[0.7]' > %t.qref
+// RUN: qshape-compile %s -o %t.so --cache=off
+// RUN: qshape-run %t.so --args '[0.7]' > %t.native
+// RUN: diff %t.qref %t.native
 // RUN: qshape-sim %S/Inputs/while-twin.mlir --args '[0.7]' > %t.value
 // RUN: diff %t.qref %t.value
 

@@ -32,7 +32,9 @@
 #include "mlir/IR/IRMapping.h"
 #include "mlir/AsmParser/AsmParser.h"
 #include "mlir/IR/Matchers.h"
+#include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SetVector.h"
 
 namespace qshape {
@@ -78,9 +80,28 @@ struct Carried {
   size_t size() const { return regs.size() + wires.size() + roots.size(); }
 };
 
+/// A function that takes qubit references (a subroutine), as its callers
+/// see it after the conversion: its arguments that are not references,
+/// then the state it uses of its caller's, which it also returns after its
+/// own results. The state is read off the qref body, as Catalyst's
+/// conversion does: a register argument used whole (a dynamic index, a call,
+/// a dealloc), else the static wires it reads of it; and each qubit
+/// argument.
+struct Subroutine {
+  SmallVector<unsigned> regs;                      // argument numbers
+  SmallVector<std::pair<unsigned, int64_t>> wires; // (argument number, wire)
+  SmallVector<unsigned> bits;                      // argument numbers
+  size_t size() const { return regs.size() + wires.size() + bits.size(); }
+  static FailureOr<Subroutine> of(func::FuncOp func);
+};
+
 class Converter {
 public:
+  explicit Converter(const llvm::DenseMap<StringAttr, Subroutine> &subroutines)
+      : subroutines(subroutines) {}
   LogicalResult convertBlock(Block &block, Frame &frame);
+  /// Converts the body of subroutine `func` and gives it its new signature.
+  LogicalResult convertSubroutine(func::FuncOp func, const Subroutine &sub);
   SmallVector<Operation *> dead;
 
 private:
@@ -96,6 +117,7 @@ private:
   LogicalResult convertWhile(scf::WhileOp op, Frame &f);
   LogicalResult convertIf(scf::IfOp op, Frame &f);
   LogicalResult convertDealloc(Operation *op, Frame &f);
+  LogicalResult convertCall(func::CallOp call, const Subroutine &sub, Frame &f);
   /// An error at `user` if `c` names a register or qubit `f` does not hold:
   /// deallocated before (a use after free), or not allocated here.
   LogicalResult checkHeld(Operation *user, const Carried &c, const Frame &f);
@@ -115,12 +137,17 @@ private:
   llvm::DenseMap<Value, Operation *> freed;
   /// The size of each register allocated with a static one.
   llvm::DenseMap<Value, int64_t> sizes;
+  /// Every subroutine of the module, by name.
+  const llvm::DenseMap<StringAttr, Subroutine> &subroutines;
+  /// The qubit arguments of the subroutine being converted: each is its own
+  /// qubit, as one allocated on its own is.
+  llvm::SmallPtrSet<Value, 4> qubitArgs;
 };
 
 FailureOr<Ref> Converter::refOf(Value bit, Operation *user) {
   Operation *def = bit.getDefiningOp();
   StringRef name = def ? def->getName().getStringRef() : "";
-  if (name == "qref.alloc_qb")
+  if (name == "qref.alloc_qb" || qubitArgs.contains(bit))
     return Ref{{}, {}, bit, {}};
   if (name != "qref.get")
     return user->emitError("qshape-to-value-semantics: a qubit reference that does not come from "
@@ -523,6 +550,131 @@ LogicalResult Converter::convertRegionOp(Operation *op, Frame &f) {
   return success();
 }
 
+FailureOr<Subroutine> Subroutine::of(func::FuncOp func) {
+  Subroutine sub;
+  llvm::SetVector<unsigned> whole;
+  llvm::SetVector<std::pair<unsigned, int64_t>> wires;
+  for (BlockArgument arg : func.getArguments()) {
+    if (!isQRefType(arg.getType()))
+      continue;
+    if (isQRefBit(arg.getType())) {
+      sub.bits.push_back(arg.getArgNumber());
+      continue;
+    }
+    for (Operation *user : arg.getUsers()) {
+      auto wire = user->getAttrOfType<IntegerAttr>("idx_attr");
+      if (user->getName().getStringRef() == "qref.get" && wire)
+        wires.insert({arg.getArgNumber(), wire.getInt()});
+      else
+        whole.insert(arg.getArgNumber());
+    }
+  }
+  sub.regs.assign(whole.begin(), whole.end());
+  for (auto key : wires)
+    if (!whole.contains(key.first))
+      sub.wires.push_back(key);
+  // In argument and wire order, not in the use lists' order.
+  llvm::sort(sub.regs);
+  llvm::sort(sub.wires);
+  if (llvm::any_of(func.getResultTypes(), isQRefType))
+    return func.emitError("qshape-to-value-semantics: functions that return qubit references "
+                          "are not supported");
+  return sub;
+}
+
+LogicalResult Converter::convertSubroutine(func::FuncOp func, const Subroutine &sub) {
+  Block &entry = func.getBody().front();
+  Location loc = func.getLoc();
+  MLIRContext *ctx = func.getContext();
+  Frame frame;
+  for (unsigned arg : sub.regs)
+    frame.regs[entry.getArgument(arg)] = entry.addArgument(getQuregType(ctx), loc);
+  for (auto [arg, wire] : sub.wires) {
+    frame.regs.try_emplace(entry.getArgument(arg), Value()); // named, never read whole
+    frame.out[{entry.getArgument(arg), wire}] = entry.addArgument(getQubitType(ctx), loc);
+  }
+  for (unsigned arg : sub.bits) {
+    qubitArgs.insert(entry.getArgument(arg));
+    frame.roots[entry.getArgument(arg)] = entry.addArgument(getQubitType(ctx), loc);
+  }
+  if (failed(convertBlock(entry, frame)))
+    return failure();
+  // Every return hands the state back, after the function's own results.
+  Carried state;
+  for (unsigned arg : sub.regs)
+    state.regs.push_back(entry.getArgument(arg));
+  for (auto [arg, wire] : sub.wires)
+    state.wires.push_back({entry.getArgument(arg), wire});
+  for (unsigned arg : sub.bits)
+    state.roots.push_back(entry.getArgument(arg));
+  Operation *ret = entry.getTerminator();
+  OpBuilder b(ret);
+  ret->insertOperands(ret->getNumOperands(), carried(b, ret->getLoc(), frame, state));
+  return success();
+}
+
+LogicalResult Converter::convertCall(func::CallOp call, const Subroutine &sub, Frame &f) {
+  OpBuilder b(call);
+  Location loc = call.getLoc();
+  ValueRange operands = call.getOperands();
+  SmallVector<Value> values;
+  SmallVector<Ref> refs; // of the qubit arguments, in the caller
+  llvm::SmallPtrSet<Value, 4> regsPassed;
+  for (unsigned arg : sub.regs) {
+    Value reg = operands[arg];
+    if (!f.regs.count(reg))
+      return notHeld(call, reg);
+    regsPassed.insert(reg);
+    flush(b, loc, f, reg);
+    values.push_back(f.regs.lookup(reg));
+  }
+  for (auto [arg, wire] : sub.wires) {
+    if (!f.regs.count(operands[arg]))
+      return notHeld(call, operands[arg]);
+    values.push_back(take(b, loc, f, Ref{operands[arg], {}, {}, wire}));
+  }
+  for (unsigned arg : sub.bits) {
+    FailureOr<Ref> r = refOf(operands[arg], call);
+    if (failed(r))
+      return failure();
+    if (r->root ? !f.roots.count(r->root) : !f.regs.count(r->reg))
+      return notHeld(call, r->root ? r->root : r->reg);
+    if (!r->root && regsPassed.contains(r->reg))
+      return call.emitError("qshape-to-value-semantics: a call that passes a register and one "
+                            "of its qubits is not supported");
+    if (r->index)
+      flush(b, loc, f, r->reg);
+    refs.push_back(*r);
+    values.push_back(take(b, loc, f, *r));
+  }
+  SmallVector<Value> args;
+  for (Value v : operands)
+    if (!isQRefType(v.getType()))
+      args.push_back(v);
+  args.append(values);
+  SmallVector<Type> types(call.getResultTypes());
+  for (Value v : values)
+    types.push_back(v.getType());
+  auto twin = func::CallOp::create(b, loc, call.getCalleeAttr(), types, args);
+  unsigned n = call.getNumResults(), k = n;
+  for (auto [old, now] : llvm::zip(call.getResults(), twin.getResults().take_front(n)))
+    old.replaceAllUsesWith(now);
+  for (unsigned arg : sub.regs)
+    f.regs[operands[arg]] = twin.getResult(k++);
+  for (auto [arg, wire] : sub.wires)
+    f.out[{operands[arg], wire}] = twin.getResult(k++);
+  for (const Ref &r : refs) {
+    Value now = twin.getResult(k++);
+    if (r.index)
+      f.regs[r.reg] =
+          buildInsert(b, loc, f.regs[r.reg], IndexSpec::ofDynamic(r.index), now)->getResult(0);
+    else
+      put(f, r, now);
+  }
+  dead.push_back(call);
+  return success();
+}
+
 LogicalResult Converter::convertDealloc(Operation *op, Frame &f) {
   OpBuilder b(op);
   Value ref = op->getOperand(0);
@@ -594,6 +746,11 @@ LogicalResult Converter::convertOp(Operation *op, Frame &f) {
                          "Catalyst's convert-to-value-semantics first");
   if (isQRef(op))
     return convertQubitOp(op, f);
+  if (auto call = dyn_cast<func::CallOp>(op)) {
+    auto sub = subroutines.find(call.getCalleeAttr().getAttr());
+    if (sub != subroutines.end())
+      return convertCall(call, sub->second, f);
+  }
   if (auto loop = dyn_cast<scf::ForOp>(op))
     return convertFor(loop, f);
   if (auto loop = dyn_cast<scf::WhileOp>(op))
@@ -619,36 +776,64 @@ LogicalResult Converter::convertBlock(Block &block, Frame &frame) {
   return success();
 }
 
-/// Converts every function of `module` that uses qubit references.
+/// Converts every function of `module` that uses qubit references: the
+/// subroutines' signatures change (Subroutine), and their calls with them.
 LogicalResult convertFunctions(ModuleOp module) {
   SmallVector<func::FuncOp> funcs;
-  module.walk([&](func::FuncOp func) {
-    bool uses = false;
-    func.walk([&](Operation *op) {
-      uses |= isQRef(op);
-      return uses ? WalkResult::interrupt() : WalkResult::advance();
-    });
-    if (uses || llvm::any_of(func.getArgumentTypes(), isQRefType) ||
-        llvm::any_of(func.getResultTypes(), isQRefType))
+  llvm::DenseMap<StringAttr, Subroutine> subroutines;
+  WalkResult w = module.walk([&](func::FuncOp func) {
+    bool uses = func.walk([&](Operation *op) {
+                      return isQRef(op) ? WalkResult::interrupt() : WalkResult::advance();
+                    })
+                    .wasInterrupted();
+    bool takes = llvm::any_of(func.getArgumentTypes(), isQRefType) ||
+                 llvm::any_of(func.getResultTypes(), isQRefType);
+    if (takes) {
+      if (func.isExternal())
+        return func.emitError("qshape-to-value-semantics: a declaration that takes qubit "
+                              "references cannot be converted"),
+               WalkResult::interrupt();
+      FailureOr<Subroutine> sub = Subroutine::of(func);
+      if (failed(sub))
+        return WalkResult::interrupt();
+      subroutines[func.getSymNameAttr()] = std::move(*sub);
+    }
+    if (uses || takes)
       funcs.push_back(func);
+    return WalkResult::advance();
   });
+  if (w.wasInterrupted())
+    return failure();
   for (func::FuncOp func : funcs) {
-    if (llvm::any_of(func.getArgumentTypes(), isQRefType) ||
-        llvm::any_of(func.getResultTypes(), isQRefType))
-      return func.emitError("qshape-to-value-semantics: functions that take or return qubit "
-                            "references are not supported yet; run Catalyst's "
-                            "convert-to-value-semantics first");
     // In place: a failure fails the pass, and the tools then write nothing.
-    Converter converter;
-    Frame frame;
-    if (func.getBody().getBlocks().size() != 1 ||
-        failed(converter.convertBlock(func.getBody().front(), frame)))
+    Converter converter(subroutines);
+    auto sub = subroutines.find(func.getSymNameAttr());
+    LogicalResult converted = failure();
+    if (func.getBody().getBlocks().size() == 1) {
+      if (sub != subroutines.end()) {
+        converted = converter.convertSubroutine(func, sub->second);
+      } else {
+        Frame frame;
+        converted = converter.convertBlock(func.getBody().front(), frame);
+      }
+    }
+    if (failed(converted))
       return func.emitError("qshape-to-value-semantics: this function could not be converted"),
              failure();
     for (Operation *op : llvm::reverse(converter.dead)) {
       op->dropAllUses();
       op->erase();
     }
+    if (sub == subroutines.end())
+      continue;
+    // The references go from the signature; the state is there instead.
+    Block &entry = func.getBody().front();
+    llvm::BitVector refs(entry.getNumArguments());
+    for (BlockArgument arg : entry.getArguments())
+      refs[arg.getArgNumber()] = isQRefType(arg.getType());
+    entry.eraseArguments(refs);
+    func.setFunctionType(FunctionType::get(func.getContext(), entry.getArgumentTypes(),
+                                           entry.getTerminator()->getOperandTypes()));
   }
   return success();
 }
