@@ -276,7 +276,7 @@ def main():
     ap.add_argument("--sizes", default="10000,100000,1000000")
     ap.add_argument("--sections",
                     default="fingerprint,canonicalize,sim,cache,remote,roll,native,artifact,"
-                            "catalyst-cache,topology,session,families,nesting",
+                            "catalyst-cache,topology,session,families,nesting,qref",
                     help="comma-separated subset of: fingerprint, canonicalize, sim, cache, remote, roll, "
                          "native, artifact, allocators (not in the default: W3 rolling under each malloc "
                          "installed), catalyst-cache and topology (bench/topology_bench.py: the MLIR "
@@ -286,7 +286,9 @@ def main():
                          "140 jobs through qshape.compile and Artifact.run), families (bench/families.py "
                          "rolled: ops and roll/parse), nesting (canonicalize, roll and compile "
                          "against region depth), noroll (not in the default: --no-roll compiles "
-                         "against argument reads, bench/noroll_bench.py)")
+                         "against argument reads, bench/noroll_bench.py), qref (W1-W4 in the "
+                         "capture frontend's qref form beside the value form: rolled ops, "
+                         "qshape-sim agreement, compile wall; bench/qref_bench.py)")
     ap.add_argument("--roll-terms", default="15,100,400,1000",
                     help="roll-scale: term counts of the synthetic W2 Hamiltonians")
     ap.add_argument("--roll-trotter", default="10,40",
@@ -356,6 +358,9 @@ def main():
     if "noroll" in sections:
         import noroll_bench
         noroll_bench.noroll_bench(bindir, work, args)
+    if "qref" in sections:
+        import qref_bench
+        qref_bench.qref_bench(bindir, work, args, native_compile)
 
 
 def fingerprint_bench(bindir, work, args):
