@@ -6,7 +6,7 @@
 // touching the IR: a replaced value is forwarded to its replacement, an
 // erased op is marked dead, a rewritten register access gets a new operand
 // list and header, and blocks get new op orders. Fingerprints encode the
-// view (CanonicalDigest.cpp); canonicalize() (CanonicalForm.cpp) writes it
+// view (Fingerprint.cpp); canonicalize() (CanonicalForm.cpp) writes it
 // back to the IR (materialize), which is how `qshape-canonicalize` runs.
 //
 // The rules edit the view only through the edits below (replaceAllUses,

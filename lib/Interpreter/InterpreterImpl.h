@@ -3,7 +3,7 @@
 // Private to lib/Interpreter: the decoded-op cache, the value environment,
 // the quantum device state and the gate modifier stack (adjoint/ctrl
 // regions). Interpreter.cpp runs control flow, ClassicalOps.cpp evaluates
-// arith/math/index/complex/tensor ops, QuantumOps.cpp the quantum ops.
+// arith/math/index/complex/tensor ops, QuantumSemantics.cpp the quantum ops.
 //
 //===----------------------------------------------------------------------===//
 
@@ -52,7 +52,7 @@ enum class GateForm : uint8_t { Named, PauliRot, Matrix, GlobalPhase };
 /// Per-op data decoded once, on first execution.
 struct OpDesc {
   OpCode code = OpCode::Unknown;
-  /// A `quantum` op (qshape::classify), executed by QuantumOps.cpp.
+  /// A `quantum` op (qshape::classify), executed by QuantumSemantics.cpp.
   bool isQuantum = false;
   /// Non-empty when the op can be recognized but not executed (the reason).
   std::string unsupported;

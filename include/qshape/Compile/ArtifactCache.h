@@ -104,7 +104,7 @@ cache::KeyBuilder sourceKeyBuilder(llvm::StringRef inputBytes, const CompileOpti
                                    llvm::StringRef parseOptions,
                                    llvm::StringRef compilerBuildId);
 
-/// What the front end (tools/qshape-compile/frontend.cpp) hands the
+/// What the front end (tools/qshape-compile/qshape-compile.cpp) hands the
 /// compiler it exec()s after a miss of an index (the source index, or the
 /// topology index with --share-topology) with no problem on the way: the
 /// index key it looked up, and its single flight on that key. The compiler

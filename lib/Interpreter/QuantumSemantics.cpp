@@ -1,4 +1,4 @@
-//===- QuantumOps.cpp - qshape-sim: the quantum dialect -------------------===//
+//===- QuantumSemantics.cpp - qshape-sim: the quantum dialect ------------===//
 //
 // Quantum ops are decoded through the gate-view adapter (GateView,
 // RegisterAccess, getAllocSize, the op table's getOperandGroup/getResultGroup) and

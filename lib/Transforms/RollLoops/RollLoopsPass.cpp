@@ -1,4 +1,4 @@
-//===- RollLoops.cpp - qshape-roll-loops ----------------------------------===//
+//===- RollLoopsPass.cpp - qshape-roll-loops ------------------------------===//
 //
 // Structural loop rolling: the pass is a thin driver over the roller's
 // components in lib/Transforms/RollLoops/:
@@ -19,10 +19,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "RollLoops/RegisterNormalForm.h"
-#include "RollLoops/RollDriver.h"
-#include "RollLoops/RoundTrip.h"
-#include "RollLoops/Support.h"
+#include "RegisterNormalForm.h"
+#include "RollDriver.h"
+#include "RoundTrip.h"
+#include "Support.h"
 
 #include "qshape/Fingerprint/CanonicalForm.h"
 #include "qshape/GateView/GateView.h"

@@ -1,4 +1,4 @@
-//===- CanonicalDigest.cpp - digests of the canonical form ----------------===//
+//===- Fingerprint.cpp - digests of the canonical form --------------------===//
 
 #include "qshape/Fingerprint/Fingerprint.h"
 #include "CanonicalView.h"
