@@ -13,6 +13,12 @@
 
 namespace qshape::cache {
 
+/// A configuration error of a cache URL or of the environment
+/// (RemoteOptions.cpp), for openCacheBackend() as well.
+llvm::Error configError(const llvm::Twine &Message);
+/// How a remote cache URL is written, for error messages.
+extern const char *const RemoteSyntax;
+
 #if QSHAPE_HAVE_HIREDIS
 /// RedisCache.cpp. Never fails: a server that cannot be reached fails
 /// softly, operation by operation.
