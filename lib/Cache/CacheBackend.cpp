@@ -2,6 +2,8 @@
 
 #include "qshape/Cache/CacheBackend.h"
 
+#include "qshape/Cache/AccessMode.h"
+
 #include "Backends.h"
 
 #include "qshape/Cache/Diagnostics.h"
@@ -10,6 +12,7 @@
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/BLAKE3.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
@@ -107,6 +110,29 @@ std::vector<std::pair<std::string, std::string>> CacheBackend::status() {
 //===----------------------------------------------------------------------===//
 // Sizes and durations
 //===----------------------------------------------------------------------===//
+
+std::optional<AccessMode> qshape::cache::parseAccessMode(llvm::StringRef Text) {
+  return llvm::StringSwitch<std::optional<AccessMode>>(Text)
+      .Case("off", AccessMode::Off)
+      .Case("read", AccessMode::Read)
+      .Case("write", AccessMode::Write)
+      .Case("readwrite", AccessMode::ReadWrite)
+      .Default(std::nullopt);
+}
+
+llvm::StringRef qshape::cache::getAccessModeName(AccessMode Mode) {
+  switch (Mode) {
+  case AccessMode::Off:
+    return "off";
+  case AccessMode::Read:
+    return "read";
+  case AccessMode::Write:
+    return "write";
+  case AccessMode::ReadWrite:
+    return "readwrite";
+  }
+  return "off";
+}
 
 std::optional<uint64_t> qshape::cache::parseSize(llvm::StringRef Text) {
   Text = Text.trim();

@@ -20,29 +20,6 @@ using namespace qshape::cache;
 
 namespace qshape::compile {
 
-std::optional<CacheMode> parseCacheMode(llvm::StringRef text) {
-  return llvm::StringSwitch<std::optional<CacheMode>>(text)
-      .Case("off", CacheMode::Off)
-      .Case("read", CacheMode::Read)
-      .Case("write", CacheMode::Write)
-      .Case("readwrite", CacheMode::ReadWrite)
-      .Default(std::nullopt);
-}
-
-llvm::StringRef getCacheModeName(CacheMode mode) {
-  switch (mode) {
-  case CacheMode::Off:
-    return "off";
-  case CacheMode::Read:
-    return "read";
-  case CacheMode::Write:
-    return "write";
-  case CacheMode::ReadWrite:
-    return "readwrite";
-  }
-  return "off";
-}
-
 llvm::StringRef getCacheOutcomeName(CacheOutcome outcome) {
   switch (outcome) {
   case CacheOutcome::Off:
@@ -147,7 +124,7 @@ void ArtifactCache::recordHostTarget(const TargetInfo &target) {
 }
 
 std::unique_ptr<ArtifactCache> ArtifactCache::open(const ArtifactCacheOptions &options) {
-  if (options.mode == CacheMode::Off)
+  if (options.mode == cache::AccessMode::Off)
     return nullptr;
   CacheConfig config;
   config.Local.Directory = options.directory;

@@ -28,21 +28,13 @@ using namespace mlir;
 using namespace qshape;
 using namespace qshape::modulecache;
 
-std::optional<Mode> modulecache::parseMode(StringRef text) {
-  return llvm::StringSwitch<std::optional<Mode>>(text)
-      .Case("readwrite", Mode::ReadWrite)
-      .Case("read", Mode::Read)
-      .Case("write", Mode::Write)
-      .Case("off", Mode::Off)
-      .Default(std::nullopt);
-}
-
 FailureOr<CacheSettings>
 modulecache::parseCacheSettings(MLIRContext *ctx, StringRef passName,
                                 StringRef dir, StringRef mode,
                                 StringRef maxSize, StringRef remote) {
   CacheSettings parsed;
-  std::optional<Mode> m = mode.empty() ? Mode::ReadWrite : parseMode(mode);
+  std::optional<cache::AccessMode> m =
+      mode.empty() ? cache::AccessMode::ReadWrite : cache::parseAccessMode(mode);
   if (!m)
     return emitError(UnknownLoc::get(ctx))
            << passName << ": invalid mode '" << mode
@@ -271,12 +263,12 @@ void modulecache::countLookup(const LookupOutcome &outcome,
   ++misses;
 }
 
-std::string modulecache::describeLookup(const LookupOutcome &outcome, Mode mode,
+std::string modulecache::describeLookup(const LookupOutcome &outcome, cache::AccessMode mode,
                                         const cache::CacheKey &key) {
   if (outcome.hit())
     return "hit " + key.str() +
            (outcome.level == cache::CacheLevel::Remote ? " (remote)" : "");
-  return (looksUp(mode) ? "miss " : "write ") + key.str();
+  return (cache::reads(mode) ? "miss " : "write ") + key.str();
 }
 
 LogicalResult modulecache::verifyQuietly(Operation *op, std::string &why) {

@@ -52,7 +52,7 @@ struct QShapeCachePass : qshape::impl::QShapeCacheBase<QShapeCachePass> {
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    if (parsed.mode == Mode::Off) {
+    if (parsed.mode == cache::AccessMode::Off) {
       if (failed(runPipeline(nested, module)))
         signalPassFailure();
       return;
@@ -79,7 +79,7 @@ struct QShapeCachePass : qshape::impl::QShapeCacheBase<QShapeCachePass> {
       ++numErrors;
 
     LookupOutcome found;
-    if (looksUp(parsed.mode)) {
+    if (cache::reads(parsed.mode)) {
       found = lookupAndInstall(*backend, module, key,
                                verifyHit ? HitVerification::Verify
                                          : HitVerification::Skip);
@@ -114,7 +114,7 @@ struct QShapeCachePass : qshape::impl::QShapeCacheBase<QShapeCachePass> {
     // storeModule verifies the module before storing it (whatever
     // -verify-each says), so that its hits need not; one that does not
     // verify is left to the pass manager's verifier, which reports it.
-    if (stores(parsed.mode) && backend->isEnabled() &&
+    if (cache::writes(parsed.mode) && backend->isEnabled() &&
         succeeded(storeResult(*backend, module, key,
                               millisBetween(looked, compiled))))
       skipPassManagerVerifier();

@@ -56,7 +56,7 @@ struct QShapeCacheLookupPass
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    if (parsed.mode == Mode::Off) {
+    if (parsed.mode == cache::AccessMode::Off) {
       markAllAnalysesPreserved();
       return;
     }
@@ -75,7 +75,7 @@ struct QShapeCacheLookupPass
     Builder b(module.getContext());
 
     LookupOutcome found;
-    if (looksUp(parsed.mode)) {
+    if (cache::reads(parsed.mode)) {
       std::shared_ptr<cache::CacheBackend> backend =
           cache::openCache(parsed.config);
       found = lookupAndInstall(

@@ -68,7 +68,7 @@ struct QShapeCacheStorePass
       return signalPassFailure();
     }
     CacheSettings settings = effectiveSettings(pending);
-    if (settings.mode == Mode::Off)
+    if (settings.mode == cache::AccessMode::Off)
       return;
     if (!keyAttr) {
       module.emitWarning()
@@ -82,7 +82,7 @@ struct QShapeCacheStorePass
         pending ? uint64_t(millisBetween(pending->lookedUp,
                                          std::chrono::steady_clock::now()))
                 : 0;
-    if (hit || !stores(settings.mode)) {
+    if (hit || !cache::writes(settings.mode)) {
       if (emitRemarks)
         emitRemark(module.getLoc())
             << "qshape-cache: nothing to store for " << keyText

@@ -569,14 +569,14 @@ int main(int argc, char **argv) {
                 "--emit=so or --emit=obj");
   if (outputs.front() == "-" && binary)
     return fail("--emit=" + getEmitName(emit) + " cannot be written to stdout");
-  std::optional<CacheMode> cacheMode = parseCacheMode(cacheModeText);
+  std::optional<qshape::cache::AccessMode> cacheMode = qshape::cache::parseAccessMode(cacheModeText);
   if (!cacheMode)
     return fail("--cache='" + cacheModeText + "': use off, read, write or readwrite");
   std::optional<uint64_t> lockWaitMs = qshape::cache::parseDurationMs(cacheLockWait, 1000);
   if (!lockWaitMs)
     return fail("--cache-lock-wait='" + cacheLockWait +
                 "' is not a duration like 500ms, 30s or 5m");
-  if (emit == EmitKind::SharedLibrary && *cacheMode != CacheMode::Off) {
+  if (emit == EmitKind::SharedLibrary && *cacheMode != qshape::cache::AccessMode::Off) {
     llvm::Expected<Linker> linker = findLinker(options.linker);
     if (!linker)
       return fail(llvm::toString(linker.takeError()));

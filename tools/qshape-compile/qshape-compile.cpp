@@ -180,8 +180,8 @@ std::optional<Session> openSession(const Arguments &a, const std::string &compil
   options.shareTopology = a.shareTopology;
   if (a.linker)
     options.linker = *a.linker;
-  std::optional<CacheMode> mode = parseCacheMode(a.cacheMode.value_or("readwrite"));
-  if (!mode || (*mode != CacheMode::Read && *mode != CacheMode::ReadWrite))
+  std::optional<cache::AccessMode> mode = cache::parseAccessMode(a.cacheMode.value_or("readwrite"));
+  if (!mode || (*mode != cache::AccessMode::Read && *mode != cache::AccessMode::ReadWrite))
     return std::nullopt;
   std::optional<uint64_t> lockWaitMs = cache::parseDurationMs(
       a.lockWait.value_or(ArtifactCacheOptions::kDefaultLockWait), 1000);

@@ -146,18 +146,18 @@ TEST_F(ArtifactCacheTest, ReadModeNeverStoresWriteModeNeverHits) {
   ArtifactCacheOptions options;
   options.directory = path("cache");
   options.remote = "off";
-  options.mode = CacheMode::Read;
+  options.mode = qshape::cache::AccessMode::Read;
   std::unique_ptr<ArtifactCache> reader = ArtifactCache::open(options);
   reader->storeLibrary(*key, library, 1);
   EXPECT_FALSE(lookup(*key).has_value());
-  options.mode = CacheMode::Write;
+  options.mode = qshape::cache::AccessMode::Write;
   std::unique_ptr<ArtifactCache> writer = ArtifactCache::open(options);
   writer->storeLibrary(*key, library, 1);
   auto out = OutputFile::create(path("w.so"), true);
   ASSERT_TRUE(bool(out));
   EXPECT_FALSE(writer->lookupLibrary(*key, *out));
   EXPECT_TRUE(lookup(*key).has_value());
-  options.mode = CacheMode::Off;
+  options.mode = qshape::cache::AccessMode::Off;
   EXPECT_EQ(ArtifactCache::open(options), nullptr);
 }
 

@@ -34,6 +34,7 @@
 #ifndef QSHAPE_COMPILE_ARTIFACTCACHE_H
 #define QSHAPE_COMPILE_ARTIFACTCACHE_H
 
+#include "qshape/Cache/AccessMode.h"
 #include "qshape/Cache/CacheBackend.h"
 #include "qshape/Compile/CompileOptions.h"
 #include "qshape/Compile/OutputFile.h"
@@ -52,11 +53,6 @@
 
 namespace qshape::compile {
 
-/// --cache: which way the artifact cache is used.
-enum class CacheMode { Off, Read, Write, ReadWrite };
-/// "off", "read", "write", "readwrite".
-std::optional<CacheMode> parseCacheMode(llvm::StringRef text);
-llvm::StringRef getCacheModeName(CacheMode mode);
 
 /// What a compilation did with the cache, as -v prints it.
 enum class CacheOutcome { Off, Hit, Miss };
@@ -73,7 +69,7 @@ void printHitTiming(llvm::raw_ostream &os, llvm::StringRef via, double read, dou
                     double facts, double cache, double total, uint64_t outputBytes);
 
 struct ArtifactCacheOptions {
-  CacheMode mode = CacheMode::ReadWrite;
+  cache::AccessMode mode = cache::AccessMode::ReadWrite; ///< --cache
   /// The cache directory; empty: $QSHAPE_CACHE_DIR, else the default.
   std::string directory;
   /// A remote URL (redis://...), "off", or empty: $QSHAPE_CACHE_REMOTE.
@@ -155,10 +151,10 @@ public:
   static std::unique_ptr<ArtifactCache> open(const ArtifactCacheOptions &options);
 
   bool reads() const {
-    return options.mode == CacheMode::Read || options.mode == CacheMode::ReadWrite;
+    return cache::reads(options.mode);
   }
   bool writes() const {
-    return options.mode == CacheMode::Write || options.mode == CacheMode::ReadWrite;
+    return cache::writes(options.mode);
   }
   std::string describe() const { return backend->describe(); }
   /// The host's target for the index keys: as recorded in the cache

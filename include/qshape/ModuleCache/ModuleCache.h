@@ -11,6 +11,7 @@
 #ifndef QSHAPE_MODULECACHE_MODULECACHE_H
 #define QSHAPE_MODULECACHE_MODULECACHE_H
 
+#include "qshape/Cache/AccessMode.h"
 #include "qshape/Cache/CacheBackend.h"
 #include "qshape/Cache/CacheKey.h"
 
@@ -32,16 +33,9 @@ namespace qshape::modulecache {
 constexpr llvm::StringLiteral kCacheKeyAttr = "qshape.cache_key";
 constexpr llvm::StringLiteral kCacheHitAttr = "qshape.cache_hit";
 
-enum class Mode { ReadWrite, Read, Write, Off };
-
-/// "readwrite", "read", "write", "off".
-std::optional<Mode> parseMode(llvm::StringRef text);
-inline bool looksUp(Mode m) { return m == Mode::ReadWrite || m == Mode::Read; }
-inline bool stores(Mode m) { return m == Mode::ReadWrite || m == Mode::Write; }
-
 /// What a cache pass's options name, checked once in initialize().
 struct CacheSettings {
-  Mode mode = Mode::ReadWrite;
+  cache::AccessMode mode = cache::AccessMode::ReadWrite;
   cache::CacheConfig config;
 };
 
@@ -173,7 +167,7 @@ void countLookup(const LookupOutcome &outcome, mlir::Pass::Statistic &hits,
 
 /// "hit <key>", "hit <key> (remote)", "miss <key>", "write <key>": the text
 /// of the passes' remarks.
-std::string describeLookup(const LookupOutcome &outcome, Mode mode,
+std::string describeLookup(const LookupOutcome &outcome, cache::AccessMode mode,
                            const cache::CacheKey &key);
 
 /// Stores `module` as MLIR bytecode under `key` (to every level), but only
