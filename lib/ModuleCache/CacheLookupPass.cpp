@@ -1,4 +1,4 @@
-//===- CacheLookup.cpp - qshape-cache-lookup: first half of a staged cache ===//
+//===- CacheLookupPass.cpp - qshape-cache-lookup: first half of a staged one ===//
 //
 // At the start of a staged lowering: key the input, record the key on the
 // module and, on a hit, load the cached final module, empty the module (so

@@ -1,4 +1,4 @@
-//===- Cache.cpp - qshape-cache: a nested pipeline behind the cache -------===//
+//===- CachePass.cpp - qshape-cache: a nested pipeline behind the cache ---===//
 //
 // Key the input module, install a cached result on a hit, otherwise run the
 // nested pipeline (dynamic pipeline) and store what it produced. Cache

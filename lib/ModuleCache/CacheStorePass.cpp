@@ -1,4 +1,4 @@
-//===- CacheStore.cpp - qshape-cache-store: second half of a staged cache -===//
+//===- CacheStorePass.cpp - qshape-cache-store: second half of a staged one ===//
 //
 // At the end of a staged lowering: remove the attributes qshape-cache-lookup
 // put on the module and, unless the module came from the cache, store it
