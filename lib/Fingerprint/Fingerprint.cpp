@@ -2,6 +2,7 @@
 
 #include "qshape/Fingerprint/Fingerprint.h"
 #include "CanonicalView.h"
+#include "qshape/Conversion/ToValueSemantics.h"
 #include "qshape/Fingerprint/Encoding.h"
 
 #include "mlir/IR/BuiltinAttributes.h"
@@ -215,6 +216,16 @@ private:
 /// The digests of `op`'s canonical form (with `functions`, of every
 /// function-like op in it too).
 FailureOr<ModuleFingerprints> digestsOf(Operation *op, bool functions) {
+  // A qref module is fingerprinted in its value-semantics form, converted
+  // on a copy: one program, one fingerprint and one cache key, whichever
+  // frontend wrote it.
+  OwningOpRef<ModuleOp> converted;
+  if (auto module = dyn_cast<ModuleOp>(op); module && holdsQRef(module)) {
+    converted = module.clone();
+    if (failed(convertQRefInput(*converted)))
+      return failure(); // diagnosed by the conversion
+    op = *converted;
+  }
   std::unique_ptr<fpview::CanonicalView> view = fpview::CanonicalView::build(op);
   if (!view)
     return failure(); // diagnosed by build

@@ -1,4 +1,4 @@
-//===- qshape-compile.cpp - a quantum MLIR module to a native library -----===//
+//===- qshape-compile-full.cpp - a quantum MLIR module to a native library ===//
 //
 //   qshape-compile IN.mlir... (-o OUT.so | --output-dir=DIR) [--opt-level=N]
 //                  [--no-roll] [--emit=K]
