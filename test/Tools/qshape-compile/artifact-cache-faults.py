@@ -311,15 +311,7 @@ def case_full(work, inp, ref):
         S.notes.append("full: no tmpfs (not root), case skipped")
         return
     try:
-        # Leave less room than the library needs (the entry is > 7 KiB).
-        fd = os.open(os.path.join(d, "filler"), os.O_WRONLY | os.O_CREAT, 0o600)
-        try:
-            while os.write(fd, b"\0" * 1024) == 1024:
-                pass
-        except OSError:
-            pass
-        os.close(fd)
-        os.truncate(os.path.join(d, "filler"), os.path.getsize(os.path.join(d, "filler")) - 4096)
+        fill(d, 4096)  # less room than the library needs (the entry is > 7 KiB)
         r = compile_(inp, d, os.path.join(work, "c6.so"))
         good(r, ref, "compile into a full cache")
         check(r.outcome == "miss", "a miss")
