@@ -21,6 +21,8 @@
 #include "llvm/Support/Program.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <atomic>
+
 #ifdef QSHAPE_HAVE_LLD_LIBRARY
 #include "lld/Common/Driver.h"
 LLD_HAS_DRIVER(elf)
@@ -29,6 +31,12 @@ LLD_HAS_DRIVER(elf)
 using namespace llvm;
 
 namespace qshape::compile {
+
+/// Set once lld crashed under crash recovery: its state was left mid-way,
+/// and the process must not run static destructors over it.
+static std::atomic<bool> lldCrashed{false};
+
+bool linkerCrashedInProcess() { return lldCrashed; }
 
 /// lld in this process. Its diagnostics are collected and returned with a
 /// failure, as a child's would be.
@@ -51,8 +59,10 @@ static Error linkInProcess(ArrayRef<StringRef> args) {
   lld::Result result = lld::lldMain(argv, outStream, errStream, {{lld::Gnu, &lld::elf::link}});
   if (result.retCode == 0)
     return Error::success();
-  if (!result.canRunAgain)
+  if (!result.canRunAgain) {
+    lldCrashed = true;
     err += "\nld.lld: crashed";
+  }
   return createStringError("linking failed (lld in process, exit code " +
                            std::to_string(result.retCode) + "): " + join(storage, " ") +
                            (StringRef(err).trim().empty() ? "" : "\n" + StringRef(err).trim().str()));

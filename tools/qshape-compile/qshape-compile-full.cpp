@@ -44,6 +44,7 @@
 #include <future>
 #include <thread>
 #include <vector>
+#include <unistd.h>
 
 #ifdef QSHAPE_COMPILE_MIMALLOC
 #include <mimalloc.h>
@@ -634,5 +635,12 @@ int main(int argc, char **argv) {
   }
   if (prescanner.joinable())
     prescanner.join();
+  if (linkerCrashedInProcess()) {
+    // Its error is reported and the temporaries are gone; lld's abandoned
+    // state must not meet the static destructors.
+    llvm::outs().flush();
+    llvm::errs().flush();
+    _exit(status);
+  }
   return status;
 }

@@ -96,6 +96,11 @@ llvm::Expected<Linker> findLinker(llvm::StringRef requested);
 llvm::Error linkSharedLibrary(const Linker &linker, llvm::StringRef object,
                               llvm::StringRef output);
 
+/// Whether lld crashed in this process (a full disk under its mmap): the
+/// link failed with an error, and the process should end with _exit(), not
+/// run static destructors over lld's abandoned state.
+bool linkerCrashedInProcess();
+
 } // namespace qshape::compile
 
 #endif // QSHAPE_COMPILE_TOOLCHAIN_H
