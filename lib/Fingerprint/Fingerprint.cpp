@@ -219,13 +219,13 @@ FailureOr<ModuleFingerprints> digestsOf(Operation *op, bool functions) {
   // A qref module is fingerprinted in its value-semantics form, converted
   // on a copy: one program, one fingerprint and one cache key, whichever
   // frontend wrote it.
-  OwningOpRef<ModuleOp> converted;
-  if (auto module = dyn_cast<ModuleOp>(op); module && holdsQRef(module)) {
-    converted = module.clone();
-    if (failed(convertQRefInput(*converted)))
-      return failure(); // diagnosed by the conversion
-    op = *converted;
-  }
+  FailureOr<OwningOpRef<ModuleOp>> converted = OwningOpRef<ModuleOp>();
+  if (auto module = dyn_cast<ModuleOp>(op))
+    converted = valueSemanticsCopy(module);
+  if (failed(converted))
+    return failure(); // diagnosed by the conversion
+  if (*converted)
+    op = **converted;
   std::unique_ptr<fpview::CanonicalView> view = fpview::CanonicalView::build(op);
   if (!view)
     return failure(); // diagnosed by build

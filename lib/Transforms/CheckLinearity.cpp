@@ -248,15 +248,12 @@ struct CheckLinearityPass
     // conversion (a use after deallocation is an error there) and the
     // value-semantics form it gives, on a copy.
     ModuleOp module = getOperation();
-    OwningOpRef<ModuleOp> converted;
-    if (holdsQRef(module)) {
-      converted = module.clone();
-      if (failed(convertQRefInput(*converted))) {
-        ++numViolations;
-        return signalPassFailure();
-      }
+    FailureOr<OwningOpRef<ModuleOp>> converted = valueSemanticsCopy(module);
+    if (failed(converted)) {
+      ++numViolations;
+      return signalPassFailure();
     }
-    LinearityChecker checker(converted ? *converted : module);
+    LinearityChecker checker(*converted ? **converted : module);
     numValues += checker.numValues;
     numViolations += checker.violations;
     if (checker.violations > 0)

@@ -115,14 +115,11 @@ struct QShapeStatsPass : qshape::impl::QShapeStatsBase<QShapeStatsPass> {
     ModuleOp module = getOperation();
     // qref input is counted in its value-semantics form (the gates and
     // qubits are the same), converted on a copy: the IR is not changed.
-    OwningOpRef<ModuleOp> converted;
-    if (holdsQRef(module)) {
-      converted = module.clone();
-      if (failed(convertQRefInput(*converted)))
-        return signalPassFailure();
-    }
+    FailureOr<OwningOpRef<ModuleOp>> converted = valueSemanticsCopy(module);
+    if (failed(converted))
+      return signalPassFailure();
     ModuleStats s;
-    for (Region &region : (converted ? *converted : module)->getRegions())
+    for (Region &region : (*converted ? **converted : module)->getRegions())
       for (Block &block : region)
         for (Operation &op : block)
           s.visit(&op, 0, 1);

@@ -12,6 +12,7 @@
 #define QSHAPE_CONVERSION_TOVALUESEMANTICS_H
 
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OwningOpRef.h"
 #include "mlir/Support/LogicalResult.h"
 
 namespace qshape {
@@ -22,6 +23,11 @@ bool holdsQRef(mlir::ModuleOp module);
 /// Runs qshape-to-value-semantics on `module` when it holds qref ops; a
 /// failure has been reported (located) through the context's handler.
 mlir::LogicalResult convertQRefInput(mlir::ModuleOp module);
+
+/// For the analyses that must not change their input: a converted copy of
+/// `module` when it holds qref ops, null when it does not (use `module`
+/// itself); failure, reported, when the conversion fails.
+mlir::FailureOr<mlir::OwningOpRef<mlir::ModuleOp>> valueSemanticsCopy(mlir::ModuleOp module);
 
 } // namespace qshape
 

@@ -863,4 +863,14 @@ LogicalResult convertQRefInput(ModuleOp module) {
   return holdsQRef(module) ? convertFunctions(module) : success();
 }
 
+FailureOr<OwningOpRef<ModuleOp>> valueSemanticsCopy(ModuleOp module) {
+  OwningOpRef<ModuleOp> copy;
+  if (!holdsQRef(module))
+    return copy;
+  copy = module.clone();
+  if (failed(convertFunctions(*copy)))
+    return failure();
+  return copy;
+}
+
 } // namespace qshape
