@@ -8,8 +8,8 @@ same options give byte-identical text.  Python 3.11 standard library only.
 Contents
 --------
 * A small in-memory IR (``Value``, ``Op``, ``Block``, ``Func``, ``Module``) that
-  prints the textual MLIR the Catalyst frontend emits (see
-  ``shared/reference/catalyst-quantum-dialect.md``), in the pretty form or, op
+  prints the textual MLIR the Catalyst frontend emits (Catalyst's ``quantum``
+  dialect, docs/catalyst.md), in the pretty form or, op
   by op, in the generic form.
 * ``QNodeBuilder``: a wire-level builder (device, alloc, extract/gates/insert,
   measurements, dealloc, device_release, return) shared with workloads.py.

@@ -22,7 +22,7 @@
    process on W2 at n_trotter 10 and 40 (target: hit <= 1% of the miss),
    a hit by compile key, a Python session's hit, and 8 simultaneous compiles
    (target: total CPU <= 1.3x one compile). <build>/bench/artifact.json.
-9. Seed 000's session (`session`, bench/session_bench.py): its 140 jobs
+9. W1's batch session (`session`, bench/session_bench.py): its 140 jobs
    compiled by qshape.compile and run by Artifact.run in one Python process,
    on a fresh cache and on the filled one. <build>/bench/session.json.
 Ratios are taken within one run (the machine is noisy); timings are the best
@@ -282,7 +282,7 @@ def main():
                          "installed), catalyst-cache and topology (bench/topology_bench.py: the MLIR "
                          "cache in a Catalyst-shaped pipeline; one artifact per topology), roll-scale "
                          "(not in the default: roll vs parse on W2 with "
-                         "15-1000 terms, W1, W3; --roll-terms, --roll-trotter), session (seed 000's "
+                         "15-1000 terms, W1, W3; --roll-terms, --roll-trotter), session (the batch user's "
                          "140 jobs through qshape.compile and Artifact.run), families (bench/families.py "
                          "rolled: ops and roll/parse), nesting (canonicalize, roll and compile "
                          "against region depth), noroll (not in the default: --no-roll compiles "
@@ -968,7 +968,7 @@ def native_execution(bindir, work):
 # 8. Artifact cache (issue 13): qshape-compile's hit vs miss, new processes
 # ---------------------------------------------------------------------------
 
-# Seed 001's figures (the user's own measurements, not ours).
+# The QPE user's figures (the user's own measurements, not ours).
 SEED_SESSION_COMPILE_S = 220
 SEED_IR_HIT_S = (29, 61)
 
@@ -1023,7 +1023,7 @@ def artifact_bench(bindir, work, args):
           "one compile's CPU varies by up to 50 % between runs here). Hit by key: the same module in another spelling (a comment added: "
           "the source index misses, the module is parsed and fingerprinted, the library hits by "
           "its compile key). Python session: a new `python3 -c 'import qshape; "
-          "qshape.compile(...)'` process that hits. Seed 001's user paid "
+          "qshape.compile(...)'` process that hits. The QPE user (W2) paid "
           f"{SEED_SESSION_COMPILE_S} s per session, and {SEED_IR_HIT_S[0]}-{SEED_IR_HIT_S[1]} s "
           "on a hit of their hand-made IR-level cache.\n")
     print("| workload | miss (s) | hit (s) | hit / miss | hit by key (s) | Python session hit (s) "
@@ -1095,7 +1095,7 @@ def artifact_bench(bindir, work, args):
               f"{statistics.median(by_key):.3f} | {statistics.median(pys):.3f} | "
               f"{outcomes.count('miss')} miss, {cpu8 / compiler_cpu:.2f}x ({cpu8 / one_cpu:.2f}x) |",
               flush=True)
-    print(f"\nSeed 001 for comparison: {SEED_SESSION_COMPILE_S} s of compilation per session; "
+    print(f"\nThe QPE user (W2) for comparison: {SEED_SESSION_COMPILE_S} s of compilation per session; "
           f"{SEED_IR_HIT_S[0]}-{SEED_IR_HIT_S[1]} s for their IR-level cache's hit.")
     with open(os.path.join(work, "artifact.json"), "w") as f:
         json.dump({"command": cmd, "rows": rows,

@@ -1,4 +1,4 @@
-"""Seed 000's session end to end (bench/run.py --sections session).
+"""W1's batch session end to end (bench/run.py --sections session).
 
 The seed's script runs 140 jobs in one Python process: W1 on 10 wires,
 traced without autograph (so unrolled), the first gate cycling through
@@ -72,13 +72,13 @@ def session_bench(bindir, work, repeat):
             assert r == first["results"][i % len(OPS)], (i, r)
     best = min(rounds, key=lambda r: r[0]["total"] + r[1]["total"])
 
-    print("## Seed 000's session end to end (140 jobs: qshape.compile, then Artifact.run)\n")
+    print("## W1's batch session end to end (140 jobs: qshape.compile, then Artifact.run)\n")
     print(f"Command: `python3 bench/run.py --build <build> --sections session --repeat {repeat}`\n")
-    print("W1 (10 wires, unrolled, the first gate cycling through four ops, seed 000's "
+    print("W1 (10 wires, unrolled, the first gate cycling through four ops, the batch user's "
           "arguments) compiled by `qshape.compile` and run by `Artifact.run` (qshape-run) "
           f"{JOBS} times in one new Python process: session 1 on a fresh cache (four misses, "
           "one per topology), session 2 in another process on the filled cache. Wall times "
-          "inside the process; the best of --repeat rounds. Seed 000's user measured, for "
+          "inside the process; the best of --repeat rounds. The batch user (W1) measured, for "
           "the same 140 jobs in Catalyst, 8.9-9.5 s in `QJIT.compile`, 1.8-4.9 s in "
           "`QJIT.capture` and 1.0-2.3 s in `QJIT.generate_ir`.\n")
     print("| session | total (s) | compiles (s) | runs (s) | compile: miss, hit median (ms) "

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Benchmark workloads W1-W4 as Catalyst-shaped MLIR (see
-``shared/reference/workloads.md`` and ``bench/README.md``).
+``bench/README.md``).
 
     python3 bench/workloads.py KIND [options] -o out.mlir [--args-out args.json]
 
@@ -41,7 +41,7 @@ import randcircuit as rc  # noqa: E402
 fmt_f64 = rc.fmt_f64
 
 # --------------------------------------------------------------------------
-# W1: many small identical-topology circuits (seed 000)
+# W1: many small identical-topology circuits (the batch user's report)
 # --------------------------------------------------------------------------
 
 W1_OPS = ("PauliX", "PauliY", "PauliZ", "Hadamard")
@@ -49,7 +49,7 @@ W1_OPS = ("PauliX", "PauliY", "PauliZ", "Hadamard")
 
 def build_w1(wires=10, layers=1, op="PauliX", form="unrolled", outer_loop="always",
              device_qubits=None, consts="hoist", semantics="value"):
-    """The seed-000 QNode.
+    """The batch user's QNode.
 
     unrolled: for j in L, for i in W: extract %r[ i], op, Rot(r1), Rot(r2),
     Hadamard, insert %r[ i] (what the frontend emits without autograph).
@@ -114,7 +114,7 @@ def w1_args(seed):
 
 
 # --------------------------------------------------------------------------
-# W2: Trotterized QPE with runtime coefficients (seed 001)
+# W2: Trotterized QPE with runtime coefficients (the QPE user's report)
 # --------------------------------------------------------------------------
 
 # H2, STO-3G, Jordan-Wigner, wire order 0..3 (workloads.md order).
@@ -177,7 +177,7 @@ def adjoint_trotter_sequence(time, n, order, m):
 def build_w2(n_trotter=10, n_est=4, order=2, variant="native", hamiltonian="h2",
              terms=15, qubits=4, seed=0, prep="none", adjoint_style="negate",
              consts="hoist", coeffs_mode="runtime", geometry=0, semantics="value"):
-    """The seed-001 QPE.  For k in 0..n_est-1, t = 2^(n_est-1-k):
+    """The QPE user's program.  For k in 0..n_est-1, t = 2^(n_est-1-k):
     ctrl(adjoint(TrotterProduct(H, t, n_trotter, order)), control=Q+k); then
     adjoint(QFT) on the estimation wires Q..Q+n_est-1; returns their probs.
 
@@ -201,7 +201,7 @@ def build_w2(n_trotter=10, n_est=4, order=2, variant="native", hamiltonian="h2",
     state (X on the first Q/2 wires) and Hadamards on the estimation wires,
     the textbook QPE; use it to compare variants in a simulator.
 
-    coeffs_mode "baked" is seed 001's H_fixed: no argument, every angle
+    coeffs_mode "baked" is the QPE user's H_fixed: no argument, every angle
     c_j * y a baked constant (the frontend folds the product), with the
     coefficients of ``geometry`` (``geometry_coeffs``)."""
     if hamiltonian == "h2":
@@ -868,7 +868,7 @@ def main(argv=None):
                             "capture frontend emits (qref.alloc, qref.get before each use, "
                             "gates without results, qref.dealloc; not with --generic)")
 
-    p1 = sub.add_parser("w1", help="batch: seed 000")
+    p1 = sub.add_parser("w1", help="batch: many small circuits of 4 topologies")
     common(p1)
     p1.add_argument("--wires", type=int, default=10)
     p1.add_argument("--layers", type=int, default=1)
@@ -881,7 +881,7 @@ def main(argv=None):
     p1.add_argument("--consts", choices=["hoist", "inline"], default="hoist")
     p1.add_argument("--seed", type=int, default=0, help="seed of the argument values")
 
-    p2 = sub.add_parser("w2", help="qpe-h2: seed 001")
+    p2 = sub.add_parser("w2", help="qpe-h2: Trotterized QPE of H2")
     common(p2)
     p2.add_argument("--n-trotter", type=int, default=10)
     p2.add_argument("--n-est", type=int, default=4)
@@ -896,7 +896,7 @@ def main(argv=None):
     p2.add_argument("--adjoint-style", choices=["negate", "flag"], default="negate")
     p2.add_argument("--consts", choices=["hoist", "inline"], default="hoist")
     p2.add_argument("--coeffs", choices=["runtime", "baked"], default="runtime",
-                    help="runtime: a tensor argument (default); baked: seed 001's H_fixed, "
+                    help="runtime: a tensor argument (default); baked: the QPE user's H_fixed, "
                          "every angle a constant")
     p2.add_argument("--geometry", type=int, default=0,
                     help="baked: which stand-in geometry's coefficients (0: H2 at 1.3228 bohr)")

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # `make demo`: qshape's main jobs on the bundled examples (examples/), which
-# are the two user reports' circuits: W1 (seed 000: 140 batch jobs, written
-# with and without autograph) and W2 (seed 001: Trotterized QPE of H2).
+# are the two user reports' circuits: W1 (the batch user's report: 140 batch jobs, written
+# with and without autograph) and W2 (the QPE user's report: Trotterized QPE of H2).
 set -euo pipefail
 BUILD=${1:-build}
 BIN=$BUILD/bin
@@ -169,7 +169,7 @@ print("%s %s qshape-compile %.3f s" % (art.status, art.key, art.seconds))
   "$BIN/qshape-cache" list --dir "$ART_CACHE" | sed 's/^/    /'
   echo
   echo "== Session 3: other baked angles, the same topology (qshape-compile --share-topology) =="
-  echo "QPE of H2 with the Hamiltonian baked in (seed 001's H_fixed), at two stand-in geometries:"
+  echo "QPE of H2 with the Hamiltonian baked in (the QPE user's H_fixed), at two stand-in geometries:"
   echo "the baked angles differ, the topology does not. --share-topology lifts the angles into a"
   echo "parameter table before the key, so both programs have one key: the second geometry hits the"
   echo "first one's library (same cache as above), found by its text without a parse, and each"
