@@ -296,8 +296,11 @@ bool CanonicalView::addOp(Operation *op, Idx parentBlock) {
     st.flags |= kFuncLike;
   // isMergeable matters only for non-constants (constants never merge with
   // anything else, see mergeEqualOps, and scheduleBlock skips them first).
+  // A qref op never floats: its place among the barriers is part of the
+  // program, as its value-semantics twin's is.
   if (!(st.flags & kConst) && ni.registered && r.numRegions == 0 && r.numResults > 0 &&
-      ni.kind == QOpKind::NotQuantum && !ni.terminator && isMemoryEffectFree(op))
+      ni.kind == QOpKind::NotQuantum && !ni.terminator && !isQRefOp(op) &&
+      isMemoryEffectFree(op))
     st.flags |= kMergeable;
   if (r.numRegions && canonical::mayEditRegionsOf(op))
     st.flags |= kEditable;
@@ -363,7 +366,8 @@ bool CanonicalView::addOp(Operation *op, Idx parentBlock) {
       (k == QOpKind::NotQuantum && !(st.flags & (kConst | kMergeable | kTerminator))))
     if (isBarrier(op))
       st.flags |= kBarrier;
-  if (k != QOpKind::NotQuantum || ops[o].ordered == 1 || (st.flags & kPinnedInside)) {
+  if (k != QOpKind::NotQuantum || isQRefOp(op) || ops[o].ordered == 1 ||
+      (st.flags & kPinnedInside)) {
     st.flags |= kPinned;
     if (parentBlock != kNone)
       state[blocks[parentBlock].parentOp].flags |= kPinnedInside;

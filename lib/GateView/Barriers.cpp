@@ -65,9 +65,9 @@ bool isBarrier(Operation *op) { return decideDeep(op, barrierOf); }
 bool isPinnedByBarriers(Operation *op) {
   // A quantum op, or an op ordered by itself, at any depth.
   auto pinnedItself = [](Operation *x) {
-    return classify(x) != QOpKind::NotQuantum || orderOf(x) == Inherent::Yes;
+    return classify(x) != QOpKind::NotQuantum || isQRefOp(x) || orderOf(x) == Inherent::Yes;
   };
-  return classify(op) != QOpKind::NotQuantum || isOrdered(op) ||
+  return classify(op) != QOpKind::NotQuantum || isQRefOp(op) || isOrdered(op) ||
          (op->getNumRegions() && anyNestedOp(op, pinnedItself));
 }
 

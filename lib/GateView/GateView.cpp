@@ -81,6 +81,8 @@ Inherent orderOf(Operation *op) {
   return Inherent::Yes;
 }
 
+bool isQRefOp(Operation *op) { return op->getName().getDialectNamespace() == "qref"; }
+
 bool isOrdered(Operation *op) {
   return decideDeep(op, orderOf);
 }

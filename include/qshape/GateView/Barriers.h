@@ -36,8 +36,10 @@ namespace qshape {
 bool isBarrier(mlir::Operation *op);
 
 /// True when a barrier pins `op`, i.e. `op` must stay on its side of every
-/// barrier of its block: a quantum op, an op with effects (qshape::isOrdered),
-/// or an op whose regions hold one of these (a loop of gates). Other ops
+/// barrier of its block: a quantum op (`qref.*` included, so that a qref
+/// program keeps the order its value-semantics twin has), an op with effects
+/// (qshape::isOrdered), or an op whose regions hold one of these (a loop of
+/// gates). Other ops
 /// (pure, not quantum) may move across barriers as their operands allow.
 bool isPinnedByBarriers(mlir::Operation *op);
 

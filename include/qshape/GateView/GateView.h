@@ -28,6 +28,11 @@ QOpKind classify(mlir::Operation *op);
 QOpKind classify(llvm::StringRef opName);
 llvm::StringRef kindName(QOpKind kind);
 
+/// True for an op of Catalyst's reference-semantics dialect (`qref.*`), read
+/// by name: its qubit operands are references, which its gates update in
+/// place.
+bool isQRefOp(mlir::Operation *op);
+
 /// False for quantum ops the op table marks pure (gates, extract, insert,
 /// observables, and adjoint/ctrl regions of such ops), true for the other
 /// quantum ops; for other ops, MLIR's effect interfaces decide, and an op

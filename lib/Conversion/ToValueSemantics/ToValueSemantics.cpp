@@ -47,7 +47,6 @@ using namespace mlir;
 namespace qshape {
 namespace {
 
-bool isQRef(Operation *op) { return op->getName().getDialectNamespace() == "qref"; }
 bool isQRefType(Type t) { return t.getDialect().getNamespace() == "qref"; }
 /// `!qref.bit`, whichever class the host has for it (qshape's or Catalyst's).
 bool isQRefBit(Type t) {
@@ -320,6 +319,16 @@ FailureOr<Carried> Converter::usedState(Operation *op, const Frame &f) {
   for (auto key : wires)
     if (!whole.contains(key.first))
       c.wires.push_back(key);
+  // Each register's wires in ascending order, not in the order the region
+  // happens to name them: reordering two independent gets (as
+  // qshape-canonicalize may) must not change the carried values, and so the
+  // fingerprint.
+  llvm::DenseMap<Value, unsigned> regRank;
+  for (auto &key : c.wires)
+    regRank.try_emplace(key.first, regRank.size());
+  llvm::stable_sort(c.wires, [&](const auto &x, const auto &y) {
+    return std::make_pair(regRank[x.first], x.second) < std::make_pair(regRank[y.first], y.second);
+  });
   c.roots.assign(roots.begin(), roots.end());
   if (failed(checkHeld(op, c, f)))
     return failure();
@@ -744,7 +753,7 @@ LogicalResult Converter::convertOp(Operation *op, Frame &f) {
   if (name == "qref.operator")
     return op->emitError("qshape-to-value-semantics: qref.operator is not supported yet; run "
                          "Catalyst's convert-to-value-semantics first");
-  if (isQRef(op))
+  if (isQRefOp(op))
     return convertQubitOp(op, f);
   if (auto call = dyn_cast<func::CallOp>(op)) {
     auto sub = subroutines.find(call.getCalleeAttr().getAttr());
@@ -759,7 +768,7 @@ LogicalResult Converter::convertOp(Operation *op, Frame &f) {
     return convertIf(branch, f);
   // Anything else may not touch a reference, here or in its regions.
   WalkResult w = op->walk([&](Operation *inner) {
-    bool touches = isQRef(inner) || llvm::any_of(inner->getOperandTypes(), isQRefType) ||
+    bool touches = isQRefOp(inner) || llvm::any_of(inner->getOperandTypes(), isQRefType) ||
                    llvm::any_of(inner->getResultTypes(), isQRefType);
     return touches ? WalkResult::interrupt() : WalkResult::advance();
   });
@@ -783,7 +792,7 @@ LogicalResult convertFunctions(ModuleOp module) {
   llvm::DenseMap<StringAttr, Subroutine> subroutines;
   WalkResult w = module.walk([&](func::FuncOp func) {
     bool uses = func.walk([&](Operation *op) {
-                      return isQRef(op) ? WalkResult::interrupt() : WalkResult::advance();
+                      return isQRefOp(op) ? WalkResult::interrupt() : WalkResult::advance();
                     })
                     .wasInterrupted();
     bool takes = llvm::any_of(func.getArgumentTypes(), isQRefType) ||
@@ -854,7 +863,7 @@ namespace qshape {
 bool holdsQRef(ModuleOp module) {
   return module
       .walk([](Operation *op) {
-        return isQRef(op) ? WalkResult::interrupt() : WalkResult::advance();
+        return isQRefOp(op) ? WalkResult::interrupt() : WalkResult::advance();
       })
       .wasInterrupted();
 }
