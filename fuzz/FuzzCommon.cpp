@@ -3,7 +3,7 @@
 #include "FuzzCommon.h"
 
 #include "qshape/InitAll.h"
-#include "qshape/ToolInput.h"
+#include "qshape/ToolSupport/ToolInput.h"
 
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/DialectRegistry.h"
@@ -49,7 +49,7 @@ OwningOpRef<ModuleOp> parseModule(llvm::StringRef text, MLIRContext &ctx) {
   // MLIR's lexer reads up to a NUL, as every file buffer the tools parse
   // has; libFuzzer's bytes have none, so they are parsed from a copy.
   std::string terminated = text.str();
-  // Upstream parser limits the tools check for first (qshape/ToolInput.h).
+  // Upstream parser limits the tools check for first (qshape/ToolSupport/ToolInput.h).
   if (qshape::findToolInputProblem(terminated))
     return {};
   return parseSourceString<ModuleOp>(terminated, config, "fuzz-input");

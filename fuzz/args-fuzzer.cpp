@@ -13,7 +13,7 @@
 #include "FuzzCommon.h"
 
 #include "qshape/Interpreter/ValueIO.h"
-#include "qshape/ToolInput.h"
+#include "qshape/ToolSupport/ToolInput.h"
 
 #include "mlir/AsmParser/AsmParser.h"
 #include "mlir/IR/BuiltinTypes.h"

@@ -23,7 +23,7 @@
 
 #include "FuzzCommon.h"
 
-#include "qshape/Compile/TopologyIndex.h"
+#include "qshape/ArtifactCache/TopologyIndex.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"

@@ -1,10 +1,10 @@
 //===- topology-index-fuzzer.cpp - the skeleton scanner on raw bytes ------===//
 //
 // Input: any bytes, as the text of a program. scanSkeleton()
-// (lib/Compile/TopologyIndex.cpp) is what qshape-compile --share-topology
+// (lib/ArtifactCache/TopologyIndex.cpp) is what qshape-compile --share-topology
 // keys a program by without parsing it; it finds its stops 64 bytes at a
 // time. Properties:
-//  - those of unittests/Compile/SkeletonProperties.h: literals in order,
+//  - those of unittests/ArtifactCache/SkeletonProperties.h: literals in order,
 //    inside the text and float spellings; spaces in front only shift them;
 //    without comments the digest is the framed pieces between them; other
 //    literal values give the same digest (a skeleton);
@@ -18,7 +18,7 @@
 #include "FuzzCommon.h"
 #include "SkeletonProperties.h"
 
-#include "qshape/Compile/TopologyIndex.h"
+#include "qshape/ArtifactCache/TopologyIndex.h"
 
 #include "llvm/ADT/StringExtras.h"
 

@@ -2,13 +2,13 @@
 
 #include "qshape/Compile/Compiler.h"
 
-#include "qshape/Compile/ParameterTable.h"
+#include "qshape/ArtifactCache/ParameterTable.h"
 #include "qshape/Fingerprint/CanonicalForm.h"
 #include "qshape/Fingerprint/Fingerprint.h"
 #include "qshape/InitAll.h"
 #include "qshape/Interpreter/Interpreter.h"
 #include "qshape/Runtime/RuntimeABI.h"
-#include "qshape/ToolInput.h"
+#include "qshape/ToolSupport/ToolInput.h"
 #include "qshape/Transforms/LiftParameters.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"

@@ -9,7 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "qshape/Compile/Toolchain.h"
+#include "qshape/ArtifactCache/Toolchain.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"

@@ -21,7 +21,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "qshape/Cache/Diagnostics.h"
-#include "qshape/Compile/ArtifactCache.h"
+#include "qshape/ArtifactCache/ArtifactCache.h"
 #include "qshape/Compile/Compiler.h"
 
 #include "mlir/IR/AsmState.h"

@@ -24,8 +24,8 @@
 #include "qshape/Cache/CacheBackend.h"
 #include "qshape/Cache/CacheKey.h"
 #include "qshape/Cache/Diagnostics.h"
-#include "qshape/Compile/ArtifactCache.h"
-#include "qshape/Compile/TopologyIndex.h"
+#include "qshape/ArtifactCache/ArtifactCache.h"
+#include "qshape/ArtifactCache/TopologyIndex.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringSwitch.h"

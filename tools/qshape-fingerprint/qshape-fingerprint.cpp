@@ -9,7 +9,7 @@
 #include "qshape/Conversion/ToValueSemantics.h"
 #include "qshape/Fingerprint/Fingerprint.h"
 #include "qshape/InitAll.h"
-#include "qshape/ToolInput.h"
+#include "qshape/ToolSupport/ToolInput.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/DialectRegistry.h"

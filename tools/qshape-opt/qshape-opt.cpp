@@ -3,13 +3,13 @@
 // mlir-opt with qshape's `quantum` dialect, the upstream dialects Catalyst
 // circuits contain, qshape's passes and the upstream passes. Plugins load
 // with --load-pass-plugin / --load-dialect-plugin as in mlir-opt. The input
-// (a file or stdin) is read once, checked (qshape/ToolInput.h), and handed
+// (a file or stdin) is read once, checked (qshape/ToolSupport/ToolInput.h), and handed
 // to MlirOptMain as a buffer.
 //
 //===----------------------------------------------------------------------===//
 
 #include "qshape/InitAll.h"
-#include "qshape/ToolInput.h"
+#include "qshape/ToolSupport/ToolInput.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/InitAllPasses.h"

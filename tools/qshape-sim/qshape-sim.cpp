@@ -12,7 +12,7 @@
 #include "qshape/InitAll.h"
 #include "qshape/Interpreter/Interpreter.h"
 #include "qshape/Interpreter/ValueIO.h"
-#include "qshape/ToolInput.h"
+#include "qshape/ToolSupport/ToolInput.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Complex/IR/Complex.h"

@@ -8,7 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "qshape/Compile/ArtifactCache.h"
+#include "qshape/ArtifactCache/ArtifactCache.h"
 #include "qshape/Compile/Compiler.h"
 
 #include "mlir/IR/DialectRegistry.h"

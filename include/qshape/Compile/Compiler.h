@@ -33,11 +33,11 @@
 #define QSHAPE_COMPILE_COMPILER_H
 
 #include "qshape/Cache/CacheKey.h"
-#include "qshape/Compile/CompileOptions.h"
-#include "qshape/Compile/OutputFile.h"
-#include "qshape/Compile/Toolchain.h"
-#include "qshape/Compile/TopologyIndex.h"
-#include "qshape/Native/LibraryInfo.h"
+#include "qshape/ArtifactCache/CompileOptions.h"
+#include "qshape/ArtifactCache/OutputFile.h"
+#include "qshape/ArtifactCache/Toolchain.h"
+#include "qshape/ArtifactCache/TopologyIndex.h"
+#include "qshape/LibraryInfo/LibraryInfo.h"
 #include "qshape/Transforms/LiftParameters.h"
 
 #include "mlir/IR/BuiltinOps.h"

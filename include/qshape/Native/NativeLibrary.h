@@ -19,7 +19,7 @@
 #define QSHAPE_NATIVE_NATIVELIBRARY_H
 
 #include "qshape/Interpreter/RuntimeValue.h"
-#include "qshape/Native/LibraryInfo.h"
+#include "qshape/LibraryInfo/LibraryInfo.h"
 
 #include "mlir/IR/TypeRange.h"
 #include "llvm/ADT/SmallVector.h"

@@ -11,7 +11,7 @@
 #ifndef QSHAPE_TRANSFORMS_LIFTPARAMETERS_H
 #define QSHAPE_TRANSFORMS_LIFTPARAMETERS_H
 
-#include "qshape/Native/LibraryInfo.h"
+#include "qshape/LibraryInfo/LibraryInfo.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Support/LLVM.h"
