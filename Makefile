@@ -15,9 +15,10 @@ DEB_PACKAGES = llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools \
                python3 python3-pytest lld-22 \
                python3-venv python3-setuptools python3-wheel \
                libhiredis-dev redis-server \
-               libclang-rt-22-dev ccache python3-matplotlib liblld-22-dev
+               libclang-rt-22-dev ccache python3-matplotlib liblld-22-dev \
+               clang-format-22 clang-tidy-22
 
-.PHONY: all deps configure build check demo bench docs clean \
+.PHONY: all deps configure build check demo bench docs clean format format-check tidy \
         build-sanitize check-sanitize fuzz fuzz-differential
 
 all: build
@@ -38,6 +39,18 @@ build: deps configure
 
 check: build
 	@$(PYTHON) utils/run-tests.py --build $(BUILD) --python $(PYTHON)
+
+# One C++ style (.clang-format): `make format` rewrites the tree, `make
+# format-check` (in .ci/run) lists what is not formatted. `make tidy` runs
+# .clang-tidy's checks on lib/ with the build's compile commands.
+format: deps
+	@git ls-files '*.cpp' '*.h' ':!:test/**/Inputs/**' | xargs clang-format-22 -i
+
+format-check: deps
+	@./utils/format-check.sh
+
+tidy: deps configure
+	@run-clang-tidy-22 -quiet -p $(BUILD) -j $(JOBS) '$(CURDIR)/lib/.*\.cpp$$'
 
 demo: build
 	@./utils/demo.sh $(BUILD)
