@@ -49,13 +49,12 @@ int main(int argc, char **argv) {
       check(sv.applyGate("CNOT", {}, {w, w + 1}));
   }
   const double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
-          .count();
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
   const double updates = double(gates) * double(sv.getDimension());
   std::printf("qshape-sim-bench: %u qubits, %d layers, %llu gates in %.3f s: "
               "%.1f M amplitude-updates/s (norm %.12f)\n",
-              numQubits, layers, static_cast<unsigned long long>(gates),
-              seconds, updates / seconds / 1e6, sv.getNormSquared());
+              numQubits, layers, static_cast<unsigned long long>(gates), seconds,
+              updates / seconds / 1e6, sv.getNormSquared());
   return 0;
 }

@@ -43,9 +43,9 @@ constexpr llvm::StringLiteral G01[] = {"Identity", "PauliX", "PauliY", "PauliZ",
 constexpr llvm::StringLiteral G11[] = {"RX", "RY", "RZ", "PhaseShift"};
 constexpr llvm::StringLiteral G31[] = {"Rot"};
 constexpr llvm::StringLiteral G02[] = {"CNOT", "CY", "CZ", "SWAP", "ISWAP"};
-constexpr llvm::StringLiteral G12[] = {"CRX",     "CRY",     "CRZ",     "ControlledPhaseShift",
-                                       "IsingXX", "IsingYY", "IsingZZ", "IsingXY",
-                                       "SingleExcitation"};
+constexpr llvm::StringLiteral G12[] = {
+    "CRX",     "CRY",     "CRZ",     "ControlledPhaseShift", "IsingXX",
+    "IsingYY", "IsingZZ", "IsingXY", "SingleExcitation"};
 constexpr llvm::StringLiteral G32[] = {"CRot"};
 constexpr llvm::StringLiteral G03[] = {"Toffoli", "CSWAP"};
 const GateFamily Families[] = {{0, 1, G01}, {1, 1, G11}, {3, 1, G31}, {0, 2, G02},
@@ -284,7 +284,8 @@ private:
         auto decl = func::FuncOp::create(mb, b.getUnknownLoc(), name, type);
         decl.setPrivate();
       }
-      return func::CallOp::create(b, b.getUnknownLoc(), name, TypeRange{q.getType()}, ValueRange{q});
+      return func::CallOp::create(b, b.getUnknownLoc(), name, TypeRange{q.getType()},
+                                  ValueRange{q});
     });
   }
 
@@ -330,8 +331,7 @@ bool mutateModuleText(llvm::StringRef text, uint64_t seed, std::string &out,
     if (failed(verify(*module))) {
       // A mutation this file got wrong: never hand it on.
       if (std::getenv("QSHAPE_FUZZ_LOG_MUTATIONS"))
-        llvm::errs() << "qshape-fuzz: mutation " << names << " broke the module:\n"
-                     << diags.text();
+        llvm::errs() << "qshape-fuzz: mutation " << names << " broke the module:\n" << diags.text();
       return false;
     }
   }

@@ -34,8 +34,8 @@ int main(int argc, char **argv) {
   unsigned mutations = 0;
   std::string mutateOut = qshape::fuzz::takeFlag(&argc, &argv, "mutate-out");
   std::string mutate = qshape::fuzz::takeFlag(&argc, &argv, "mutate");
-  if (!mutate.empty() && (llvm::StringRef(mutate).getAsInteger(10, mutations) ||
-                          !LLVMFuzzerCustomMutator)) {
+  if (!mutate.empty() &&
+      (llvm::StringRef(mutate).getAsInteger(10, mutations) || !LLVMFuzzerCustomMutator)) {
     llvm::errs() << argv[0] << ": -mutate=N needs a number and a target with a custom mutator\n";
     return 2;
   }

@@ -131,8 +131,7 @@ extern "C" size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max
   size_t producer = std::min<size_t>(endian::read16le(data + ProducerLengthAt), size - FixedPart);
   h.Producer.assign(reinterpret_cast<const char *>(data) + FixedPart, producer);
   size_t payloadStart = std::min(size, FixedPart + producer + ChecksumSize);
-  llvm::StringRef payload(reinterpret_cast<const char *>(data) + payloadStart,
-                          size - payloadStart);
+  llvm::StringRef payload(reinterpret_cast<const char *>(data) + payloadStart, size - payloadStart);
   h.PayloadSize = payload.size();
   h.PayloadHash = llvm::BLAKE3::hash<CacheKey::NumBytes>(llvm::arrayRefFromStringRef(payload));
   if (seed % 3 == 0)

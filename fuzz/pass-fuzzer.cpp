@@ -125,8 +125,8 @@ void checkFingerprint(ModuleOp module) {
     if (succeeded(qshape::canonicalize(*copy))) {
       FailureOr<qshape::Fingerprint> written = qshape::computeFingerprint(*copy);
       if (succeeded(fast) != succeeded(written) || (succeeded(fast) && !same(fast, written)))
-        fail("fingerprint " + digests(fast) + " != fingerprint of the canonical form written back " +
-                 digests(written),
+        fail("fingerprint " + digests(fast) +
+                 " != fingerprint of the canonical form written back " + digests(written),
              module);
     } else if (succeeded(fast)) {
       fail("canonicalize failed where the fingerprint did not:\n" + diags.text(), module);

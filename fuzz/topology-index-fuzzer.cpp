@@ -44,8 +44,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   // Alignment: the same bytes at every offset of a 64-byte block.
   constexpr size_t kBlock = 64;
   std::unique_ptr<char[]> storage(new char[size + 2 * kBlock]);
-  char *base = reinterpret_cast<char *>(
-      (reinterpret_cast<uintptr_t>(storage.get()) + kBlock - 1) & ~uintptr_t(kBlock - 1));
+  char *base = reinterpret_cast<char *>((reinterpret_cast<uintptr_t>(storage.get()) + kBlock - 1) &
+                                        ~uintptr_t(kBlock - 1));
   for (size_t offset = 0; offset < kBlock; ++offset) {
     if (size)
       std::memcpy(base + offset, data, size);

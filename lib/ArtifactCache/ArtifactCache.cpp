@@ -32,8 +32,8 @@ llvm::StringRef getCacheOutcomeName(CacheOutcome outcome) {
   return "off";
 }
 
-void printSummary(llvm::raw_ostream &os, CacheOutcome outcome, llvm::StringRef key,
-                  double seconds, llvm::StringRef input) {
+void printSummary(llvm::raw_ostream &os, CacheOutcome outcome, llvm::StringRef key, double seconds,
+                  llvm::StringRef input) {
   os << llvm::format("qshape-compile: %s %s %.3f s", getCacheOutcomeName(outcome).str().c_str(),
                      key.str().c_str(), seconds);
   if (!input.empty())
@@ -60,8 +60,7 @@ std::string entryProducer() {
 static KeyBuilder indexKeyBuilder(llvm::StringRef kind, llvm::StringRef inputField,
                                   llvm::StringRef input, const CompileOptions &options,
                                   const TargetInfo &target, const Linker &linker,
-                                  llvm::StringRef parseOptions,
-                                  llvm::StringRef compilerBuildId) {
+                                  llvm::StringRef parseOptions, llvm::StringRef compilerBuildId) {
   KeyBuilder b;
   // Its own kind of key: never the key of a library or of an MLIR entry.
   b.add("artifact", kind)
@@ -94,9 +93,8 @@ KeyBuilder sourceKeyBuilder(llvm::StringRef inputBytes, const CompileOptions &op
 KeyBuilder topologyKeyBuilder(const SourceSkeleton &skeleton, const CompileOptions &options,
                               const TargetInfo &target, const Linker &linker,
                               llvm::StringRef parseOptions, llvm::StringRef compilerBuildId) {
-  KeyBuilder b = indexKeyBuilder("native-library-topology-index", "input-skeleton",
-                                 skeleton.digest, options, target, linker, parseOptions,
-                                 compilerBuildId);
+  KeyBuilder b = indexKeyBuilder("native-library-topology-index", "input-skeleton", skeleton.digest,
+                                 options, target, linker, parseOptions, compilerBuildId);
   b.add("float-literals", uint64_t(skeleton.literals.size()));
   return b;
 }
@@ -143,13 +141,13 @@ std::optional<CacheEntry> ArtifactCache::lookupChecked(const CacheKey &key, Payl
   // The layer checked the bytes; these checks are about what they are.
   const EntryHeader &h = r.Entry->Header;
   if (h.Kind != uint32_t(kind)) {
-    reportProblem("cache entry " + key.str() + " holds a " + payloadKindName(h.Kind) +
-                  ", not a " + payloadKindName(uint32_t(kind)) + "; compiling instead");
+    reportProblem("cache entry " + key.str() + " holds a " + payloadKindName(h.Kind) + ", not a " +
+                  payloadKindName(uint32_t(kind)) + "; compiling instead");
     return std::nullopt;
   }
   if (h.Producer != entryProducer()) {
-    reportProblem("cache entry " + key.str() + " was written by '" + h.Producer +
-                  "', not by '" + entryProducer() + "'; compiling instead");
+    reportProblem("cache entry " + key.str() + " was written by '" + h.Producer + "', not by '" +
+                  entryProducer() + "'; compiling instead");
     return std::nullopt;
   }
   return std::move(r.Entry);
@@ -166,7 +164,8 @@ std::optional<CacheKey> ArtifactCache::lookupSource(const CacheKey &source) {
   if (text.consume_front(SourceIndexPrefix) && text.consume_back("\n"))
     key = CacheKey::parse(text);
   if (!key)
-    reportProblem("cache entry " + source.str() + " is not a source index entry; "
+    reportProblem("cache entry " + source.str() +
+                  " is not a source index entry; "
                   "compiling instead");
   return key;
 }
@@ -196,9 +195,9 @@ bool ArtifactCache::lookupLibrary(const CacheKey &key, OutputFile &output, Libra
   std::string patched;
   if (use.values) {
     patched = library.str();
-    if (llvm::Error err = writeParameterTable(llvm::MutableArrayRef<char>(patched.data(),
-                                                                          patched.size()),
-                                              "cache entry " + key.str(), *use.values)) {
+    if (llvm::Error err =
+            writeParameterTable(llvm::MutableArrayRef<char>(patched.data(), patched.size()),
+                                "cache entry " + key.str(), *use.values)) {
       // The compile that follows reports it if it meets it too.
       llvm::consumeError(std::move(err));
       return false;
@@ -297,8 +296,8 @@ void ArtifactCache::storeLibrary(const CacheKey &key, llvm::StringRef path, uint
   llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> bytes =
       llvm::MemoryBuffer::getFile(path, /*IsText=*/false, /*RequiresNullTerminator=*/false);
   if (!bytes) {
-    reportProblem("cannot read the compiled library '" + path + "' to cache it: " +
-                  bytes.getError().message());
+    reportProblem("cannot read the compiled library '" + path +
+                  "' to cache it: " + bytes.getError().message());
     return;
   }
   storeChecked(key, PayloadKind::SharedLibrary, (*bytes)->getBuffer(), compileMs);
@@ -324,7 +323,8 @@ ArtifactCache::lookupTopology(const CacheKey &topology) {
   if (key)
     map = TopologyMap::parse(rest);
   if (!key || !map) {
-    reportProblem("cache entry " + topology.str() + " is not a topology index entry; "
+    reportProblem("cache entry " + topology.str() +
+                  " is not a topology index entry; "
                   "compiling instead");
     return std::nullopt;
   }

@@ -35,8 +35,7 @@ std::string getOutputPathInDirectory(llvm::StringRef dir, llvm::StringRef input,
 
 llvm::Expected<std::vector<std::string>> getOutputPaths(llvm::ArrayRef<std::string> inputs,
                                                         llvm::StringRef outputFile,
-                                                        llvm::StringRef outputDir,
-                                                        EmitKind kind) {
+                                                        llvm::StringRef outputDir, EmitKind kind) {
   auto refuse = [](const llvm::Twine &why) { return llvm::createStringError(why); };
   if (outputDir.empty()) {
     if (inputs.size() > 1)

@@ -7,8 +7,8 @@
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
-#include "llvm/Support/Process.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
 #include "llvm/Support/Signals.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -155,8 +155,8 @@ Error OutputFile::write(StringRef bytes) {
 Error OutputFile::copyFrom(StringRef source) {
   reused = false;
   if (std::error_code ec = sys::fs::copy_file(source, tempPath))
-    return createStringError(ec, "cannot copy '" + source.str() + "' to '" + path + "': " +
-                                     ec.message());
+    return createStringError(ec, "cannot copy '" + source.str() + "' to '" + path +
+                                     "': " + ec.message());
   return Error::success();
 }
 

@@ -32,14 +32,14 @@ static llvm::Expected<SectionPlace> findTableIn(llvm::StringRef bytes, llvm::Str
   llvm::Expected<std::optional<native::ElfSection>> section =
       native::findLibrarySection(bytes, kParameterTableSection);
   if (!section)
-    return llvm::createStringError("cannot read '" + path.str() + "' as a shared library: " +
-                                   llvm::toString(section.takeError()));
+    return llvm::createStringError("cannot read '" + path.str() +
+                                   "' as a shared library: " + llvm::toString(section.takeError()));
   SectionPlace place;
   if (!*section)
     return place;
   if (!(*section)->inFile)
-    return llvm::createStringError("'" + path.str() + "': section " +
-                                   kParameterTableSection.str() + " has no file contents");
+    return llvm::createStringError("'" + path.str() + "': section " + kParameterTableSection.str() +
+                                   " has no file contents");
   place.offset = (*section)->offset;
   place.size = (*section)->size;
   place.found = true;
@@ -55,14 +55,12 @@ static llvm::Expected<SectionPlace> findTable(llvm::StringRef path) {
 }
 
 /// The table must hold exactly the program's values.
-static llvm::Error checkSlots(const SectionPlace &place, llvm::StringRef path,
-                              size_t values) {
+static llvm::Error checkSlots(const SectionPlace &place, llvm::StringRef path, size_t values) {
   if (place.found && place.size == values * sizeof(double))
     return llvm::Error::success();
   return llvm::createStringError(
       "'" + path.str() + "': the compiled parameter table (" +
-      (place.found ? std::to_string(place.size / sizeof(double)) + " slots"
-                   : std::string("none")) +
+      (place.found ? std::to_string(place.size / sizeof(double)) + " slots" : std::string("none")) +
       ") does not match the program's " + std::to_string(values) + " values");
 }
 
@@ -74,8 +72,8 @@ llvm::Expected<std::vector<double>> readParameterTable(llvm::StringRef path) {
   if (!place->found)
     return values;
   if (place->size % sizeof(double))
-    return llvm::createStringError("'" + path.str() + "': section " +
-                                   kParameterTableSection.str() + " is not a table of doubles");
+    return llvm::createStringError("'" + path.str() + "': section " + kParameterTableSection.str() +
+                                   " is not a table of doubles");
   values.resize(place->size / sizeof(double));
   int fd = ::open(path.str().c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0)
@@ -139,8 +137,7 @@ llvm::Error writeParameterTable(llvm::StringRef path, llvm::ArrayRef<double> val
   llvm::Expected<std::vector<double>> back = readParameterTable(path);
   if (!back)
     return back.takeError();
-  if (back->size() != values.size() ||
-      std::memcmp(back->data(), values.data(), place->size) != 0)
+  if (back->size() != values.size() || std::memcmp(back->data(), values.data(), place->size) != 0)
     return llvm::createStringError("'" + path.str() + "': the parameter table reads back wrong");
   return llvm::Error::success();
 }

@@ -102,9 +102,8 @@ std::optional<TargetInfo> TargetInfo::recorded(StringRef directory) {
   TargetInfo t;
   SmallVector<StringRef, 6> lines;
   text.take_front(check).split(lines, '\n', -1, /*KeepEmpty=*/false);
-  if (lines.size() != 5 || lines[0] != kRecordMagic ||
-      !lines[1].consume_front("boot ") || lines[1] != boot ||
-      !lines[2].consume_front("triple ") || !lines[3].consume_front("cpu ") ||
+  if (lines.size() != 5 || lines[0] != kRecordMagic || !lines[1].consume_front("boot ") ||
+      lines[1] != boot || !lines[2].consume_front("triple ") || !lines[3].consume_front("cpu ") ||
       !lines[4].consume_front("features "))
     return std::nullopt;
   t.triple = lines[2].str();
@@ -211,8 +210,7 @@ Expected<Linker> findLinker(StringRef requested) {
     ErrorOr<std::string> found = sys::findProgramByName(wanted);
     if (!found)
       return createStringError("the linker '" + wanted + "' (" + linker.origin +
-                               ") was not found in PATH; " + install +
-                               " (a full path)");
+                               ") was not found in PATH; " + install + " (a full path)");
     linker.path = *found;
   }
 
@@ -222,8 +220,8 @@ Expected<Linker> findLinker(StringRef requested) {
   // The configured linker's version text was read by CMake; another
   // linker's stamp alone identifies it (asking it would start a process on
   // every cache hit).
-  linker.identity = (linker.path == QSHAPE_LLD ? std::string(QSHAPE_LLD_VERSION) + "; " : "") +
-                    *stamp;
+  linker.identity =
+      (linker.path == QSHAPE_LLD ? std::string(QSHAPE_LLD_VERSION) + "; " : "") + *stamp;
   if (Error err = addLibraries(linker))
     return std::move(err);
   return linker;

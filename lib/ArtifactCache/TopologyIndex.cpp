@@ -33,11 +33,11 @@ constexpr std::array<uint8_t, 256> makeClasses() {
   for (int c = 0; c < 256; ++c) {
     bool alpha = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
     bool digit = c >= '0' && c <= '9';
-    uint8_t cls = alpha || c == '_' ? IdStart
-                  : digit           ? Digit
-                  : c == '"'        ? Quote
-                  : c == '/'        ? Slash
-                  : c == '-'        ? Minus
+    uint8_t cls = alpha || c == '_'                                          ? IdStart
+                  : digit                                                    ? Digit
+                  : c == '"'                                                 ? Quote
+                  : c == '/'                                                 ? Slash
+                  : c == '-'                                                 ? Minus
                   : c == '%' || c == '@' || c == '#' || c == '!' || c == '^' ? Sigil
                                                                              : Other;
     bool id = alpha || digit || c == '_' || c == '$' || c == '.';
@@ -371,10 +371,9 @@ llvm::Expected<TopologyMap> mapLiterals(llvm::StringRef text, const SourceSkelet
   map.numLiterals = uint32_t(literals.size());
   std::vector<bool> literalClaimed(literals.size()), slotFilled(values.size());
   for (const LiftedSource &source : sources) {
-    auto first = llvm::lower_bound(literals, source.opOffset,
-                                   [](const SourceSkeleton::Literal &l, uint32_t offset) {
-                                     return l.offset < offset;
-                                   });
+    auto first = llvm::lower_bound(
+        literals, source.opOffset,
+        [](const SourceSkeleton::Literal &l, uint32_t offset) { return l.offset < offset; });
     size_t index = size_t(first - literals.begin());
     size_t used = source.splat ? 1 : source.count;
     if (source.count == 0 || index + used > literals.size())
@@ -401,12 +400,10 @@ llvm::Expected<TopologyMap> mapLiterals(llvm::StringRef text, const SourceSkelet
     }
     for (size_t l = index; l < index + used; ++l) {
       if (literalClaimed[l])
-        return fail("the literal at " + lineOf(text, literals[l].offset) +
-                    " feeds two constants");
+        return fail("the literal at " + lineOf(text, literals[l].offset) + " feeds two constants");
       literalClaimed[l] = true;
     }
-    map.claims.push_back(
-        {uint32_t(index), source.firstSlot, source.count, source.splat});
+    map.claims.push_back({uint32_t(index), source.firstSlot, source.count, source.splat});
   }
   for (size_t l = 0; l < literals.size(); ++l)
     if (!literalClaimed[l])
@@ -431,11 +428,10 @@ llvm::Expected<std::vector<double>> TopologyMap::readValues(llvm::StringRef text
       std::optional<double> value =
           l < skeleton.literals.size() ? literalValue(text, skeleton.literals[l]) : std::nullopt;
       if (!value || claim.firstSlot + k >= numSlots)
-        return llvm::createStringError("the float literal at " +
-                                       lineOf(text, l < skeleton.literals.size()
-                                                        ? skeleton.literals[l].offset
-                                                        : 0) +
-                                       " cannot be read");
+        return llvm::createStringError(
+            "the float literal at " +
+            lineOf(text, l < skeleton.literals.size() ? skeleton.literals[l].offset : 0) +
+            " cannot be read");
       values[claim.firstSlot + k] = *value;
     }
   }

@@ -22,8 +22,7 @@ extern const char *const RemoteSyntax;
 #if QSHAPE_HAVE_HIREDIS
 /// RedisCache.cpp. Never fails: a server that cannot be reached fails
 /// softly, operation by operation.
-std::unique_ptr<CacheBackend> createRedisCache(RemoteOptions Options,
-                                               CounterSink Sink);
+std::unique_ptr<CacheBackend> createRedisCache(RemoteOptions Options, CounterSink Sink);
 #endif
 
 } // namespace qshape::cache

@@ -40,35 +40,30 @@ CacheBackend::~CacheBackend() = default;
 CacheInventory::~CacheInventory() = default;
 KeyLock::~KeyLock() = default;
 
-StoreResult CacheBackend::store(const CacheKey &Key, PayloadKind Kind,
-                                llvm::StringRef Payload,
+StoreResult CacheBackend::store(const CacheKey &Key, PayloadKind Kind, llvm::StringRef Payload,
                                 uint64_t CompileTimeMs) {
-  return storeEntry(
-      makeEntryHeader(Key, Kind, Payload, CompileTimeMs, tagKey()), Payload);
+  return storeEntry(makeEntryHeader(Key, Kind, Payload, CompileTimeMs, tagKey()), Payload);
 }
 
-LookupResult CacheBackend::lookupToFile(const CacheKey &Key,
-                                        llvm::StringRef Path, unsigned Mode) {
+LookupResult CacheBackend::lookupToFile(const CacheKey &Key, llvm::StringRef Path, unsigned Mode) {
   LookupResult R = lookup(Key);
   if (!R.hit())
     return R;
   static std::atomic<uint64_t> Counter{0};
   std::string Temp =
-      (Path + ".tmp-" + llvm::Twine(::getpid()) + "-" + llvm::Twine(++Counter))
-          .str();
+      (Path + ".tmp-" + llvm::Twine(::getpid()) + "-" + llvm::Twine(++Counter)).str();
   auto Fail = [&](llvm::StringRef What, std::error_code EC) {
     ::unlink(Temp.c_str());
     R.Status = LookupStatus::IOError;
-    R.Detail = ("cannot write the cached payload of " + Key.str() + " to '" +
-                Path + "': " + What + ": " + fileutil::describe(EC))
+    R.Detail = ("cannot write the cached payload of " + Key.str() + " to '" + Path + "': " + What +
+                ": " + fileutil::describe(EC))
                    .str();
     R.Entry.reset();
     R.Level = CacheLevel::None;
     return std::move(R);
   };
   {
-    UniqueFD FD =
-        openFile(Temp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, mode_t(Mode));
+    UniqueFD FD = openFile(Temp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, mode_t(Mode));
     if (!FD.valid())
       return Fail("create", lastError());
     if (std::error_code EC = writeAll(FD.get(), R.Entry->Payload->getBuffer()))
@@ -84,8 +79,7 @@ LookupResult CacheBackend::lookupToFile(const CacheKey &Key,
   return R;
 }
 
-KeyLockResult CacheBackend::lockKey(const CacheKey &,
-                                    std::chrono::milliseconds) {
+KeyLockResult CacheBackend::lockKey(const CacheKey &, std::chrono::milliseconds) {
   KeyLockResult R;
   R.Result = KeyLockResult::State::Unsupported;
   R.Detail = describe() + " has no key locks";
@@ -99,13 +93,9 @@ KeyLockResult CacheBackend::adoptKeyLock(const CacheKey &, int) {
   return R;
 }
 
-llvm::ErrorOr<CacheStats> CacheBackend::persistentStats() const {
-  return processStats();
-}
+llvm::ErrorOr<CacheStats> CacheBackend::persistentStats() const { return processStats(); }
 
-std::vector<std::pair<std::string, std::string>> CacheBackend::status() {
-  return {};
-}
+std::vector<std::pair<std::string, std::string>> CacheBackend::status() { return {}; }
 
 //===----------------------------------------------------------------------===//
 // Sizes and durations
@@ -168,8 +158,7 @@ std::optional<uint64_t> qshape::cache::parseSize(llvm::StringRef Text) {
   }
   if (!Number.contains('.')) {
     uint64_t Value;
-    if (Number.getAsInteger(10, Value) ||
-        (Shift && Value > (UINT64_MAX >> Shift)))
+    if (Number.getAsInteger(10, Value) || (Shift && Value > (UINT64_MAX >> Shift)))
       return std::nullopt;
     return Value << Shift;
   }
@@ -195,8 +184,7 @@ std::string qshape::cache::formatSize(uint64_t Bytes) {
   return Text;
 }
 
-std::optional<uint64_t> qshape::cache::parseDurationMs(llvm::StringRef Text,
-                                                       uint64_t BareUnitMs) {
+std::optional<uint64_t> qshape::cache::parseDurationMs(llvm::StringRef Text, uint64_t BareUnitMs) {
   Text = Text.trim();
   size_t NumberEnd = Text.find_first_not_of("0123456789");
   llvm::StringRef Number = Text.take_front(NumberEnd);

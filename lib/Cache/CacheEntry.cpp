@@ -42,8 +42,7 @@ constexpr KindName KindNames[] = {
 };
 
 std::array<uint8_t, HeaderChecksumSize> headerChecksum(llvm::StringRef Bytes) {
-  return llvm::BLAKE3::hash<HeaderChecksumSize>(
-      llvm::arrayRefFromStringRef(Bytes));
+  return llvm::BLAKE3::hash<HeaderChecksumSize>(llvm::arrayRefFromStringRef(Bytes));
 }
 
 /// Decodes the header at the start of \p Bytes (which holds at least the
@@ -58,8 +57,7 @@ std::optional<std::string> decodeHeader(llvm::StringRef Bytes, EntryHeader &H) {
   H.FormatVersion = endian::read32le(P + 8);
   if (H.FormatVersion != EntryFormatVersion)
     return "unsupported format version " + std::to_string(H.FormatVersion) +
-           " (this build reads version " + std::to_string(EntryFormatVersion) +
-           ")";
+           " (this build reads version " + std::to_string(EntryFormatVersion) + ")";
   H.HeaderSize = endian::read32le(P + 12);
   size_t ProducerLength = endian::read16le(P + ProducerLengthOffset);
   if (ProducerLength > MaxProducerLength ||
@@ -86,8 +84,7 @@ std::optional<std::string> decodeHeader(llvm::StringRef Bytes, EntryHeader &H) {
   return std::nullopt;
 }
 
-EntryReadResult failure(ReadStatus Status, std::string Detail,
-                        uint64_t FileSize = 0) {
+EntryReadResult failure(ReadStatus Status, std::string Detail, uint64_t FileSize = 0) {
   EntryReadResult R;
   R.Status = Status;
   R.Detail = std::move(Detail);
@@ -98,17 +95,13 @@ EntryReadResult failure(ReadStatus Status, std::string Detail,
 /// The checks that need the whole entry's size: the key asked for and the
 /// payload size. \p What names the container in messages ("file", "value").
 std::optional<std::string> checkFraming(const EntryHeader &H, uint64_t Size,
-                                        const CacheKey *ExpectedKey,
-                                        llvm::StringRef What) {
+                                        const CacheKey *ExpectedKey, llvm::StringRef What) {
   if (ExpectedKey && H.Key != ExpectedKey->bytes())
-    return "header holds key blake3:" + toHex(H.Key) +
-           ", not the requested one";
+    return "header holds key blake3:" + toHex(H.Key) + ", not the requested one";
   if (Size < H.HeaderSize || H.PayloadSize != Size - H.HeaderSize)
     return (What + " is " + llvm::Twine(Size) + " bytes, header promises " +
             llvm::Twine(uint64_t(H.HeaderSize) + H.PayloadSize) +
-            (Size < uint64_t(H.HeaderSize) + H.PayloadSize
-                 ? " (truncated)"
-                 : " (trailing bytes)"))
+            (Size < uint64_t(H.HeaderSize) + H.PayloadSize ? " (truncated)" : " (trailing bytes)"))
         .str();
   return std::nullopt;
 }
@@ -121,8 +114,7 @@ std::string qshape::cache::payloadKindName(uint32_t Kind) {
   return "kind-" + std::to_string(Kind);
 }
 
-std::optional<PayloadKind>
-qshape::cache::parsePayloadKind(llvm::StringRef Name) {
+std::optional<PayloadKind> qshape::cache::parsePayloadKind(llvm::StringRef Name) {
   for (const KindName &K : KindNames)
     if (Name == K.Name)
       return K.Kind;
@@ -134,8 +126,7 @@ llvm::StringRef qshape::cache::payloadKindNames() {
 }
 
 std::string qshape::cache::encodeEntryHeader(EntryHeader &H) {
-  llvm::StringRef Producer =
-      llvm::StringRef(H.Producer).take_front(MaxProducerLength);
+  llvm::StringRef Producer = llvm::StringRef(H.Producer).take_front(MaxProducerLength);
   H.HeaderSize = uint32_t(MinHeaderSize + Producer.size());
   std::string Bytes(H.HeaderSize, '\0');
   uint8_t *P = reinterpret_cast<uint8_t *>(Bytes.data());
@@ -153,14 +144,12 @@ std::string qshape::cache::encodeEntryHeader(EntryHeader &H) {
   endian::write16le(P + ProducerLengthOffset, uint16_t(Producer.size()));
   std::memcpy(P + FixedPartSize, Producer.data(), Producer.size());
   size_t ChecksumOffset = FixedPartSize + Producer.size();
-  auto Checksum =
-      headerChecksum(llvm::StringRef(Bytes).take_front(ChecksumOffset));
+  auto Checksum = headerChecksum(llvm::StringRef(Bytes).take_front(ChecksumOffset));
   std::memcpy(P + ChecksumOffset, Checksum.data(), Checksum.size());
   return Bytes;
 }
 
-EntryReadResult qshape::cache::readEntryFile(llvm::StringRef Path,
-                                             const CacheKey *ExpectedKey,
+EntryReadResult qshape::cache::readEntryFile(llvm::StringRef Path, const CacheKey *ExpectedKey,
                                              ReadMode Mode) {
   // O_NOFOLLOW: an entry is never a symlink; O_NONBLOCK: a FIFO planted
   // under an entry name must not hang the compiler.
@@ -170,15 +159,13 @@ EntryReadResult qshape::cache::readEntryFile(llvm::StringRef Path,
       return failure(ReadStatus::NotFound, "");
     if (errno == ELOOP)
       return failure(ReadStatus::Corrupt, "entry is a symbolic link");
-    return failure(
-        ReadStatus::IOError,
-        ("cannot open " + Path + ": " + describe(lastError())).str());
+    return failure(ReadStatus::IOError,
+                   ("cannot open " + Path + ": " + describe(lastError())).str());
   }
   struct stat St;
   if (::fstat(FD.get(), &St) != 0)
-    return failure(
-        ReadStatus::IOError,
-        ("cannot stat " + Path + ": " + describe(lastError())).str());
+    return failure(ReadStatus::IOError,
+                   ("cannot stat " + Path + ": " + describe(lastError())).str());
   if (!S_ISREG(St.st_mode))
     return failure(ReadStatus::Corrupt, "not a regular file");
   uint64_t FileSize = uint64_t(St.st_size);
@@ -186,13 +173,10 @@ EntryReadResult qshape::cache::readEntryFile(llvm::StringRef Path,
     return failure(ReadStatus::Corrupt, "empty file", FileSize);
 
   char HeaderBuffer[MaxHeaderSize];
-  llvm::ErrorOr<size_t> Got =
-      readAt(FD.get(), HeaderBuffer, sizeof(HeaderBuffer), 0);
+  llvm::ErrorOr<size_t> Got = readAt(FD.get(), HeaderBuffer, sizeof(HeaderBuffer), 0);
   if (!Got)
-    return failure(
-        ReadStatus::IOError,
-        ("cannot read " + Path + ": " + describe(Got.getError())).str(),
-        FileSize);
+    return failure(ReadStatus::IOError,
+                   ("cannot read " + Path + ": " + describe(Got.getError())).str(), FileSize);
   llvm::StringRef Prefix(HeaderBuffer, *Got);
 
   EntryReadResult R;
@@ -206,8 +190,7 @@ EntryReadResult qshape::cache::readEntryFile(llvm::StringRef Path,
     R.Detail = std::move(Detail);
     return std::move(R);
   };
-  if (std::optional<std::string> Problem =
-          checkFraming(H, FileSize, ExpectedKey, "file"))
+  if (std::optional<std::string> Problem = checkFraming(H, FileSize, ExpectedKey, "file"))
     return Corrupt(std::move(*Problem));
   if (Mode == ReadMode::HeaderOnly) {
     R.Status = ReadStatus::Ok;
@@ -218,12 +201,10 @@ EntryReadResult qshape::cache::readEntryFile(llvm::StringRef Path,
   std::unique_ptr<llvm::WritableMemoryBuffer> Buffer;
   std::vector<char> Chunk;
   if (Mode == ReadMode::Load) {
-    Buffer = llvm::WritableMemoryBuffer::getNewUninitMemBuffer(
-        size_t(H.PayloadSize), Path);
+    Buffer = llvm::WritableMemoryBuffer::getNewUninitMemBuffer(size_t(H.PayloadSize), Path);
     if (!Buffer)
       return failure(ReadStatus::IOError,
-                     "cannot allocate " + std::to_string(H.PayloadSize) +
-                         " bytes for the payload",
+                     "cannot allocate " + std::to_string(H.PayloadSize) + " bytes for the payload",
                      FileSize);
   } else {
     Chunk.resize(1 << 20);
@@ -235,10 +216,8 @@ EntryReadResult qshape::cache::readEntryFile(llvm::StringRef Path,
     char *Dest = Buffer ? Buffer->getBufferStart() + Done : Chunk.data();
     llvm::ErrorOr<size_t> N = readAt(FD.get(), Dest, Want, H.HeaderSize + Done);
     if (!N)
-      return failure(
-          ReadStatus::IOError,
-          ("cannot read " + Path + ": " + describe(N.getError())).str(),
-          FileSize);
+      return failure(ReadStatus::IOError,
+                     ("cannot read " + Path + ": " + describe(N.getError())).str(), FileSize);
     if (*N != Want) // shrank while we read it
       return Corrupt("file shrank while being read (truncated)");
     Hasher.update(llvm::StringRef(Dest, Want));
@@ -252,20 +231,17 @@ EntryReadResult qshape::cache::readEntryFile(llvm::StringRef Path,
   return R;
 }
 
-EntryReadResult qshape::cache::decodeEntry(llvm::StringRef Bytes,
-                                           const CacheKey *ExpectedKey,
+EntryReadResult qshape::cache::decodeEntry(llvm::StringRef Bytes, const CacheKey *ExpectedKey,
                                            ReadMode Mode) {
   if (Bytes.empty())
     return failure(ReadStatus::Corrupt, "empty value", 0);
   EntryHeader H;
-  if (std::optional<std::string> Problem =
-          decodeHeader(Bytes.take_front(MaxHeaderSize), H))
+  if (std::optional<std::string> Problem = decodeHeader(Bytes.take_front(MaxHeaderSize), H))
     return failure(ReadStatus::Corrupt, *Problem, Bytes.size());
   EntryReadResult R;
   R.FileSize = Bytes.size();
   R.Header = H;
-  if (std::optional<std::string> Problem =
-          checkFraming(H, Bytes.size(), ExpectedKey, "value")) {
+  if (std::optional<std::string> Problem = checkFraming(H, Bytes.size(), ExpectedKey, "value")) {
     R.Status = ReadStatus::Corrupt;
     R.Detail = std::move(*Problem);
     return R;
@@ -274,8 +250,8 @@ EntryReadResult qshape::cache::decodeEntry(llvm::StringRef Bytes,
   if (Mode == ReadMode::HeaderOnly)
     return R;
   llvm::StringRef Payload = Bytes.drop_front(H.HeaderSize);
-  if (llvm::BLAKE3::hash<CacheKey::NumBytes>(
-          llvm::arrayRefFromStringRef(Payload)) != H.PayloadHash) {
+  if (llvm::BLAKE3::hash<CacheKey::NumBytes>(llvm::arrayRefFromStringRef(Payload)) !=
+      H.PayloadHash) {
     R.Status = ReadStatus::Corrupt;
     R.Detail = "payload checksum mismatch";
     return R;
@@ -292,8 +268,7 @@ EntryReadResult qshape::cache::decodeEntry(llvm::StringRef Bytes,
 namespace {
 // BLAKE3's derive-key context: globally unique, fixed forever, so the same
 // secret gives an unrelated key in any other use.
-constexpr const char *TagKeyContext =
-    "qshape-cache 2026-12 remote entry authenticity tag v1";
+constexpr const char *TagKeyContext = "qshape-cache 2026-12 remote entry authenticity tag v1";
 } // namespace
 
 std::optional<EntryTagKey> EntryTagKey::fromSecret(llvm::StringRef Secret) {
@@ -317,8 +292,7 @@ CacheKey::Digest EntryTagKey::tagOf(const EntryHeader &Header) const {
   llvm_blake3_hasher Hasher;
   llvm_blake3_hasher_init_keyed(&Hasher, Key.data());
   // The header checksum at the end depends on the tag: leave it out.
-  llvm_blake3_hasher_update(&Hasher, Bytes.data(),
-                            Bytes.size() - HeaderChecksumSize);
+  llvm_blake3_hasher_update(&Hasher, Bytes.data(), Bytes.size() - HeaderChecksumSize);
   CacheKey::Digest Tag;
   llvm_blake3_hasher_finalize(&Hasher, Tag.data(), Tag.size());
   return Tag;
@@ -339,8 +313,7 @@ bool EntryTagKey::verifies(const EntryHeader &Header) const {
   return Difference == 0;
 }
 
-void qshape::cache::checkEntryTag(EntryReadResult &Result,
-                                  const EntryTagKey *TagKey) {
+void qshape::cache::checkEntryTag(EntryReadResult &Result, const EntryTagKey *TagKey) {
   if (!TagKey || Result.Status != ReadStatus::Ok)
     return;
   const EntryHeader &H = *Result.Header;
@@ -348,12 +321,11 @@ void qshape::cache::checkEntryTag(EntryReadResult &Result,
     return;
   Result.Status = ReadStatus::Refused;
   Result.Payload.reset();
-  Result.Detail = H.tagged()
-                      ? "its authenticity tag does not verify with "
-                        "QSHAPE_CACHE_REMOTE_KEY (written with another key, or "
-                        "altered)"
-                      : "it carries no authenticity tag (written by a client "
-                        "without QSHAPE_CACHE_REMOTE_KEY)";
+  Result.Detail = H.tagged() ? "its authenticity tag does not verify with "
+                               "QSHAPE_CACHE_REMOTE_KEY (written with another key, or "
+                               "altered)"
+                             : "it carries no authenticity tag (written by a client "
+                               "without QSHAPE_CACHE_REMOTE_KEY)";
 }
 
 void FetchedEntryPolicy::check(EntryReadResult &Result) const {
@@ -374,17 +346,14 @@ void FetchedEntryPolicy::check(EntryReadResult &Result) const {
                   "QSHAPE_CACHE_REMOTE_INSECURE=1 to trust every writer)";
 }
 
-EntryHeader qshape::cache::makeEntryHeader(const CacheKey &Key,
-                                           PayloadKind Kind,
-                                           llvm::StringRef Payload,
-                                           uint64_t CompileTimeMs,
+EntryHeader qshape::cache::makeEntryHeader(const CacheKey &Key, PayloadKind Kind,
+                                           llvm::StringRef Payload, uint64_t CompileTimeMs,
                                            const EntryTagKey *TagKey) {
   EntryHeader H;
   H.Key = Key.bytes();
   H.Kind = uint32_t(Kind);
   H.PayloadSize = Payload.size();
-  H.PayloadHash = llvm::BLAKE3::hash<CacheKey::NumBytes>(
-      llvm::arrayRefFromStringRef(Payload));
+  H.PayloadHash = llvm::BLAKE3::hash<CacheKey::NumBytes>(llvm::arrayRefFromStringRef(Payload));
   H.CompileTimeMs = CompileTimeMs;
   H.CreationTime = uint64_t(fileutil::nowSeconds());
   H.Producer = getProducerVersion().str();

@@ -30,8 +30,9 @@ using namespace qshape::cache;
 
 bool qshape::cache::haveRedisSupport() { return QSHAPE_HAVE_HIREDIS; }
 
-llvm::Expected<std::unique_ptr<CacheBackend>> qshape::cache::openCacheBackend(
-    llvm::StringRef Url, const DirectoryOptions &Local, CounterSink Sink) {
+llvm::Expected<std::unique_ptr<CacheBackend>>
+qshape::cache::openCacheBackend(llvm::StringRef Url, const DirectoryOptions &Local,
+                                CounterSink Sink) {
   llvm::StringRef Text = Url.trim();
   if (Text.consume_front("file:")) {
     // file:///abs/path and file:/abs/path both name /abs/path.
@@ -53,8 +54,7 @@ llvm::Expected<std::unique_ptr<CacheBackend>> qshape::cache::openCacheBackend(
                        "(configure with libhiredis-dev installed)");
 #endif
   }
-  return configError("'" + Url + "' is not a cache URL; use file:DIR or " +
-                     RemoteSyntax);
+  return configError("'" + Url + "' is not a cache URL; use file:DIR or " + RemoteSyntax);
 }
 
 namespace {
@@ -78,8 +78,7 @@ std::string absoluteDirectory(llvm::StringRef Dir) {
 
 /// What distinguishes two configurations, secrets included (as a digest:
 /// the string stays in memory only).
-std::string registryKey(const CacheConfig &Config,
-                        const std::optional<RemoteOptions> &Remote) {
+std::string registryKey(const CacheConfig &Config, const std::optional<RemoteOptions> &Remote) {
   std::string Key = absoluteDirectory(Config.Local.Directory) + "\n" +
                     std::to_string(Config.Local.MaxSizeBytes) +
                     (Config.Local.DeferLookupStats ? " deferred-stats" : "");
@@ -98,15 +97,14 @@ std::string registryKey(const CacheConfig &Config,
       CacheKey::Digest Probe = Remote->TagKey->tagOf(EntryHeader());
       Secrets.update(llvm::ArrayRef<uint8_t>(Probe));
     }
-    Key += "\n" + Remote->describe() + "\n" +
-           toHex(Secrets.final<CacheKey::NumBytes>());
+    Key += "\n" + Remote->describe() + "\n" + toHex(Secrets.final<CacheKey::NumBytes>());
   }
   return Key;
 }
 } // namespace
 
-std::shared_ptr<CacheBackend>
-qshape::cache::openCache(const CacheConfig &Config, std::string *RemoteError) {
+std::shared_ptr<CacheBackend> qshape::cache::openCache(const CacheConfig &Config,
+                                                       std::string *RemoteError) {
   std::string Url = Config.Remote;
   bool FromEnvironment = Url.empty();
   if (FromEnvironment)
@@ -119,13 +117,12 @@ qshape::cache::openCache(const CacheConfig &Config, std::string *RemoteError) {
     if (Parsed && !Parsed->TagKey && !insecureRemoteAllowed()) {
       // Its entries are code that runs here (and programs that compile to
       // it): without a team key, whoever can write to the server chooses it.
-      std::string Message =
-          "'" + Parsed->describe() +
-          "' has no team key, so it is not used: its entries are code that "
-          "runs here, and without a key anyone who can write to the server "
-          "chooses that code. Set QSHAPE_CACHE_REMOTE_KEY (or _KEY_FILE) to "
-          "the team's key, or QSHAPE_CACHE_REMOTE_INSECURE=1 to trust every "
-          "writer; using the local cache only";
+      std::string Message = "'" + Parsed->describe() +
+                            "' has no team key, so it is not used: its entries are code that "
+                            "runs here, and without a key anyone who can write to the server "
+                            "chooses that code. Set QSHAPE_CACHE_REMOTE_KEY (or _KEY_FILE) to "
+                            "the team's key, or QSHAPE_CACHE_REMOTE_INSECURE=1 to trust every "
+                            "writer; using the local cache only";
       if (RemoteError)
         *RemoteError = Message;
       reportProblem((FromEnvironment ? "QSHAPE_CACHE_REMOTE: " : "remote: ") + Message,
@@ -136,8 +133,8 @@ qshape::cache::openCache(const CacheConfig &Config, std::string *RemoteError) {
       std::string Message = llvm::toString(Parsed.takeError());
       if (RemoteError)
         *RemoteError = Message;
-      reportProblem((FromEnvironment ? "QSHAPE_CACHE_REMOTE: " : "remote: ") +
-                        Message + "; using the local cache only",
+      reportProblem((FromEnvironment ? "QSHAPE_CACHE_REMOTE: " : "remote: ") + Message +
+                        "; using the local cache only",
                     ProblemSource::Remote);
     }
   }
@@ -155,18 +152,15 @@ qshape::cache::openCache(const CacheConfig &Config, std::string *RemoteError) {
   } else {
 #if QSHAPE_HAVE_HIREDIS
     DirectoryCache *Sink = L1.get();
-    std::unique_ptr<CacheBackend> L2 =
-        createRedisCache(std::move(*Remote), [Sink](const CacheStats &Delta) {
-          Sink->recordCounters(Delta);
-        });
+    std::unique_ptr<CacheBackend> L2 = createRedisCache(
+        std::move(*Remote), [Sink](const CacheStats &Delta) { Sink->recordCounters(Delta); });
     Opened = makeLayeredCache(std::move(L1), std::move(L2));
 #else
-    std::string Message = "'" + Remote->describe() +
-                          "': this qshape was built without Redis support";
+    std::string Message =
+        "'" + Remote->describe() + "': this qshape was built without Redis support";
     if (RemoteError)
       *RemoteError = Message;
-    reportProblem(Message + "; using the local cache only",
-                  ProblemSource::Remote);
+    reportProblem(Message + "; using the local cache only", ProblemSource::Remote);
     Opened = std::move(L1);
 #endif
   }

@@ -7,12 +7,12 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Endian.h"
 
-#include <dlfcn.h>
-#include <link.h>
-#include <sys/stat.h>
 #include <cstring>
+#include <dlfcn.h>
 #include <fcntl.h>
+#include <link.h>
 #include <mutex>
+#include <sys/stat.h>
 
 #ifndef QSHAPE_VERSION_STRING
 #define QSHAPE_VERSION_STRING "unknown"
@@ -77,9 +77,8 @@ KeyBuilder &KeyBuilder::add(llvm::StringRef Name, llvm::StringRef Value) {
   addLengthPrefixed(Hasher, Name);
   addLengthPrefixed(Hasher, Value);
   auto Digest = llvm::BLAKE3::hash<8>(llvm::arrayRefFromStringRef(Value));
-  ManifestLines.push_back((Name + ": " + llvm::Twine(Value.size()) +
-                           " bytes, blake3 " + toHex(Digest))
-                              .str());
+  ManifestLines.push_back(
+      (Name + ": " + llvm::Twine(Value.size()) + " bytes, blake3 " + toHex(Digest)).str());
   return *this;
 }
 
@@ -106,11 +105,9 @@ KeyBuilder qshape::cache::makeKeyBuilder(const KeyInputs &Inputs) {
   Builder.add("schema-version", uint64_t(Inputs.SchemaVersion))
       .add("fingerprint", Inputs.Fingerprint)
       .add("pipeline", Inputs.Pipeline)
-      .add("qshape-version", Inputs.QShapeVersion.empty()
-                                 ? getProducerVersion()
-                                 : llvm::StringRef(Inputs.QShapeVersion))
-      .add("build-id", Inputs.BuildId.empty() ? getBuildId()
-                                              : llvm::StringRef(Inputs.BuildId))
+      .add("qshape-version", Inputs.QShapeVersion.empty() ? getProducerVersion()
+                                                          : llvm::StringRef(Inputs.QShapeVersion))
+      .add("build-id", Inputs.BuildId.empty() ? getBuildId() : llvm::StringRef(Inputs.BuildId))
       .add("toolchain-version", Inputs.ToolchainVersion)
       .add("target-triple", Inputs.TargetTriple)
       .add("salt", Inputs.Salt);
@@ -121,9 +118,7 @@ KeyBuilder qshape::cache::makeKeyBuilder(const KeyInputs &Inputs) {
 // Producer version and build id
 //===----------------------------------------------------------------------===//
 
-llvm::StringRef qshape::cache::getProducerVersion() {
-  return "qshape " QSHAPE_VERSION_STRING;
-}
+llvm::StringRef qshape::cache::getProducerVersion() { return "qshape " QSHAPE_VERSION_STRING; }
 
 namespace {
 std::optional<std::string> hashFile(const char *Path) {
@@ -137,8 +132,7 @@ std::optional<std::string> hashFile(const char *Path) {
   std::vector<char> Buffer(1 << 20);
   uint64_t Offset = 0;
   while (true) {
-    llvm::ErrorOr<size_t> N =
-        readAt(FD.get(), Buffer.data(), Buffer.size(), Offset);
+    llvm::ErrorOr<size_t> N = readAt(FD.get(), Buffer.data(), Buffer.size(), Offset);
     if (!N)
       return std::nullopt;
     if (*N == 0)
@@ -236,10 +230,9 @@ std::string computeBuildId() {
     dl_iterate_phdr(findBuildIdNote, &Search);
     Dl_info DlInfo{};
     struct link_map *LinkMap = nullptr;
-    struct stat St {};
-    if (!Search.Hex.empty() &&
-        dladdr1(reinterpret_cast<void *>(&computeBuildId), &DlInfo,
-                reinterpret_cast<void **>(&LinkMap), RTLD_DL_LINKMAP) != 0) {
+    struct stat St{};
+    if (!Search.Hex.empty() && dladdr1(reinterpret_cast<void *>(&computeBuildId), &DlInfo,
+                                       reinterpret_cast<void **>(&LinkMap), RTLD_DL_LINKMAP) != 0) {
       bool IsMain = LinkMap && LinkMap->l_name && LinkMap->l_name[0] == '\0';
       if (::stat(IsMain ? "/proc/self/exe" : DlInfo.dli_fname, &St) == 0)
         return formatGnuBuildId(Search.Hex, St.st_size);
@@ -252,11 +245,10 @@ std::string computeBuildId() {
   // argv[0], which is not a path to it when the program was found through
   // PATH (a file of that name in the working directory would be hashed
   // instead): the main program is read through /proc/self/exe.
-  if (dladdr1(reinterpret_cast<void *>(&computeBuildId), &Info,
-              reinterpret_cast<void **>(&Map), RTLD_DL_LINKMAP) != 0) {
+  if (dladdr1(reinterpret_cast<void *>(&computeBuildId), &Info, reinterpret_cast<void **>(&Map),
+              RTLD_DL_LINKMAP) != 0) {
     bool IsMainProgram = Map && Map->l_name && Map->l_name[0] == '\0';
-    if (std::optional<std::string> Id =
-            hashFile(IsMainProgram ? "/proc/self/exe" : Info.dli_fname))
+    if (std::optional<std::string> Id = hashFile(IsMainProgram ? "/proc/self/exe" : Info.dli_fname))
       return *Id;
   }
   if (std::optional<std::string> Id = hashFile("/proc/self/exe"))
@@ -268,7 +260,7 @@ std::string computeBuildId() {
 std::string qshape::cache::getBuildIdOfFile(llvm::StringRef Path) {
   using namespace fileutil;
   UniqueFD FD = openFile(Path, O_RDONLY);
-  struct stat St {};
+  struct stat St{};
   if (FD.valid() && ::fstat(FD.get(), &St) == 0) {
     std::string Hex = readGnuBuildIdOfFile(FD.get());
     if (!Hex.empty())

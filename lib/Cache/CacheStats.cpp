@@ -48,8 +48,7 @@ constexpr Field Fields[] = {
     {"last_cleanup_time", &CacheStats::LastCleanupTime},
 };
 constexpr size_t NumCounters = 19; // the first fields are counters
-static_assert(std::size(Fields) == NumCounters + 3,
-              "the size accounting follows the counters");
+static_assert(std::size(Fields) == NumCounters + 3, "the size accounting follows the counters");
 
 /// Locks \p FD, retrying when a signal interrupts the wait.
 std::error_code lock(int FD, int Operation) {
@@ -136,9 +135,8 @@ llvm::ErrorOr<CacheStats> qshape::cache::readStatsFile(llvm::StringRef Path) {
   return parseStats(*Text);
 }
 
-std::error_code
-qshape::cache::updateStatsFile(llvm::StringRef Path,
-                               llvm::function_ref<void(CacheStats &)> Update) {
+std::error_code qshape::cache::updateStatsFile(llvm::StringRef Path,
+                                               llvm::function_ref<void(CacheStats &)> Update) {
   UniqueFD FD = openFile(Path, O_RDWR | O_CREAT | O_NOFOLLOW, 0600);
   if (!FD.valid())
     return lastError();
@@ -155,8 +153,7 @@ qshape::cache::updateStatsFile(llvm::StringRef Path,
     return lastError();
   if (std::error_code EC = writeAll(FD.get(), NewText))
     return EC;
-  if (Text->size() > NewText.size() &&
-      ::ftruncate(FD.get(), off_t(NewText.size())) != 0)
+  if (Text->size() > NewText.size() && ::ftruncate(FD.get(), off_t(NewText.size())) != 0)
     return lastError();
   return FD.close(); // also drops the lock
 }

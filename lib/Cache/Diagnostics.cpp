@@ -38,8 +38,7 @@ WarningHandler qshape::cache::setWarningHandler(WarningHandler Handler) {
   return Handler;
 }
 
-bool qshape::cache::reportProblem(const llvm::Twine &Message,
-                                  ProblemSource Source) {
+bool qshape::cache::reportProblem(const llvm::Twine &Message, ProblemSource Source) {
   ProblemState &S = state();
   WarningHandler Handler;
   {

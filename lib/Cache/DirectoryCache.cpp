@@ -56,8 +56,7 @@ uint64_t addSigned(uint64_t Value, int64_t Delta) {
 
 std::string octalMode(mode_t Mode) {
   std::string Text;
-  llvm::raw_string_ostream(Text)
-      << llvm::format("%04o", unsigned(Mode & 07777));
+  llvm::raw_string_ostream(Text) << llvm::format("%04o", unsigned(Mode & 07777));
   return Text;
 }
 
@@ -65,19 +64,17 @@ std::string octalMode(mode_t Mode) {
 std::optional<std::string> checkDirectoryPolicy(const std::string &Dir) {
   struct stat St;
   if (::stat(Dir.c_str(), &St) != 0)
-    return "cannot use cache directory '" + Dir +
-           "': " + fileutil::describe(lastError());
+    return "cannot use cache directory '" + Dir + "': " + fileutil::describe(lastError());
   if (!S_ISDIR(St.st_mode))
     return "cache path '" + Dir + "' is not a directory";
   if (St.st_uid != ::geteuid())
-    return "cache directory '" + Dir + "' is owned by uid " +
-           std::to_string(St.st_uid) + ", not by you (uid " +
-           std::to_string(::geteuid()) +
+    return "cache directory '" + Dir + "' is owned by uid " + std::to_string(St.st_uid) +
+           ", not by you (uid " + std::to_string(::geteuid()) +
            "); the cache is disabled. Point QSHAPE_CACHE_DIR at a directory "
            "of your own";
   if (St.st_mode & (S_IWGRP | S_IWOTH))
-    return "cache directory '" + Dir +
-           "' is writable by group or others (mode " + octalMode(St.st_mode) +
+    return "cache directory '" + Dir + "' is writable by group or others (mode " +
+           octalMode(St.st_mode) +
            "), so others could plant entries; the cache is disabled. Fix: "
            "chmod 700 '" +
            Dir + "'";
@@ -135,18 +132,15 @@ DirectoryCache::DirectoryCache(DirectoryOptions Opts)
   MaxSize = DefaultMaxSizeBytes;
   if (Options.MaxSizeBytes) {
     MaxSize = Options.MaxSizeBytes;
-  } else if (const char *Env = std::getenv("QSHAPE_CACHE_MAX_SIZE");
-             Env && *Env) {
+  } else if (const char *Env = std::getenv("QSHAPE_CACHE_MAX_SIZE"); Env && *Env) {
     if (std::optional<uint64_t> Size = parseSize(Env); Size && *Size > 0)
       MaxSize = *Size;
     else
       reportProblem(llvm::Twine("QSHAPE_CACHE_MAX_SIZE='") + Env +
-                    "' is not a size like 500M or 2G; using " +
-                    formatSize(DefaultMaxSizeBytes));
+                    "' is not a size like 500M or 2G; using " + formatSize(DefaultMaxSizeBytes));
   }
 
-  Directory =
-      Options.Directory.empty() ? defaultCacheDirectory() : Options.Directory;
+  Directory = Options.Directory.empty() ? defaultCacheDirectory() : Options.Directory;
   if (Directory.empty()) {
     DisabledReason = "no cache directory: HOME is not set; set "
                      "QSHAPE_CACHE_DIR to enable the cache";
@@ -174,8 +168,7 @@ DirectoryCache::DirectoryCache(DirectoryOptions Opts)
   // Tells backup tools to skip the directory. Best effort (it may be
   // read-only, which still allows hits).
   std::string TagPath = joinPath(Directory, "CACHEDIR.TAG");
-  UniqueFD Tag =
-      openFile(TagPath, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0600);
+  UniqueFD Tag = openFile(TagPath, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0600);
   // A tag cut short (disk full) would stay wrong forever: remove it so that
   // a later process writes it again.
   if (Tag.valid() && (writeAll(Tag.get(), CacheDirTag) || Tag.close()))
@@ -187,9 +180,7 @@ std::string DirectoryCache::entryPath(const CacheKey &Key) const {
   return joinPath(joinPath(Directory, llvm::StringRef(Hex).take_front(2)), Hex);
 }
 
-std::string DirectoryCache::statsPath() const {
-  return joinPath(Directory, "stats");
-}
+std::string DirectoryCache::statsPath() const { return joinPath(Directory, "stats"); }
 
 uint64_t DirectoryCache::lowWaterBytes() const {
   double Fraction = std::clamp(Options.LowWaterFraction, 0.0, 1.0);
@@ -206,8 +197,7 @@ llvm::ErrorOr<CacheStats> DirectoryCache::persistentStats() const {
 }
 
 std::optional<CacheStats>
-DirectoryCache::record(const CacheStats &Delta,
-                       llvm::function_ref<void(CacheStats &)> UpdateSize) {
+DirectoryCache::record(const CacheStats &Delta, llvm::function_ref<void(CacheStats &)> UpdateSize) {
   CacheStats Written = Delta;
   {
     std::lock_guard<std::mutex> Guard(StatsMutex);
@@ -256,13 +246,11 @@ DirectoryCache::persist(const CacheStats &Written,
     std::lock_guard<std::mutex> Guard(StatsMutex);
     ++Local.StatsErrors;
   }
-  reportProblem("cannot update cache statistics '" + statsPath() +
-                "': " + fileutil::describe(EC));
+  reportProblem("cannot update cache statistics '" + statsPath() + "': " + fileutil::describe(EC));
   return std::nullopt;
 }
 
-void DirectoryCache::countProblem(uint64_t CacheStats::*Counter,
-                                  const std::string &Message) {
+void DirectoryCache::countProblem(uint64_t CacheStats::*Counter, const std::string &Message) {
   // Reported before record(), whose own failure (a read-only file system)
   // must not take the one warning.
   reportProblem(Message);
@@ -323,29 +311,26 @@ LookupResult DirectoryCache::lookup(const CacheKey &Key) {
   return Result;
 }
 
-StoreResult DirectoryCache::storeEntry(const EntryHeader &Entry,
-                                       llvm::StringRef Payload) {
+StoreResult DirectoryCache::storeEntry(const EntryHeader &Entry, llvm::StringRef Payload) {
   if (!Enabled)
     return {StoreStatus::Disabled, DisabledReason};
   CacheKey Key(Entry.Key);
   const CacheKey *K = &Key;
 
   std::string Hex = K->hex();
-  std::string ShardDir =
-      joinPath(Directory, llvm::StringRef(Hex).take_front(2));
+  std::string ShardDir = joinPath(Directory, llvm::StringRef(Hex).take_front(2));
   std::string FinalPath = joinPath(ShardDir, Hex);
   static std::atomic<uint64_t> Counter{0};
-  std::string TempPath = joinPath(
-      ShardDir, (TempPrefix + llvm::StringRef(Hex).take_front(16) + "-" +
-                 llvm::Twine(::getpid()) + "-" + llvm::Twine(++Counter))
-                    .str());
+  std::string TempPath =
+      joinPath(ShardDir, (TempPrefix + llvm::StringRef(Hex).take_front(16) + "-" +
+                          llvm::Twine(::getpid()) + "-" + llvm::Twine(++Counter))
+                             .str());
 
   auto Fail = [&](llvm::StringRef What, std::error_code EC) {
     ::unlink(TempPath.c_str());
-    StoreResult R{StoreStatus::Failed,
-                  ("cannot store cache entry " + K->str() + " in '" +
-                   Directory + "': " + What + ": " + fileutil::describe(EC))
-                      .str()};
+    StoreResult R{StoreStatus::Failed, ("cannot store cache entry " + K->str() + " in '" +
+                                        Directory + "': " + What + ": " + fileutil::describe(EC))
+                                           .str()};
     countProblem(&CacheStats::WriteErrors, R.Detail);
     return R;
   };
@@ -358,18 +343,16 @@ StoreResult DirectoryCache::storeEntry(const EntryHeader &Entry,
   uint64_t NewSize = HeaderBytes.size() + Payload.size();
   if (NewSize > MaxSize) {
     // Writing it would only make the next cleanup evict it again.
-    StoreResult R{StoreStatus::TooLarge,
-                  "cache entry " + K->str() + " (" + formatSize(NewSize) +
-                      ") is larger than the cache size cap (" +
-                      formatSize(MaxSize) +
-                      "); raise QSHAPE_CACHE_MAX_SIZE to cache it"};
+    StoreResult R{StoreStatus::TooLarge, "cache entry " + K->str() + " (" + formatSize(NewSize) +
+                                             ") is larger than the cache size cap (" +
+                                             formatSize(MaxSize) +
+                                             "); raise QSHAPE_CACHE_MAX_SIZE to cache it"};
     reportProblem(R.Detail);
     return R;
   }
 
   {
-    UniqueFD FD =
-        openFile(TempPath, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0600);
+    UniqueFD FD = openFile(TempPath, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0600);
     if (!FD.valid())
       return Fail("create temp file", lastError());
     if (std::error_code EC = writeAll(FD.get(), HeaderBytes))
@@ -401,8 +384,7 @@ StoreResult DirectoryCache::storeEntry(const EntryHeader &Entry,
 void DirectoryCache::maybeCleanupAfterStore(const CacheStats &Persisted) {
   int64_t Now = nowSeconds();
   int64_t Last = int64_t(Persisted.LastCleanupTime);
-  bool Due = Last == 0 || Last > Now ||
-             Now - Last > int64_t(Options.CleanupIntervalSeconds);
+  bool Due = Last == 0 || Last > Now || Now - Last > int64_t(Options.CleanupIntervalSeconds);
   if (Persisted.SizeBytes <= MaxSize && !Due)
     return;
   CleanupResult R = runCleanup(CleanupMode::Evict, MaxSize, lowWaterBytes());
@@ -435,13 +417,11 @@ llvm::ErrorOr<ScanResult> DirectoryCache::scan() const {
     while (struct dirent *D = ::readdir(Dir)) {
       llvm::StringRef Name = D->d_name;
       bool IsTemp = Name.starts_with(TempPrefix);
-      bool IsEntry =
-          isHexName(Name, CacheKey::NumHexDigits) && Name.starts_with(Shard);
+      bool IsEntry = isHexName(Name, CacheKey::NumHexDigits) && Name.starts_with(Shard);
       if (!IsTemp && !IsEntry)
         continue; // not ours: never touched
       struct stat St;
-      if (::fstatat(::dirfd(Dir), D->d_name, &St, AT_SYMLINK_NOFOLLOW) != 0 ||
-          S_ISDIR(St.st_mode))
+      if (::fstatat(::dirfd(Dir), D->d_name, &St, AT_SYMLINK_NOFOLLOW) != 0 || S_ISDIR(St.st_mode))
         continue;
       EntryInfo Info;
       Info.Path = joinPath(ShardDir, Name);
@@ -459,9 +439,7 @@ llvm::ErrorOr<ScanResult> DirectoryCache::scan() const {
   }
   // readdir order differs between file systems; keep listings stable.
   std::sort(Result.Entries.begin(), Result.Entries.end(),
-            [](const EntryInfo &A, const EntryInfo &B) {
-              return A.KeyHex < B.KeyHex;
-            });
+            [](const EntryInfo &A, const EntryInfo &B) { return A.KeyHex < B.KeyHex; });
   return Result;
 }
 
@@ -473,19 +451,16 @@ CleanupResult DirectoryCache::runCleanup(CleanupMode Mode, uint64_t LimitBytes,
     R.Detail = DisabledReason;
     return R;
   }
-  LockFile::Attempt Lock = LockFile::tryAcquire(
-      joinPath(Directory, "cleanup.lock"), Options.StaleLockSeconds);
+  LockFile::Attempt Lock =
+      LockFile::tryAcquire(joinPath(Directory, "cleanup.lock"), Options.StaleLockSeconds);
   if (!Lock.acquired()) {
-    R.Result = Lock.Result == LockFile::Outcome::Busy
-                   ? CleanupResult::State::Busy
-                   : CleanupResult::State::Failed;
+    R.Result = Lock.Result == LockFile::Outcome::Busy ? CleanupResult::State::Busy
+                                                      : CleanupResult::State::Failed;
     if (Lock.EC)
-      R.Detail = "cannot create lock in '" + Directory +
-                 "': " + fileutil::describe(Lock.EC);
+      R.Detail = "cannot create lock in '" + Directory + "': " + fileutil::describe(Lock.EC);
     return R;
   }
-  R.BrokeStaleLock =
-      Lock.Result == LockFile::Outcome::AcquiredAfterBreakingStale;
+  R.BrokeStaleLock = Lock.Result == LockFile::Outcome::AcquiredAfterBreakingStale;
 
   // Stores that finish while we scan add to the estimate; remember where it
   // started so they are not lost when the scanned total replaces it. (One
@@ -498,8 +473,7 @@ CleanupResult DirectoryCache::runCleanup(CleanupMode Mode, uint64_t LimitBytes,
   llvm::ErrorOr<ScanResult> Scan = scan();
   if (!Scan) {
     R.Result = CleanupResult::State::Failed;
-    R.Detail = "cannot scan '" + Directory +
-               "': " + fileutil::describe(Scan.getError());
+    R.Detail = "cannot scan '" + Directory + "': " + fileutil::describe(Scan.getError());
     return R;
   }
   R.EntriesBefore = Scan->Entries.size();
@@ -514,11 +488,9 @@ CleanupResult DirectoryCache::runCleanup(CleanupMode Mode, uint64_t LimitBytes,
 
   // Least recently used first; the key breaks ties so the order is stable.
   std::vector<EntryInfo> &Entries = Scan->Entries;
-  std::sort(Entries.begin(), Entries.end(),
-            [](const EntryInfo &A, const EntryInfo &B) {
-              return std::tie(A.LastUse, A.KeyHex) <
-                     std::tie(B.LastUse, B.KeyHex);
-            });
+  std::sort(Entries.begin(), Entries.end(), [](const EntryInfo &A, const EntryInfo &B) {
+    return std::tie(A.LastUse, A.KeyHex) < std::tie(B.LastUse, B.KeyHex);
+  });
   uint64_t Total = Scan->TotalBytes;
   uint64_t Remaining = Entries.size();
   // Nothing goes unless the total is past the limit; then down to the target.
@@ -529,8 +501,7 @@ CleanupResult DirectoryCache::runCleanup(CleanupMode Mode, uint64_t LimitBytes,
     if (Mode == CleanupMode::Evict) {
       // A hit since the scan made it recently used: keep it.
       struct stat St;
-      if (::lstat(E.Path.c_str(), &St) == 0 &&
-          int64_t(St.st_mtime) != E.LastUse)
+      if (::lstat(E.Path.c_str(), &St) == 0 && int64_t(St.st_mtime) != E.LastUse)
         continue;
     }
     if (::unlink(E.Path.c_str()) == 0) {
@@ -551,12 +522,9 @@ CleanupResult DirectoryCache::runCleanup(CleanupMode Mode, uint64_t LimitBytes,
   if (Mode == CleanupMode::Evict)
     Delta.Evictions = R.Removed;
   record(Delta, [&](CacheStats &S) {
-    S.SizeBytes =
-        Total +
-        (S.SizeBytes > EstimateBefore ? S.SizeBytes - EstimateBefore : 0);
-    S.Entries = Remaining + (S.Entries > EntriesEstimateBefore
-                                 ? S.Entries - EntriesEstimateBefore
-                                 : 0);
+    S.SizeBytes = Total + (S.SizeBytes > EstimateBefore ? S.SizeBytes - EstimateBefore : 0);
+    S.Entries =
+        Remaining + (S.Entries > EntriesEstimateBefore ? S.Entries - EntriesEstimateBefore : 0);
     S.LastCleanupTime = uint64_t(Now);
   });
   return R;
@@ -568,9 +536,7 @@ CleanupResult DirectoryCache::prune(std::optional<uint64_t> TargetBytes) {
   return runCleanup(CleanupMode::Evict, MaxSize, lowWaterBytes());
 }
 
-CleanupResult DirectoryCache::clear() {
-  return runCleanup(CleanupMode::RemoveAll, 0, 0);
-}
+CleanupResult DirectoryCache::clear() { return runCleanup(CleanupMode::RemoveAll, 0, 0); }
 
 std::error_code DirectoryCache::removeEntry(const CacheKey &Key) {
   if (!Enabled)
@@ -588,12 +554,10 @@ std::error_code DirectoryCache::removeEntry(const CacheKey &Key) {
   return {};
 }
 
-llvm::Error DirectoryCache::listEntries(
-    llvm::function_ref<void(const InventoryEntry &)> Visit) {
+llvm::Error DirectoryCache::listEntries(llvm::function_ref<void(const InventoryEntry &)> Visit) {
   llvm::ErrorOr<ScanResult> Scan = scan();
   if (!Scan)
-    return llvm::createStringError(Scan.getError(), "cannot scan '%s': %s",
-                                   Directory.c_str(),
+    return llvm::createStringError(Scan.getError(), "cannot scan '%s': %s", Directory.c_str(),
                                    fileutil::describe(Scan.getError()).c_str());
   for (const EntryInfo &E : Scan->Entries)
     if (std::optional<CacheKey> Key = CacheKey::parse(E.KeyHex))
@@ -622,21 +586,17 @@ namespace {
 /// clear (KeyLock::inheritableDescriptor) and set again once adopted.
 bool setCloseOnExec(int FD, bool On) {
   int Flags = ::fcntl(FD, F_GETFD);
-  return Flags >= 0 &&
-         ::fcntl(FD, F_SETFD, On ? Flags | FD_CLOEXEC : Flags & ~FD_CLOEXEC) == 0;
+  return Flags >= 0 && ::fcntl(FD, F_SETFD, On ? Flags | FD_CLOEXEC : Flags & ~FD_CLOEXEC) == 0;
 }
 
 class FlockKeyLock final : public KeyLock {
 public:
-  FlockKeyLock(std::string Path, UniqueFD FD)
-      : Path(std::move(Path)), FD(std::move(FD)) {}
+  FlockKeyLock(std::string Path, UniqueFD FD) : Path(std::move(Path)), FD(std::move(FD)) {}
   ~FlockKeyLock() override {
     ::unlink(Path.c_str());
     // Closing drops the lock.
   }
-  int inheritableDescriptor() override {
-    return setCloseOnExec(FD.get(), false) ? FD.get() : -1;
-  }
+  int inheritableDescriptor() override { return setCloseOnExec(FD.get(), false) ? FD.get() : -1; }
 
 private:
   std::string Path;
@@ -655,8 +615,7 @@ std::string DirectoryCache::keyLockPath(const CacheKey &Key) const {
   return joinPath(joinPath(Directory, "locks"), Key.hex());
 }
 
-KeyLockResult DirectoryCache::lockKey(const CacheKey &Key,
-                                      std::chrono::milliseconds MaxWait) {
+KeyLockResult DirectoryCache::lockKey(const CacheKey &Key, std::chrono::milliseconds MaxWait) {
   KeyLockResult R;
   if (!Enabled) {
     R.Result = KeyLockResult::State::Failed;
@@ -666,8 +625,7 @@ KeyLockResult DirectoryCache::lockKey(const CacheKey &Key,
   std::string LockDir = joinPath(Directory, "locks");
   if (::mkdir(LockDir.c_str(), 0700) != 0 && errno != EEXIST) {
     R.Result = KeyLockResult::State::Failed;
-    R.Detail =
-        "cannot create '" + LockDir + "': " + fileutil::describe(lastError());
+    R.Detail = "cannot create '" + LockDir + "': " + fileutil::describe(lastError());
     return R;
   }
   std::string Path = keyLockPath(Key);
@@ -679,14 +637,13 @@ KeyLockResult DirectoryCache::lockKey(const CacheKey &Key,
     UniqueFD FD = openFile(Path, O_RDWR | O_CREAT | O_NOFOLLOW, 0600);
     if (!FD.valid()) {
       R.Result = KeyLockResult::State::Failed;
-      R.Detail =
-          "cannot open '" + Path + "': " + fileutil::describe(lastError());
+      R.Detail = "cannot open '" + Path + "': " + fileutil::describe(lastError());
       return R;
     }
     if (::flock(FD.get(), LOCK_EX | LOCK_NB) == 0) {
       if (stillNamed(FD.get(), Path)) {
-        R.Result = Waited ? KeyLockResult::State::AcquiredAfterWait
-                          : KeyLockResult::State::Acquired;
+        R.Result =
+            Waited ? KeyLockResult::State::AcquiredAfterWait : KeyLockResult::State::Acquired;
         R.Lock = std::make_unique<FlockKeyLock>(Path, std::move(FD));
         return R;
       }
@@ -694,19 +651,16 @@ KeyLockResult DirectoryCache::lockKey(const CacheKey &Key,
     }
     if (errno != EWOULDBLOCK && errno != EINTR) {
       R.Result = KeyLockResult::State::Failed;
-      R.Detail =
-          "cannot lock '" + Path + "': " + fileutil::describe(lastError());
+      R.Detail = "cannot lock '" + Path + "': " + fileutil::describe(lastError());
       return R;
     }
     Waited = true;
     if (Clock::now() >= Deadline) {
       R.Result = KeyLockResult::State::TimedOut;
-      R.Detail = "another process has held the lock of " + Key.str() +
-                 " for longer than the wait";
+      R.Detail = "another process has held the lock of " + Key.str() + " for longer than the wait";
       return R;
     }
-    std::this_thread::sleep_for(
-        std::min<Clock::duration>(Pause, Deadline - Clock::now()));
+    std::this_thread::sleep_for(std::min<Clock::duration>(Pause, Deadline - Clock::now()));
     Pause = std::min(Pause * 2, std::chrono::milliseconds(50));
   }
 }
@@ -717,10 +671,8 @@ KeyLockResult DirectoryCache::adoptKeyLock(const CacheKey &Key, int FD) {
   std::string Path = keyLockPath(Key);
   // flock() on a descriptor of the open file that holds the lock succeeds
   // at once; on another file or a released lock it must not wait.
-  if (!Enabled || FD < 0 || !stillNamed(FD, Path) ||
-      ::flock(FD, LOCK_EX | LOCK_NB) != 0) {
-    R.Detail = "descriptor " + std::to_string(FD) + " is not the held lock '" +
-               Path + "'";
+  if (!Enabled || FD < 0 || !stillNamed(FD, Path) || ::flock(FD, LOCK_EX | LOCK_NB) != 0) {
+    R.Detail = "descriptor " + std::to_string(FD) + " is not the held lock '" + Path + "'";
     return R;
   }
   (void)setCloseOnExec(FD, true);
@@ -747,8 +699,8 @@ uint64_t DirectoryCache::removeStaleKeyLocks() {
       continue;
     // Held by nobody (a lock of a killed process): the same protocol as a
     // holder, so a process that takes it right now retries.
-    if (::flock(FD.get(), LOCK_EX | LOCK_NB) == 0 &&
-        stillNamed(FD.get(), Path) && ::unlink(Path.c_str()) == 0)
+    if (::flock(FD.get(), LOCK_EX | LOCK_NB) == 0 && stillNamed(FD.get(), Path) &&
+        ::unlink(Path.c_str()) == 0)
       ++Removed;
   }
   ::closedir(Dir);

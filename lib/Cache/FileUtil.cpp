@@ -45,9 +45,7 @@ std::error_code UniqueFD::close() {
   return {};
 }
 
-std::error_code fileutil::lastError() {
-  return std::error_code(errno, std::generic_category());
-}
+std::error_code fileutil::lastError() { return std::error_code(errno, std::generic_category()); }
 
 UniqueFD fileutil::openFile(llvm::StringRef Path, int Flags, mode_t Mode) {
   std::string P = Path.str();
@@ -76,8 +74,7 @@ std::error_code fileutil::writeAll(int FD, llvm::StringRef Data) {
   return {};
 }
 
-llvm::ErrorOr<size_t> fileutil::readAt(int FD, char *Buffer, size_t Size,
-                                       uint64_t Offset) {
+llvm::ErrorOr<size_t> fileutil::readAt(int FD, char *Buffer, size_t Size, uint64_t Offset) {
   size_t Done = 0;
   while (Done < Size) {
     ssize_t N = ::pread(FD, Buffer + Done, Size - Done, off_t(Offset + Done));

@@ -16,13 +16,10 @@ using namespace qshape::cache;
 namespace {
 class LayeredCache final : public CacheBackend {
 public:
-  LayeredCache(std::unique_ptr<CacheBackend> Local,
-               std::unique_ptr<CacheBackend> Remote)
+  LayeredCache(std::unique_ptr<CacheBackend> Local, std::unique_ptr<CacheBackend> Remote)
       : L1(std::move(Local)), L2(std::move(Remote)) {}
 
-  std::string describe() const override {
-    return L1->describe() + " + " + L2->describe();
-  }
+  std::string describe() const override { return L1->describe() + " + " + L2->describe(); }
   bool isEnabled() const override { return L1->isEnabled() || L2->isEnabled(); }
   std::string disabledReason() const override {
     return L1->disabledReason() + "; " + L2->disabledReason();
@@ -53,8 +50,7 @@ public:
     return Remote;
   }
 
-  StoreResult storeEntry(const EntryHeader &Header,
-                         llvm::StringRef Payload) override {
+  StoreResult storeEntry(const EntryHeader &Header, llvm::StringRef Payload) override {
     StoreResult Local = L1->storeEntry(Header, Payload);
     StoreResult Remote = L2->storeEntry(Header, Payload);
     return Local.stored() || !Remote.stored() ? Local : Remote;
@@ -62,8 +58,7 @@ public:
 
   const EntryTagKey *tagKey() const override { return L2->tagKey(); }
 
-  KeyLockResult lockKey(const CacheKey &Key,
-                        std::chrono::milliseconds MaxWait) override {
+  KeyLockResult lockKey(const CacheKey &Key, std::chrono::milliseconds MaxWait) override {
     return L1->lockKey(Key, MaxWait);
   }
   KeyLockResult adoptKeyLock(const CacheKey &Key, int FD) override {
@@ -73,9 +68,7 @@ public:
   void flushStats() override { L1->flushStats(); }
 
   CacheStats processStats() const override { return L1->processStats(); }
-  llvm::ErrorOr<CacheStats> persistentStats() const override {
-    return L1->persistentStats();
-  }
+  llvm::ErrorOr<CacheStats> persistentStats() const override { return L1->persistentStats(); }
   std::vector<std::pair<std::string, std::string>> status() override {
     auto Lines = L1->status();
     auto Remote = L2->status();

@@ -44,28 +44,24 @@ bool isStale(llvm::StringRef Path, unsigned StaleSeconds) {
   llvm::SmallVector<llvm::StringRef, 3> Parts;
   llvm::StringRef(Buffer, *N).trim().split(Parts, ' ');
   int64_t Pid;
-  if (Parts.size() != 3 || Parts[0].getAsInteger(10, Pid) || Pid <= 0 ||
-      Parts[1] != hostName())
+  if (Parts.size() != 3 || Parts[0].getAsInteger(10, Pid) || Pid <= 0 || Parts[1] != hostName())
     return false;
   return ::kill(pid_t(Pid), 0) != 0 && errno == ESRCH;
 }
 } // namespace
 
-LockFile::Attempt LockFile::tryAcquire(llvm::StringRef Path,
-                                       unsigned StaleSeconds) {
+LockFile::Attempt LockFile::tryAcquire(llvm::StringRef Path, unsigned StaleSeconds) {
   Attempt A;
   bool BrokeStale = false;
   // Two rounds: create; if a stale lock is in the way, break it and retry.
   for (int Round = 0; Round < 2; ++Round) {
-    UniqueFD FD =
-        openFile(Path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0600);
+    UniqueFD FD = openFile(Path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0600);
     if (FD.valid()) {
-      std::string Content = std::to_string(::getpid()) + " " + hostName() +
-                            " " + std::to_string(nowSeconds()) + "\n";
+      std::string Content =
+          std::to_string(::getpid()) + " " + hostName() + " " + std::to_string(nowSeconds()) + "\n";
       // A failed write leaves an empty lock that ages out; still ours.
       (void)writeAll(FD.get(), Content);
-      A.Result =
-          BrokeStale ? Outcome::AcquiredAfterBreakingStale : Outcome::Acquired;
+      A.Result = BrokeStale ? Outcome::AcquiredAfterBreakingStale : Outcome::Acquired;
       A.Lock.reset(new LockFile(Path.str(), FD.release()));
       return A;
     }

@@ -82,9 +82,7 @@ struct Failure {
 };
 
 int remainingMs(Clock::time_point Deadline) {
-  auto Ms = std::chrono::duration_cast<std::chrono::milliseconds>(Deadline -
-                                                                  Clock::now())
-                .count();
+  auto Ms = std::chrono::duration_cast<std::chrono::milliseconds>(Deadline - Clock::now()).count();
   return Ms <= 0 ? 0 : int(std::min<int64_t>(Ms, 1 << 30));
 }
 
@@ -116,8 +114,8 @@ struct Resolution {
   struct addrinfo *Result = nullptr;
 };
 
-std::variant<struct addrinfo *, Failure>
-resolve(const std::string &Host, unsigned Port, Clock::time_point Deadline) {
+std::variant<struct addrinfo *, Failure> resolve(const std::string &Host, unsigned Port,
+                                                 Clock::time_point Deadline) {
   struct addrinfo Hints = {};
   Hints.ai_socktype = SOCK_STREAM;
   Hints.ai_family = AF_UNSPEC;
@@ -143,8 +141,7 @@ resolve(const std::string &Host, unsigned Port, Clock::time_point Deadline) {
     State->Done.notify_all();
   }).detach();
   std::unique_lock<std::mutex> Lock(State->Mutex);
-  if (!State->Done.wait_until(Lock, Deadline,
-                              [&] { return State->Finished; })) {
+  if (!State->Done.wait_until(Lock, Deadline, [&] { return State->Finished; })) {
     State->Abandoned = true;
     return Failure{Failure::Kind::Timeout,
                    "resolving '" + Host +
@@ -153,8 +150,7 @@ resolve(const std::string &Host, unsigned Port, Clock::time_point Deadline) {
   }
   if (State->Status != 0)
     return Failure{Failure::Kind::Connection,
-                   "cannot resolve '" + Host +
-                       "': " + ::gai_strerror(State->Status)};
+                   "cannot resolve '" + Host + "': " + ::gai_strerror(State->Status)};
   return State->Result;
 }
 
@@ -167,8 +163,7 @@ bool isAuthError(llvm::StringRef Text) {
 
 /// Errors after which the server refuses every write of this process.
 bool refusesWrites(llvm::StringRef Text) {
-  return Text.starts_with("OOM") || Text.starts_with("READONLY") ||
-         Text.starts_with("MISCONF");
+  return Text.starts_with("OOM") || Text.starts_with("READONLY") || Text.starts_with("MISCONF");
 }
 
 std::string formatSeconds(std::optional<unsigned> Seconds) {
@@ -196,9 +191,7 @@ public:
     std::lock_guard<std::mutex> Guard(Mutex);
     return BreakerReason;
   }
-  const EntryTagKey *tagKey() const override {
-    return Options.TagKey ? &*Options.TagKey : nullptr;
-  }
+  const EntryTagKey *tagKey() const override { return Options.TagKey ? &*Options.TagKey : nullptr; }
   CacheInventory *inventory() override { return this; }
 
   CacheStats processStats() const override {
@@ -207,12 +200,10 @@ public:
   }
 
   LookupResult lookup(const CacheKey &Key) override;
-  StoreResult storeEntry(const EntryHeader &Header,
-                         llvm::StringRef Payload) override;
+  StoreResult storeEntry(const EntryHeader &Header, llvm::StringRef Payload) override;
   std::vector<std::pair<std::string, std::string>> status() override;
 
-  llvm::Error
-  listEntries(llvm::function_ref<void(const InventoryEntry &)> Visit) override;
+  llvm::Error listEntries(llvm::function_ref<void(const InventoryEntry &)> Visit) override;
   EntryReadResult checkEntry(const CacheKey &Key) override;
   std::error_code removeEntry(const CacheKey &Key) override;
 
@@ -222,17 +213,15 @@ private:
     std::optional<Failure> Error;
   };
 
-  std::string redisKey(const CacheKey &Key) const {
-    return Options.Prefix + ":" + Key.hex();
-  }
+  std::string redisKey(const CacheKey &Key) const { return Options.Prefix + ":" + Key.hex(); }
   std::string where() const { return "remote cache " + Options.describe(); }
 
   /// Sends \p Args as one command and waits for its reply, connecting first
   /// if needed. Never throws, never blocks past the deadlines.
   Outcome command(llvm::ArrayRef<llvm::StringRef> Args);
   std::optional<Failure> connect();
-  std::optional<Failure> exchange(llvm::ArrayRef<llvm::StringRef> Args,
-                                  Clock::time_point Deadline, Reply &Out);
+  std::optional<Failure> exchange(llvm::ArrayRef<llvm::StringRef> Args, Clock::time_point Deadline,
+                                  Reply &Out);
   void disconnect();
 
   /// Opens the breaker for good when the process that exec()ed this one
@@ -283,20 +272,16 @@ void RedisCache::disconnect() {
 
 std::optional<Failure> RedisCache::connect() {
   disconnect();
-  Clock::time_point Deadline =
-      Clock::now() + std::chrono::milliseconds(Options.ConnectTimeoutMs);
+  Clock::time_point Deadline = Clock::now() + std::chrono::milliseconds(Options.ConnectTimeoutMs);
   auto Resolved = resolve(Options.Host, Options.Port, Deadline);
   if (auto *F = std::get_if<Failure>(&Resolved))
     return *F;
   struct addrinfo *List = std::get<struct addrinfo *>(Resolved);
   std::optional<Failure> Last;
   for (struct addrinfo *A = List; A && FD < 0; A = A->ai_next) {
-    int S =
-        ::socket(A->ai_family, A->ai_socktype | SOCK_NONBLOCK | SOCK_CLOEXEC,
-                 A->ai_protocol);
+    int S = ::socket(A->ai_family, A->ai_socktype | SOCK_NONBLOCK | SOCK_CLOEXEC, A->ai_protocol);
     if (S < 0) {
-      Last = Failure{Failure::Kind::Connection,
-                     "cannot create a socket: " + errnoText(errno)};
+      Last = Failure{Failure::Kind::Connection, "cannot create a socket: " + errnoText(errno)};
       continue;
     }
     int Rc = ::connect(S, A->ai_addr, A->ai_addrlen);
@@ -304,9 +289,9 @@ std::optional<Failure> RedisCache::connect() {
       int Ready = waitFor(S, POLLOUT, Deadline);
       if (Ready == 0) {
         ::close(S);
-        Last = Failure{Failure::Kind::Timeout,
-                       "no connection within the connect timeout (" +
-                           std::to_string(Options.ConnectTimeoutMs) + " ms)"};
+        Last =
+            Failure{Failure::Kind::Timeout, "no connection within the connect timeout (" +
+                                                std::to_string(Options.ConnectTimeoutMs) + " ms)"};
         continue;
       }
       int Error = 0;
@@ -319,8 +304,7 @@ std::optional<Failure> RedisCache::connect() {
       errno = Error;
     }
     if (Rc != 0) {
-      Last = Failure{Failure::Kind::Connection,
-                     "cannot connect: " + errnoText(errno)};
+      Last = Failure{Failure::Kind::Connection, "cannot connect: " + errnoText(errno)};
       ::close(S);
       continue;
     }
@@ -330,9 +314,7 @@ std::optional<Failure> RedisCache::connect() {
   }
   ::freeaddrinfo(List);
   if (FD < 0)
-    return Last
-               ? *Last
-               : Failure{Failure::Kind::Connection, "no address to connect to"};
+    return Last ? *Last : Failure{Failure::Kind::Connection, "no address to connect to"};
   FDOwner = ::getpid();
   Reader.reset(redisReaderCreate());
   if (!Reader) {
@@ -352,23 +334,20 @@ std::optional<Failure> RedisCache::connect() {
     if (R->type != REDIS_REPLY_ERROR)
       return std::nullopt;
     llvm::StringRef Text(R->str, R->len);
-    Failure::Kind K =
-        isAuthError(Text) ? Failure::Kind::Auth : Failure::Kind::Connection;
+    Failure::Kind K = isAuthError(Text) ? Failure::Kind::Auth : Failure::Kind::Connection;
     return Failure{K, (What + " failed: " + Text).str()};
   };
   if (!Options.Password.empty()) {
-    std::optional<Failure> F =
-        Options.User.empty()
-            ? Expect({"AUTH", Options.Password}, "AUTH")
-            : Expect({"AUTH", Options.User, Options.Password}, "AUTH");
+    std::optional<Failure> F = Options.User.empty()
+                                   ? Expect({"AUTH", Options.Password}, "AUTH")
+                                   : Expect({"AUTH", Options.User, Options.Password}, "AUTH");
     if (F) {
       disconnect();
       return F;
     }
   }
   if (Options.Database != 0) {
-    if (std::optional<Failure> F =
-            Expect({"SELECT", std::to_string(Options.Database)}, "SELECT")) {
+    if (std::optional<Failure> F = Expect({"SELECT", std::to_string(Options.Database)}, "SELECT")) {
       disconnect();
       return F;
     }
@@ -376,9 +355,8 @@ std::optional<Failure> RedisCache::connect() {
   return std::nullopt;
 }
 
-std::optional<Failure>
-RedisCache::exchange(llvm::ArrayRef<llvm::StringRef> Args,
-                     Clock::time_point Deadline, Reply &Out) {
+std::optional<Failure> RedisCache::exchange(llvm::ArrayRef<llvm::StringRef> Args,
+                                            Clock::time_point Deadline, Reply &Out) {
   std::vector<const char *> Argv;
   std::vector<size_t> Lengths;
   for (llvm::StringRef A : Args) {
@@ -386,8 +364,7 @@ RedisCache::exchange(llvm::ArrayRef<llvm::StringRef> Args,
     Lengths.push_back(A.size());
   }
   char *Command = nullptr;
-  int Length = redisFormatCommandArgv(&Command, int(Argv.size()), Argv.data(),
-                                      Lengths.data());
+  int Length = redisFormatCommandArgv(&Command, int(Argv.size()), Argv.data(), Lengths.data());
   if (Length < 0)
     return Failure{Failure::Kind::Protocol, "cannot encode the command"};
   std::unique_ptr<char, void (*)(char *)> Owned(Command, redisFreeCommand);
@@ -407,8 +384,7 @@ RedisCache::exchange(llvm::ArrayRef<llvm::StringRef> Args,
       int Ready = waitFor(FD, POLLOUT, Deadline);
       if (Ready == 0)
         return Failure{Failure::Kind::Timeout,
-                       "sending " + Args[0].str() +
-                           " took longer than the operation timeout (" +
+                       "sending " + Args[0].str() + " took longer than the operation timeout (" +
                            std::to_string(Options.OperationTimeoutMs) + " ms)"};
       if (Ready < 0)
         return Failure{Failure::Kind::Connection, errnoText(errno)};
@@ -428,9 +404,8 @@ RedisCache::exchange(llvm::ArrayRef<llvm::StringRef> Args,
         Out.reset();
       }
     }
-    return Failure{Failure::Kind::Connection, "connection lost while sending " +
-                                                  Args[0].str() + ": " +
-                                                  errnoText(Error)};
+    return Failure{Failure::Kind::Connection,
+                   "connection lost while sending " + Args[0].str() + ": " + errnoText(Error)};
   }
 
   // A reply larger than any entry we accept is not one of ours.
@@ -439,41 +414,35 @@ RedisCache::exchange(llvm::ArrayRef<llvm::StringRef> Args,
   while (true) {
     void *Raw = nullptr;
     if (redisReaderGetReply(Reader.get(), &Raw) != REDIS_OK)
-      return Failure{Failure::Kind::Protocol,
-                     std::string("bad reply: ") + Reader->errstr};
+      return Failure{Failure::Kind::Protocol, std::string("bad reply: ") + Reader->errstr};
     if (Raw) {
       Out.reset(static_cast<redisReply *>(Raw));
       return std::nullopt;
     }
     int Ready = waitFor(FD, POLLIN, Deadline);
     if (Ready == 0)
-      return Failure{Failure::Kind::Timeout,
-                     "no reply to " + Args[0].str() +
-                         " within the operation timeout (" +
-                         std::to_string(Options.OperationTimeoutMs) +
-                         " ms; is the server paused or overloaded?)"};
+      return Failure{Failure::Kind::Timeout, "no reply to " + Args[0].str() +
+                                                 " within the operation timeout (" +
+                                                 std::to_string(Options.OperationTimeoutMs) +
+                                                 " ms; is the server paused or overloaded?)"};
     if (Ready < 0)
       return Failure{Failure::Kind::Connection, errnoText(errno)};
     ssize_t N = ::recv(FD, Buffer.data(), Buffer.size(), 0);
     if (N == 0)
       return Failure{Failure::Kind::Connection,
-                     "the server closed the connection during " +
-                         Args[0].str()};
+                     "the server closed the connection during " + Args[0].str()};
     if (N < 0) {
       if (errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK)
         continue;
-      return Failure{Failure::Kind::Connection, "connection lost during " +
-                                                    Args[0].str() + ": " +
-                                                    errnoText(errno)};
+      return Failure{Failure::Kind::Connection,
+                     "connection lost during " + Args[0].str() + ": " + errnoText(errno)};
     }
     Received += uint64_t(N);
     if (Received > Cap)
       return Failure{Failure::Kind::Protocol,
-                     "reply to " + Args[0].str() + " exceeds " +
-                         std::to_string(Cap) + " bytes"};
+                     "reply to " + Args[0].str() + " exceeds " + std::to_string(Cap) + " bytes"};
     if (redisReaderFeed(Reader.get(), Buffer.data(), size_t(N)) != REDIS_OK)
-      return Failure{Failure::Kind::Protocol,
-                     std::string("bad reply: ") + Reader->errstr};
+      return Failure{Failure::Kind::Protocol, std::string("bad reply: ") + Reader->errstr};
   }
 }
 
@@ -491,8 +460,7 @@ RedisCache::Outcome RedisCache::command(llvm::ArrayRef<llvm::StringRef> Args) {
       O.Error = std::move(F);
       return O;
     }
-  Clock::time_point Deadline =
-      Clock::now() + std::chrono::milliseconds(Options.OperationTimeoutMs);
+  Clock::time_point Deadline = Clock::now() + std::chrono::milliseconds(Options.OperationTimeoutMs);
   O.Error = exchange(Args, Deadline, O.R);
   if (O.Error)
     disconnect(); // the stream is in an unknown state
@@ -565,8 +533,7 @@ void RedisCache::trip(const Failure &F, llvm::StringRef During) {
     std::lock_guard<std::mutex> Guard(FailedRemoteMutex);
     FailedRemote = describe() + "\n" + BreakerReason;
   }
-  reportProblem(BreakerReason + "; this process uses the local cache only " +
-                    formatSeconds(Pause),
+  reportProblem(BreakerReason + "; this process uses the local cache only " + formatSeconds(Pause),
                 ProblemSource::Remote);
 }
 
@@ -574,8 +541,7 @@ void RedisCache::serverError(llvm::StringRef Text, llvm::StringRef During) {
   CacheStats Delta;
   Delta.RemoteErrors = 1;
   count(Delta);
-  reportProblem(where() + ": " + During + ": the server answered '" + Text +
-                    "'",
+  reportProblem(where() + ": " + During + ": the server answered '" + Text + "'",
                 ProblemSource::Remote);
 }
 
@@ -588,8 +554,7 @@ uint64_t RedisCache::sizeLimit() {
     if (!O.Error && O.R->type == REDIS_REPLY_ARRAY && O.R->elements == 2 &&
         O.R->element[1]->type == REDIS_REPLY_STRING) {
       uint64_t Limit;
-      if (!llvm::StringRef(O.R->element[1]->str, O.R->element[1]->len)
-               .getAsInteger(10, Limit))
+      if (!llvm::StringRef(O.R->element[1]->str, O.R->element[1]->len).getAsInteger(10, Limit))
         ServerLimit = Limit;
     } else if (O.Error) {
       trip(*O.Error, "connect");
@@ -617,20 +582,17 @@ LookupResult RedisCache::lookup(const CacheKey &Key) {
   }
   std::string Name = redisKey(Key);
   std::string Ttl = std::to_string(Options.TtlSeconds * 1000);
-  Outcome O = Options.TtlSeconds && UseGetEx
-                  ? command({"GETEX", Name, "PX", Ttl})
-                  : command({"GET", Name});
-  if (!O.Error && O.R->type == REDIS_REPLY_ERROR && UseGetEx &&
-      Options.TtlSeconds &&
+  Outcome O =
+      Options.TtlSeconds && UseGetEx ? command({"GETEX", Name, "PX", Ttl}) : command({"GET", Name});
+  if (!O.Error && O.R->type == REDIS_REPLY_ERROR && UseGetEx && Options.TtlSeconds &&
       llvm::StringRef(O.R->str, O.R->len).contains("unknown command")) {
     UseGetEx = false; // a server older than 6.2: no refresh on a hit
     O = command({"GET", Name});
   }
   if (O.Error) {
     trip(*O.Error, "lookup");
-    Result.Status = O.Error->What == Failure::Kind::Timeout
-                        ? LookupStatus::Timeout
-                        : LookupStatus::IOError;
+    Result.Status =
+        O.Error->What == Failure::Kind::Timeout ? LookupStatus::Timeout : LookupStatus::IOError;
     Result.Detail = BreakerReason;
     return Result;
   }
@@ -667,8 +629,7 @@ LookupResult RedisCache::lookup(const CacheKey &Key) {
     return Result;
   }
 
-  EntryReadResult Read =
-      decodeEntry(llvm::StringRef(O.R->str, O.R->len), &Key, ReadMode::Load);
+  EntryReadResult Read = decodeEntry(llvm::StringRef(O.R->str, O.R->len), &Key, ReadMode::Load);
   checkEntryTag(Read, tagKey());
   switch (Read.Status) {
   case ReadStatus::Ok:
@@ -683,8 +644,7 @@ LookupResult RedisCache::lookup(const CacheKey &Key) {
     Delta.RemoteRefused = 1;
     count(Delta);
     Result.Status = LookupStatus::Refused;
-    Result.Detail =
-        where() + ": entry " + Key.str() + " refused: " + Read.Detail;
+    Result.Detail = where() + ": entry " + Key.str() + " refused: " + Read.Detail;
     // Someone without the key (or with another) writes to the team's cache:
     // worth the one warning. The store after the compile replaces it.
     reportProblem(Result.Detail, ProblemSource::Remote);
@@ -698,8 +658,7 @@ LookupResult RedisCache::lookup(const CacheKey &Key) {
   }
 }
 
-StoreResult RedisCache::storeEntry(const EntryHeader &Header,
-                                   llvm::StringRef Payload) {
+StoreResult RedisCache::storeEntry(const EntryHeader &Header, llvm::StringRef Payload) {
   std::lock_guard<std::mutex> Guard(Mutex);
   if (Options.ReadOnly)
     return {StoreStatus::Disabled, where() + " is read-only"};
@@ -725,22 +684,20 @@ StoreResult RedisCache::storeEntry(const EntryHeader &Header,
     CacheStats Delta;
     Delta.RemoteTooLarge = 1;
     count(Delta);
-    std::string Detail = where() + ": entry " + Key.str() + " (" +
-                         formatSize(Value.size() + Payload.size()) +
-                         ") is over the remote size limit (" +
-                         formatSize(Limit) +
-                         (ServerLimit && Limit < Options.MaxEntryBytes
-                              ? ", the server's proto-max-bulk-len"
-                              : ", max-entry-size") +
-                         "); stored locally only";
+    std::string Detail =
+        where() + ": entry " + Key.str() + " (" + formatSize(Value.size() + Payload.size()) +
+        ") is over the remote size limit (" + formatSize(Limit) +
+        (ServerLimit && Limit < Options.MaxEntryBytes ? ", the server's proto-max-bulk-len"
+                                                      : ", max-entry-size") +
+        "); stored locally only";
     reportProblem(Detail, ProblemSource::Remote);
     return {StoreStatus::TooLarge, Detail};
   }
   Value.append(Payload.data(), Payload.size());
   std::string Name = redisKey(Key);
   std::string Ttl = std::to_string(Options.TtlSeconds * 1000);
-  Outcome O = Options.TtlSeconds ? command({"SET", Name, Value, "PX", Ttl})
-                                 : command({"SET", Name, Value});
+  Outcome O =
+      Options.TtlSeconds ? command({"SET", Name, Value, "PX", Ttl}) : command({"SET", Name, Value});
   if (O.Error) {
     trip(*O.Error, "store");
     return {StoreStatus::Failed, BreakerReason};
@@ -770,8 +727,7 @@ StoreResult RedisCache::storeEntry(const EntryHeader &Header,
       CacheStats Delta;
       Delta.RemoteTooLarge = 1;
       count(Delta);
-      std::string Detail = where() + ": entry " + Key.str() + " (" +
-                           formatSize(Value.size()) +
+      std::string Detail = where() + ": entry " + Key.str() + " (" + formatSize(Value.size()) +
                            ") refused by the server ('" + Text.str() +
                            "': over its proto-max-bulk-len?); stored locally "
                            "only";
@@ -794,15 +750,14 @@ StoreResult RedisCache::storeEntry(const EntryHeader &Header,
 // Inventory and status (qshape-cache)
 //===----------------------------------------------------------------------===//
 
-llvm::Error RedisCache::listEntries(
-    llvm::function_ref<void(const InventoryEntry &)> Visit) {
+llvm::Error RedisCache::listEntries(llvm::function_ref<void(const InventoryEntry &)> Visit) {
   std::lock_guard<std::mutex> Guard(Mutex);
   std::vector<InventoryEntry> Found;
   std::string Cursor = "0";
   std::string Pattern = Options.Prefix + ":*";
   auto Fail = [&](llvm::StringRef Why) {
-    return llvm::createStringError(std::errc::io_error, "%s: %s",
-                                   where().c_str(), Why.str().c_str());
+    return llvm::createStringError(std::errc::io_error, "%s: %s", where().c_str(),
+                                   Why.str().c_str());
   };
   do {
     Outcome O = command({"SCAN", Cursor, "MATCH", Pattern, "COUNT", "1000"});
@@ -834,11 +789,10 @@ llvm::Error RedisCache::listEntries(
     return A.Key.bytes() < B.Key.bytes();
   });
   // SCAN may return a key twice.
-  Found.erase(std::unique(Found.begin(), Found.end(),
-                          [](const InventoryEntry &A, const InventoryEntry &B) {
-                            return A.Key == B.Key;
-                          }),
-              Found.end());
+  Found.erase(
+      std::unique(Found.begin(), Found.end(),
+                  [](const InventoryEntry &A, const InventoryEntry &B) { return A.Key == B.Key; }),
+      Found.end());
   for (const InventoryEntry &E : Found)
     Visit(E);
   return llvm::Error::success();
@@ -858,14 +812,12 @@ EntryReadResult RedisCache::checkEntry(const CacheKey &Key) {
     return R;
   }
   if (O.R->type != REDIS_REPLY_STRING) {
-    R.Status =
-        O.R->type == REDIS_REPLY_ERROR &&
-                !llvm::StringRef(O.R->str, O.R->len).starts_with("WRONGTYPE")
-            ? ReadStatus::IOError
-            : ReadStatus::Corrupt;
-    R.Detail = O.R->type == REDIS_REPLY_ERROR
-                   ? std::string(O.R->str, O.R->len)
-                   : std::string("not a string value");
+    R.Status = O.R->type == REDIS_REPLY_ERROR &&
+                       !llvm::StringRef(O.R->str, O.R->len).starts_with("WRONGTYPE")
+                   ? ReadStatus::IOError
+                   : ReadStatus::Corrupt;
+    R.Detail = O.R->type == REDIS_REPLY_ERROR ? std::string(O.R->str, O.R->len)
+                                              : std::string("not a string value");
     return R;
   }
   R = decodeEntry(llvm::StringRef(O.R->str, O.R->len), &Key, ReadMode::Verify);
@@ -889,16 +841,13 @@ std::vector<std::pair<std::string, std::string>> RedisCache::status() {
   std::lock_guard<std::mutex> Guard(Mutex);
   std::vector<std::pair<std::string, std::string>> Lines;
   Lines.push_back({"Remote cache",
-                   Options.describe() + (Options.TagKey ? " (tags required)"
-                                                        : " (no team key)")});
+                   Options.describe() + (Options.TagKey ? " (tags required)" : " (no team key)")});
   Outcome Info = command({"INFO"});
   if (Info.Error || Info.R->type != REDIS_REPLY_STRING) {
-    Lines.push_back(
-        {"Remote server",
-         "unreachable: " + (Info.Error
-                                ? Info.Error->Message
-                                : std::string(Info.R->str ? Info.R->str : "",
-                                              Info.R->str ? Info.R->len : 0))});
+    Lines.push_back({"Remote server",
+                     "unreachable: " + (Info.Error ? Info.Error->Message
+                                                   : std::string(Info.R->str ? Info.R->str : "",
+                                                                 Info.R->str ? Info.R->len : 0))});
     return Lines;
   }
   llvm::StringMap<std::string> Fields;
@@ -916,13 +865,11 @@ std::vector<std::pair<std::string, std::string>> RedisCache::status() {
   std::string MaxMemory = Fields.lookup("maxmemory_human");
   if (Fields.lookup("maxmemory") == "0")
     MaxMemory = "no maxmemory";
-  Lines.push_back({"Remote server",
-                   "redis " + Fields.lookup("redis_version") + ", " + Keys +
-                       " keys in db " + std::to_string(Options.Database) +
-                       ", memory " + Fields.lookup("used_memory_human") +
-                       " of " + MaxMemory + " (" +
-                       Fields.lookup("maxmemory_policy") + "), " +
-                       Fields.lookup("evicted_keys") + " keys evicted"});
+  Lines.push_back({"Remote server", "redis " + Fields.lookup("redis_version") + ", " + Keys +
+                                        " keys in db " + std::to_string(Options.Database) +
+                                        ", memory " + Fields.lookup("used_memory_human") + " of " +
+                                        MaxMemory + " (" + Fields.lookup("maxmemory_policy") +
+                                        "), " + Fields.lookup("evicted_keys") + " keys evicted"});
   return Lines;
 }
 
@@ -936,7 +883,7 @@ void qshape::cache::exportRemoteFailures() {
     setenv(RemoteFailureVariable, FailedRemote.c_str(), /*overwrite=*/1);
 }
 
-std::unique_ptr<CacheBackend>
-qshape::cache::createRedisCache(RemoteOptions Options, CounterSink Sink) {
+std::unique_ptr<CacheBackend> qshape::cache::createRedisCache(RemoteOptions Options,
+                                                              CounterSink Sink) {
   return std::make_unique<RedisCache>(std::move(Options), std::move(Sink));
 }

@@ -26,8 +26,7 @@ using namespace qshape::cache::fileutil;
 //===----------------------------------------------------------------------===//
 
 llvm::Error qshape::cache::configError(const llvm::Twine &Message) {
-  return llvm::createStringError(std::errc::invalid_argument,
-                                 Message.str().c_str());
+  return llvm::createStringError(std::errc::invalid_argument, Message.str().c_str());
 }
 
 namespace {
@@ -49,8 +48,7 @@ std::optional<std::string> percentDecode(llvm::StringRef Text) {
 }
 
 /// The first line of a secret file, without its line end.
-llvm::Expected<std::string> readSecretFile(llvm::StringRef Path,
-                                           llvm::StringRef What) {
+llvm::Expected<std::string> readSecretFile(llvm::StringRef Path, llvm::StringRef What) {
   llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> File =
       llvm::MemoryBuffer::getFile(Path, /*IsText=*/false,
                                   /*RequiresNullTerminator=*/false);
@@ -85,19 +83,16 @@ llvm::Expected<RemoteOptions> RemoteOptions::parse(llvm::StringRef Url) {
   RemoteOptions O;
   llvm::StringRef Rest = Url.trim();
   if (Rest.consume_front("rediss://"))
-    return configError(
-        "'" + Url +
-        "': TLS (rediss://) is not supported by this build (Debian's hiredis "
-        "0.14 has no TLS); reach the server through a TLS tunnel (stunnel, "
-        "ssh -L) and use redis://");
+    return configError("'" + Url +
+                       "': TLS (rediss://) is not supported by this build (Debian's hiredis "
+                       "0.14 has no TLS); reach the server through a TLS tunnel (stunnel, "
+                       "ssh -L) and use redis://");
   if (!Rest.consume_front("redis://"))
-    return configError("'" + Url + "' is not a remote cache URL; use " +
-                       RemoteSyntax);
+    return configError("'" + Url + "' is not a remote cache URL; use " + RemoteSyntax);
   // redis://AUTHORITY[/DB][?ATTRIBUTES]
   size_t Sep = Rest.find_first_of("/?");
   llvm::StringRef Authority = Rest.take_front(Sep);
-  llvm::StringRef Tail =
-      Sep == llvm::StringRef::npos ? llvm::StringRef() : Rest.drop_front(Sep);
+  llvm::StringRef Tail = Sep == llvm::StringRef::npos ? llvm::StringRef() : Rest.drop_front(Sep);
   llvm::StringRef PathPart, Query;
   if (Tail.consume_front("/"))
     std::tie(PathPart, Query) = Tail.split('?');
@@ -134,8 +129,7 @@ llvm::Expected<RemoteOptions> RemoteOptions::parse(llvm::StringRef Url) {
   if (!PortText.empty()) {
     unsigned Port;
     if (PortText.getAsInteger(10, Port) || Port == 0 || Port > 65535)
-      return configError("'" + Url + "': port '" + PortText +
-                         "' is not a number in 1..65535");
+      return configError("'" + Url + "': port '" + PortText + "' is not a number in 1..65535");
     O.Port = Port;
   }
   if (!PathPart.empty()) {
@@ -154,11 +148,9 @@ llvm::Expected<RemoteOptions> RemoteOptions::parse(llvm::StringRef Url) {
     bool HasValue = Attribute.contains('=');
     llvm::StringRef AttrName = Name, AttrValue = Value;
     auto Bad = [&](llvm::StringRef Expect) {
-      return configError("'" + Url + "': " + AttrName + "='" + AttrValue +
-                         "' is not " + Expect);
+      return configError("'" + Url + "': " + AttrName + "='" + AttrValue + "' is not " + Expect);
     };
-    auto Duration = [&](uint64_t BareUnitMs,
-                        uint64_t &OutMs) -> std::optional<llvm::Error> {
+    auto Duration = [&](uint64_t BareUnitMs, uint64_t &OutMs) -> std::optional<llvm::Error> {
       std::optional<uint64_t> Ms = parseDurationMs(AttrValue, BareUnitMs);
       if (!HasValue || !Ms)
         return Bad("a duration like 250ms, 3s, 5m, 2h or 7d");
@@ -167,13 +159,11 @@ llvm::Expected<RemoteOptions> RemoteOptions::parse(llvm::StringRef Url) {
     };
     uint64_t Ms = 0;
     if (Name == "prefix") {
-      if (!HasValue || Value.empty() ||
-          Value.find_first_of(" \t\r\n*?[]") != llvm::StringRef::npos)
+      if (!HasValue || Value.empty() || Value.find_first_of(" \t\r\n*?[]") != llvm::StringRef::npos)
         return Bad("a key prefix (letters, digits, ':', '-', '_', '.')");
       O.Prefix = Value.str();
     } else if (Name == "read-only") {
-      if (HasValue && Value != "true" && Value != "1" && Value != "false" &&
-          Value != "0")
+      if (HasValue && Value != "true" && Value != "1" && Value != "false" && Value != "0")
         return Bad("true or false");
       O.ReadOnly = !HasValue || Value == "true" || Value == "1";
     } else if (Name == "ttl") {
@@ -211,10 +201,9 @@ llvm::Expected<RemoteOptions> RemoteOptions::parse(llvm::StringRef Url) {
         return Bad("a file name");
       PasswordFile = Value.str();
     } else {
-      return configError(
-          "'" + Url + "': unknown attribute '" + Name +
-          "'; known: prefix, read-only, ttl, connect-timeout, timeout, "
-          "retry-after, max-entry-size, password-file");
+      return configError("'" + Url + "': unknown attribute '" + Name +
+                         "'; known: prefix, read-only, ttl, connect-timeout, timeout, "
+                         "retry-after, max-entry-size, password-file");
     }
   }
 
@@ -224,10 +213,8 @@ llvm::Expected<RemoteOptions> RemoteOptions::parse(llvm::StringRef Url) {
       PasswordFile = Env;
   if (!PasswordFile.empty()) {
     if (!O.Password.empty())
-      return configError("'" + Url +
-                         "' has a password and a password file; give one");
-    llvm::Expected<std::string> Password =
-        readSecretFile(PasswordFile, "password");
+      return configError("'" + Url + "' has a password and a password file; give one");
+    llvm::Expected<std::string> Password = readSecretFile(PasswordFile, "password");
     if (!Password)
       return Password.takeError();
     O.Password = std::move(*Password);
@@ -260,9 +247,8 @@ llvm::Expected<std::optional<EntryTagKey>> qshape::cache::teamKeyFromEnvironment
     return std::nullopt;
   std::optional<EntryTagKey> Key = EntryTagKey::fromSecret(Secret);
   if (!Key)
-    return configError("the team key (QSHAPE_CACHE_REMOTE_KEY) has " +
-                       llvm::Twine(Secret.size()) + " characters; use at least " +
-                       llvm::Twine(EntryTagKey::MinSecretLength) +
+    return configError("the team key (QSHAPE_CACHE_REMOTE_KEY) has " + llvm::Twine(Secret.size()) +
+                       " characters; use at least " + llvm::Twine(EntryTagKey::MinSecretLength) +
                        ", e.g. from `head -c 32 /dev/urandom | base64`");
   return Key;
 }
@@ -304,10 +290,9 @@ std::string RemoteOptions::describe() const {
   if (OperationTimeoutMs != Defaults.OperationTimeoutMs)
     Attributes.push_back("timeout=" + formatDuration(OperationTimeoutMs));
   if (RetryAfterSeconds != Defaults.RetryAfterSeconds)
-    Attributes.push_back(
-        "retry-after=" +
-        (RetryAfterSeconds ? formatDuration(uint64_t(*RetryAfterSeconds) * 1000)
-                           : std::string("never")));
+    Attributes.push_back("retry-after=" + (RetryAfterSeconds
+                                               ? formatDuration(uint64_t(*RetryAfterSeconds) * 1000)
+                                               : std::string("never")));
   if (MaxEntryBytes != Defaults.MaxEntryBytes)
     Attributes.push_back("max-entry-size=" + std::to_string(MaxEntryBytes));
   if (!Attributes.empty())

@@ -49,7 +49,6 @@
 #include <mutex>
 #include <sys/resource.h>
 
-
 using namespace mlir;
 
 namespace qshape::compile {
@@ -315,10 +314,13 @@ llvm::Error Compilation::translateAndOptimize() {
   }
   if (info.entries.empty())
     return llvm::createStringError(
-        inputName + ": nothing to call: the module has no public function with a body "
-                    "(no " + PyfacePrefix.str() + "* entry point after lowering)");
+        inputName +
+        ": nothing to call: the module has no public function with a body "
+        "(no " +
+        PyfacePrefix.str() + "* entry point after lowering)");
   for (const native::EntryInfo &e : info.entries)
-    if (e.name == sourceDefaultEntry || (info.defaultEntry.empty() && e.source == sourceDefaultEntry))
+    if (e.name == sourceDefaultEntry ||
+        (info.defaultEntry.empty() && e.source == sourceDefaultEntry))
       info.defaultEntry = e.name;
   if (info.defaultEntry.empty() && info.entries.size() == 1)
     info.defaultEntry = info.entries.front().name;
@@ -338,8 +340,8 @@ llvm::Error Compilation::translateAndOptimize() {
     if (!target)
       return llvm::createStringError("no LLVM target for '" + f.target.triple + "': " + error);
     static constexpr llvm::CodeGenOptLevel levels[] = {
-        llvm::CodeGenOptLevel::None, llvm::CodeGenOptLevel::Less,
-        llvm::CodeGenOptLevel::Default, llvm::CodeGenOptLevel::Aggressive};
+        llvm::CodeGenOptLevel::None, llvm::CodeGenOptLevel::Less, llvm::CodeGenOptLevel::Default,
+        llvm::CodeGenOptLevel::Aggressive};
     s.machine.reset(target->createTargetMachine(triple, f.target.cpu, f.target.features,
                                                 llvm::TargetOptions(), llvm::Reloc::PIC_,
                                                 std::nullopt, levels[f.optLevel]));
@@ -366,16 +368,15 @@ llvm::Error Compilation::translateAndOptimize() {
     // keeps it through optimisation although nothing refers to it.
     llvm::Constant *text =
         llvm::ConstantDataArray::getString(s.context, info.toJSON(), /*AddNull=*/true);
-    auto *global = new llvm::GlobalVariable(*s.module, text->getType(), /*isConstant=*/true,
-                                            llvm::GlobalValue::PrivateLinkage, text,
-                                            "qshape.library_info");
+    auto *global =
+        new llvm::GlobalVariable(*s.module, text->getType(), /*isConstant=*/true,
+                                 llvm::GlobalValue::PrivateLinkage, text, "qshape.library_info");
     global->setSection(native::LibraryInfoSection);
     global->setAlignment(llvm::Align(1));
     llvm::appendToUsed(*s.module, {global});
     // The lifted parameters in a section of their own (with a section the
     // table is never .bss, so its bytes are in the file to be written).
-    if (llvm::GlobalVariable *params =
-            s.module->getGlobalVariable(qshape::kParameterTableSymbol)) {
+    if (llvm::GlobalVariable *params = s.module->getGlobalVariable(qshape::kParameterTableSymbol)) {
       params->setSection(qshape::kParameterTableSection);
       llvm::appendToUsed(*s.module, {params});
     }
@@ -433,8 +434,8 @@ void Compilation::placeLiftedSources(llvm::ArrayRef<LiftedParameters::Source> so
       liftedSources.clear();
       return;
     }
-    liftedSources.push_back({uint32_t(place.getPointer() - text.data()),
-                             uint32_t(source.firstSlot), uint32_t(source.count), source.splat});
+    liftedSources.push_back({uint32_t(place.getPointer() - text.data()), uint32_t(source.firstSlot),
+                             uint32_t(source.count), source.splat});
   }
 }
 
@@ -442,8 +443,7 @@ llvm::Expected<TopologyMap> Compilation::getTopologyMap(const SourceSkeleton &sk
   if (unplaced)
     return llvm::createStringError("no topology index entry: a lifted constant has no "
                                    "location in the input's text");
-  llvm::StringRef text =
-      sourceMgr->getMemoryBuffer(sourceMgr->getMainFileID())->getBuffer();
+  llvm::StringRef text = sourceMgr->getMemoryBuffer(sourceMgr->getMainFileID())->getBuffer();
   llvm::Expected<TopologyMap> map = mapLiterals(text, skeleton, liftedSources, parameterValues);
   if (!map)
     return map.takeError();

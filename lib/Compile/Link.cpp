@@ -63,9 +63,10 @@ static Error linkInProcess(ArrayRef<StringRef> args) {
     lldCrashed = true;
     err += "\nld.lld: crashed";
   }
-  return createStringError("linking failed (lld in process, exit code " +
-                           std::to_string(result.retCode) + "): " + join(storage, " ") +
-                           (StringRef(err).trim().empty() ? "" : "\n" + StringRef(err).trim().str()));
+  return createStringError(
+      "linking failed (lld in process, exit code " + std::to_string(result.retCode) +
+      "): " + join(storage, " ") +
+      (StringRef(err).trim().empty() ? "" : "\n" + StringRef(err).trim().str()));
 #else
   (void)args;
   return createStringError("qshape-compile was built without lld's library: name a linker "
@@ -84,8 +85,7 @@ static Error linkByChild(const Linker &linker, ArrayRef<StringRef> args) {
   bool failedToStart = false;
   std::optional<StringRef> redirects[] = {std::nullopt, errFile.str(), errFile.str()};
   int rc = sys::ExecuteAndWait(linker.path, args, /*Env=*/std::nullopt, redirects,
-                               /*SecondsToWait=*/0, /*MemoryLimit=*/0, &message,
-                               &failedToStart);
+                               /*SecondsToWait=*/0, /*MemoryLimit=*/0, &message, &failedToStart);
   if (rc == 0)
     return Error::success();
   if (failedToStart)
@@ -93,9 +93,8 @@ static Error linkByChild(const Linker &linker, ArrayRef<StringRef> args) {
   std::string linkerOutput;
   if (ErrorOr<std::unique_ptr<MemoryBuffer>> text = MemoryBuffer::getFile(errFile))
     linkerOutput = (*text)->getBuffer().trim().str();
-  return createStringError("linking failed (exit code " + std::to_string(rc) +
-                           "): " + join(args, " ") +
-                           (linkerOutput.empty() ? "" : "\n" + linkerOutput));
+  return createStringError("linking failed (exit code " + std::to_string(rc) + "): " +
+                           join(args, " ") + (linkerOutput.empty() ? "" : "\n" + linkerOutput));
 }
 
 static void removeLinkerTemporaries(StringRef output) {
@@ -118,8 +117,14 @@ Error linkSharedLibrary(const Linker &linker, StringRef object, StringRef output
   // undefined: the host that loads the library provides them (qshape-run
   // loads libqshape-runtime.so first).
   SmallVector<StringRef> args = {linker.inProcess ? StringRef("ld.lld") : StringRef(linker.path),
-                                 "-shared", "--build-id", "--hash-style=gnu",
-                                 "--eh-frame-hdr", "-o", output, object, "--as-needed"};
+                                 "-shared",
+                                 "--build-id",
+                                 "--hash-style=gnu",
+                                 "--eh-frame-hdr",
+                                 "-o",
+                                 output,
+                                 object,
+                                 "--as-needed"};
   for (const std::string &library : linker.libraries)
     args.push_back(library);
   Error linked = linker.inProcess ? linkInProcess(args) : linkByChild(linker, args);
@@ -127,6 +132,5 @@ Error linkSharedLibrary(const Linker &linker, StringRef object, StringRef output
     removeLinkerTemporaries(output);
   return linked;
 }
-
 
 } // namespace qshape::compile

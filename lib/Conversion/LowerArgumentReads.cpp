@@ -66,8 +66,7 @@ unsigned lowerReads(BlockArgument arg, OpBuilder &entry) {
   return reads.size();
 }
 
-struct LowerArgumentReadsPass
-    : qshape::impl::QShapeLowerArgumentReadsBase<LowerArgumentReadsPass> {
+struct LowerArgumentReadsPass : qshape::impl::QShapeLowerArgumentReadsBase<LowerArgumentReadsPass> {
   void runOnOperation() override {
     getOperation().walk([&](func::FuncOp func) {
       if (func.isExternal())

@@ -44,8 +44,8 @@ bool mayEditRegionsOf(Operation *op) {
 }
 
 bool isConstantOp(Operation *op) {
-  return op->isRegistered() && op->hasTrait<OpTrait::ConstantLike>() &&
-         op->getNumOperands() == 0 && op->getNumRegions() == 0 && op->getNumResults() == 1;
+  return op->isRegistered() && op->hasTrait<OpTrait::ConstantLike>() && op->getNumOperands() == 0 &&
+         op->getNumRegions() == 0 && op->getNumResults() == 1;
 }
 
 /// Pure, region-free, registered and not quantum: safe to merge when equal.
@@ -66,8 +66,7 @@ void forEachOperandDeep(Operation *op, function_ref<void(Value)> fn) {
     });
 }
 
-bool placeInOrder(Block &block, size_t n, function_ref<Operation *(size_t)> opAt,
-                  Operation *end) {
+bool placeInOrder(Block &block, size_t n, function_ref<Operation *(size_t)> opAt, Operation *end) {
   constexpr size_t kAhead = 8;
   bool moved = false;
   Operation *next = end;

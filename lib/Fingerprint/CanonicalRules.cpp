@@ -41,8 +41,7 @@ enum Stage : unsigned { Prepare = 1, Simplify = 2, Order = 4 };
 /// (element, position) pairs. libstdc++ 12's std::stable_sort takes a
 /// temporary buffer through std::get_temporary_buffer, which clang 22 warns
 /// is deprecated at every instantiation.
-template <typename Range, typename Less>
-void sortStably(Range &range, Less less) {
+template <typename Range, typename Less> void sortStably(Range &range, Less less) {
   using T = std::decay_t<decltype(*std::begin(range))>;
   SmallVector<std::pair<T, size_t>> keyed;
   for (auto [i, x] : llvm::enumerate(range))
@@ -515,9 +514,8 @@ bool CanonicalView::onlyObserver(const VAccess &c, const VAccess &e, const Regis
 /// its chain after its visit (`branches`); callers leave what follows to
 /// their per-op rule. Linear in the ops of the chains, where walking back
 /// from every op of a chain that stores W wires in turn is quadratic in W.
-void CanonicalView::forEachChain(
-    const RegisterUsers &users,
-    llvm::function_ref<void(const ChainStep &)> visit) {
+void CanonicalView::forEachChain(const RegisterUsers &users,
+                                 llvm::function_ref<void(const ChainStep &)> visit) {
   llvm::DenseSet<Idx> heads;
   for (Idx o : accessOps) {
     if (!state[o].alive || state[o].kind != QOpKind::Insert)
@@ -567,8 +565,7 @@ llvm::DenseMap<Idx, Idx> CanonicalView::soleObservers(const RegisterUsers &users
   llvm::DenseMap<int64_t, Window> open;
   int64_t lastPoison = -1;
   auto close = [&](const Window &w) {
-    sole[w.insert] =
-        lastPoison < int64_t(w.opened) && w.observers == 1 ? w.observer : kNone;
+    sole[w.insert] = lastPoison < int64_t(w.opened) && w.observers == 1 ? w.observer : kNone;
   };
   forEachChain(users, [&](const ChainStep &step) {
     if (step.position == 0) {
@@ -1192,8 +1189,8 @@ bool CanonicalView::scheduleBlock(Idx b) {
   auto setRegionWires = [&](Idx o) {
     RegionRec reg = regions[ops[o].firstRegion];
     const LargeVector<Idx> &body = blocks[reg.firstBlock].ops;
-    Idx yield = reg.numBlocks && !body.empty() && has(body.back(), kTerminator) ? body.back()
-                                                                               : kNone;
+    Idx yield =
+        reg.numBlocks && !body.empty() && has(body.back(), kTerminator) ? body.back() : kNone;
     unsigned nOps = ops[o].numOperands, nRes = ops[o].numResults;
     for (unsigned j = 0; j < nRes; ++j) {
       int64_t w = nOps >= nRes ? wireOfValue(operand(o, nOps - nRes + j)) : -1;

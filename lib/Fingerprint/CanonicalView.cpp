@@ -103,9 +103,9 @@ Idx CanonicalView::identityOf(Operation *op) {
       return id;
     }
   }
-  llvm::hash_code h = llvm::hash_combine(op->getName().getAsOpaquePointer(),
-                                         op->getRawDictionaryAttrs().getAsOpaquePointer(),
-                                         op->getNumResults());
+  llvm::hash_code h =
+      llvm::hash_combine(op->getName().getAsOpaquePointer(),
+                         op->getRawDictionaryAttrs().getAsOpaquePointer(), op->getNumResults());
   for (Type t : op->getResultTypes())
     h = llvm::hash_combine(h, t.getAsOpaquePointer());
   if (op->getPropertiesStorageSize())
@@ -174,8 +174,7 @@ void CanonicalView::computeHeader(Idx o) {
           break;
         }
     std::optional<Attribute> inherent = op->getInherentAttr("value");
-    if (plain && inherent && *inherent == value &&
-        op->getResult(0).getType() == value.getType()) {
+    if (plain && inherent && *inherent == value && op->getResult(0).getType() == value.getType()) {
       auto encodeFast = [&](ByteSink &exact, ByteSink &shape) {
         SmallVector<NamedAttribute, 1> a1{NamedAttribute(valueName, value)}, a2(a1);
         exactEncoder.encodeOpHeader(ni.name, a1, op->getResultTypes(), exact);
@@ -299,8 +298,7 @@ bool CanonicalView::addOp(Operation *op, Idx parentBlock) {
   // A qref op never floats: its place among the barriers is part of the
   // program, as its value-semantics twin's is.
   if (!(st.flags & kConst) && ni.registered && r.numRegions == 0 && r.numResults > 0 &&
-      ni.kind == QOpKind::NotQuantum && !ni.terminator && !isQRefOp(op) &&
-      isMemoryEffectFree(op))
+      ni.kind == QOpKind::NotQuantum && !ni.terminator && !isQRefOp(op) && isMemoryEffectFree(op))
     st.flags |= kMergeable;
   if (r.numRegions && canonical::mayEditRegionsOf(op))
     st.flags |= kEditable;
@@ -741,8 +739,8 @@ LogicalResult CanonicalView::materialize(CanonicalizeStats &stats, bool sortFloa
   for (Idx b = 0, nb = blocks.size(); b < nb; ++b) {
     BlockRec &rec = blocks[b];
     if (state[rec.parentOp].alive)
-      canonical::placeInOrder(*rec.block, rec.ops.size(),
-                              [&](size_t i) { return ops[rec.ops[i]].op; }, nullptr);
+      canonical::placeInOrder(
+          *rec.block, rec.ops.size(), [&](size_t i) { return ops[rec.ops[i]].op; }, nullptr);
   }
   // Dead ops: the outermost ones where they are in the IR (a dead constant
   // may still be in the block it was hoisted from), after every dead op has

@@ -155,15 +155,15 @@ public:
   };
   struct OpRec {
     mlir::Operation *op = nullptr;
-    Idx firstResult = 0;   ///< value index of result 0
-    Idx operandBegin = 0;  ///< into operandValues
+    Idx firstResult = 0;  ///< value index of result 0
+    Idx operandBegin = 0; ///< into operandValues
     uint32_t numOperands = 0;
-    Idx firstRegion = 0;   ///< into regions
-    Idx header = kNone;    ///< HeaderBytes index (kFastFloat: shape bytes only)
-    Idx identity = kNone;  ///< header identity (kNone: not interned by identity)
-    Idx aux = kNone;       ///< float constant: floatValues; extract/insert: staticIdxs
+    Idx firstRegion = 0;  ///< into regions
+    Idx header = kNone;   ///< HeaderBytes index (kFastFloat: shape bytes only)
+    Idx identity = kNone; ///< header identity (kNone: not interned by identity)
+    Idx aux = kNone;      ///< float constant: floatValues; extract/insert: staticIdxs
     uint32_t numResults = 0;
-    uint16_t name = 0;     ///< NameInfo index
+    uint16_t name = 0; ///< NameInfo index
     uint16_t numRegions = 0;
     uint16_t numSuccessors = 0;
     int8_t ordered = -1; ///< memo of isOrdered (-1: not computed)
@@ -175,7 +175,7 @@ public:
     Idx firstArg = 0; ///< value index of argument 0
     uint32_t numArgs = 0;
     uint32_t barriers = 0; ///< barriers among its ops (counted while building)
-    LargeVector<Idx> ops; ///< op order (after canonicalize(): exactly the live ops)
+    LargeVector<Idx> ops;  ///< op order (after canonicalize(): exactly the live ops)
   };
   struct RegionRec {
     Idx firstBlock = 0;
@@ -189,16 +189,16 @@ public:
   };
 
   enum Flags : uint16_t {
-    kConst = 1,        ///< isConstantOp
-    kFloatConst = 2,   ///< isFloatConstant
-    kMergeable = 4,    ///< isMergeable (computed for non-constants only)
+    kConst = 1,      ///< isConstantOp
+    kFloatConst = 2, ///< isFloatConstant
+    kMergeable = 4,  ///< isMergeable (computed for non-constants only)
     kTerminator = 8,
     kIsolated = 16,
-    kEditable = 32,    ///< mayEditRegionsOf (ops with regions)
+    kEditable = 32, ///< mayEditRegionsOf (ops with regions)
     kFuncLike = 64,
-    kFastFloat = 128,  ///< arith.constant of a FloatAttr: no exact header bytes
-    kBarrier = 256,    ///< qshape::isBarrier (Barriers.h)
-    kPinned = 512,     ///< qshape::isPinnedByBarriers
+    kFastFloat = 128,     ///< arith.constant of a FloatAttr: no exact header bytes
+    kBarrier = 256,       ///< qshape::isBarrier (Barriers.h)
+    kPinned = 512,        ///< qshape::isPinnedByBarriers
     kPinnedInside = 1024, ///< an op nested in it is kPinned
   };
 
@@ -328,12 +328,12 @@ private:
   bool onlyObserver(const VAccess &c, const VAccess &e, const RegisterUsers &users);
   llvm::DenseMap<Idx, Idx> soleObservers(const RegisterUsers &users);
   struct ChainStep {
-    Idx value;                   ///< a register value of the chain
-    unsigned position;           ///< 0 where the chain starts
+    Idx value;                       ///< a register value of the chain
+    unsigned position;               ///< 0 where the chain starts
     std::optional<VAccess> producer; ///< the insert whose result it is (none at 0)
-    llvm::ArrayRef<Idx> users;   ///< its extract/insert users
-    std::optional<VAccess> next; ///< the insert that consumes it
-    bool branches;               ///< more than one insert consumes it
+    llvm::ArrayRef<Idx> users;       ///< its extract/insert users
+    std::optional<VAccess> next;     ///< the insert that consumes it
+    bool branches;                   ///< more than one insert consumes it
   };
   void forEachChain(const RegisterUsers &users, llvm::function_ref<void(const ChainStep &)> visit);
   std::optional<VAccess> lastStoreOf(const VAccess &a, Idx reg);
@@ -405,9 +405,9 @@ private:
   };
   llvm::SmallVector<AttrEdit> attrEdits;
   LargeVector<Idx> dirtyOps;
-  LargeVector<Idx> hoistEntries;             ///< entry blocks hoistConstants rebuilt
-  llvm::DenseMap<Idx, Idx> hoistedFrom;      ///< constant -> its block in the IR
-  llvm::SmallVector<uint64_t, 8> counts;     ///< rewrites per rule, in table order
+  LargeVector<Idx> hoistEntries;         ///< entry blocks hoistConstants rebuilt
+  llvm::DenseMap<Idx, Idx> hoistedFrom;  ///< constant -> its block in the IR
+  llvm::SmallVector<uint64_t, 8> counts; ///< rewrites per rule, in table order
 
   // Per-function state of the rules.
   Idx func = kNone;

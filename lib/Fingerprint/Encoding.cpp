@@ -110,8 +110,8 @@ void StructuralEncoder::encodeAttr(Attribute attr, ByteSink &out) {
     out.u8('E');
     encodeType(d.getType(), out);
     Type elt = d.getElementType();
-    bool isFloat = isa<FloatType>(elt) ||
-                   (isa<ComplexType>(elt) && isa<FloatType>(cast<ComplexType>(elt).getElementType()));
+    bool isFloat = isa<FloatType>(elt) || (isa<ComplexType>(elt) &&
+                                           isa<FloatType>(cast<ComplexType>(elt).getElementType()));
     if (abstractFloats && isFloat)
       return;
     // MLIR stores a splat as one element whatever the source text said.

@@ -84,8 +84,8 @@ private:
     streams.push_back(std::move(s));
   }
   static void flush(ByteSink &sink, llvm::BLAKE3 &hash) {
-    hash.update(llvm::ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>(sink.str().data()),
-                                        sink.size()));
+    hash.update(
+        llvm::ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>(sink.str().data()), sink.size()));
     sink.clear();
   }
   Fingerprint pop() {

@@ -25,24 +25,42 @@ QOpKind classify(Operation *op) { return classify(op->getName().getStringRef());
 
 StringRef kindName(QOpKind kind) {
   switch (kind) {
-  case QOpKind::NotQuantum: return "not-quantum";
-  case QOpKind::Gate: return "gate";
-  case QOpKind::GlobalPhase: return "global-phase";
-  case QOpKind::Extract: return "extract";
-  case QOpKind::Insert: return "insert";
-  case QOpKind::Alloc: return "alloc";
-  case QOpKind::AllocQubit: return "alloc-qubit";
-  case QOpKind::Dealloc: return "dealloc";
-  case QOpKind::DeallocQubit: return "dealloc-qubit";
-  case QOpKind::Measure: return "measure";
-  case QOpKind::Observable: return "observable";
-  case QOpKind::Measurement: return "measurement";
-  case QOpKind::StatePrep: return "state-prep";
-  case QOpKind::Adjoint: return "adjoint";
-  case QOpKind::Ctrl: return "ctrl";
-  case QOpKind::Yield: return "yield";
-  case QOpKind::Device: return "device";
-  case QOpKind::OtherQuantum: return "other-quantum";
+  case QOpKind::NotQuantum:
+    return "not-quantum";
+  case QOpKind::Gate:
+    return "gate";
+  case QOpKind::GlobalPhase:
+    return "global-phase";
+  case QOpKind::Extract:
+    return "extract";
+  case QOpKind::Insert:
+    return "insert";
+  case QOpKind::Alloc:
+    return "alloc";
+  case QOpKind::AllocQubit:
+    return "alloc-qubit";
+  case QOpKind::Dealloc:
+    return "dealloc";
+  case QOpKind::DeallocQubit:
+    return "dealloc-qubit";
+  case QOpKind::Measure:
+    return "measure";
+  case QOpKind::Observable:
+    return "observable";
+  case QOpKind::Measurement:
+    return "measurement";
+  case QOpKind::StatePrep:
+    return "state-prep";
+  case QOpKind::Adjoint:
+    return "adjoint";
+  case QOpKind::Ctrl:
+    return "ctrl";
+  case QOpKind::Yield:
+    return "yield";
+  case QOpKind::Device:
+    return "device";
+  case QOpKind::OtherQuantum:
+    return "other-quantum";
   }
   return "unknown";
 }
@@ -83,9 +101,7 @@ Inherent orderOf(Operation *op) {
 
 bool isQRefOp(Operation *op) { return op->getName().getDialectNamespace() == "qref"; }
 
-bool isOrdered(Operation *op) {
-  return decideDeep(op, orderOf);
-}
+bool isOrdered(Operation *op) { return decideDeep(op, orderOf); }
 
 //===----------------------------------------------------------------------===//
 // GateView
@@ -103,8 +119,8 @@ StringRef GateView::getOpName() const { return op->getName().getStringRef(); }
 StringRef GateView::getGateName() const {
   StringRef name = getOpName().drop_front(strlen("quantum."));
   if (name == "custom" || name == "operator") {
-    if (auto s = dyn_cast_or_null<StringAttr>(
-            op->getAttr(name == "custom" ? "gate_name" : "op_name")))
+    if (auto s =
+            dyn_cast_or_null<StringAttr>(op->getAttr(name == "custom" ? "gate_name" : "op_name")))
       return s.getValue();
     return "";
   }
@@ -133,23 +149,17 @@ OperandRange GateView::getCtrlQubits() const { return getOperandGroup(op, OpRole
 OperandRange GateView::getCtrlValues() const { return getOperandGroup(op, OpRole::CtrlValues); }
 ResultRange GateView::getOutCtrlQubits() const { return getResultGroup(op, OpRole::CtrlQubits); }
 
-OperandRange GateView::getForwardArgs() const {
-  return getOperandGroup(op, OpRole::ForwardArgs);
-}
+OperandRange GateView::getForwardArgs() const { return getOperandGroup(op, OpRole::ForwardArgs); }
 Value GateView::getInRegister() const { return singleOperand(op, OpRole::Register); }
 Value GateView::getOutRegister() const {
   ResultRange r = getResultGroup(op, OpRole::Register);
   return r.empty() ? Value() : r.front();
 }
-OperandRange GateView::getIndexArrays() const {
-  return getOperandGroup(op, OpRole::IndexArrays);
-}
+OperandRange GateView::getIndexArrays() const { return getOperandGroup(op, OpRole::IndexArrays); }
 Value GateView::getCtrlIndexArray() const { return singleOperand(op, OpRole::CtrlIndexArray); }
 Value GateView::getCtrlValueArray() const { return singleOperand(op, OpRole::CtrlValueArray); }
 
-bool GateView::isControlled() const {
-  return !getCtrlQubits().empty() || getCtrlIndexArray();
-}
+bool GateView::isControlled() const { return !getCtrlQubits().empty() || getCtrlIndexArray(); }
 
 bool GateView::isAdjoint() const { return static_cast<bool>(op->getAttr("adjoint")); }
 
@@ -201,8 +211,7 @@ std::optional<RegisterAccess> RegisterAccess::get(Operation *op) {
   OperandRange idx = getOperandGroup(op, OpRole::Index);
   OperandRange qubit = getOperandGroup(op, OpRole::Qubit);
   if (reg.size() != 1 || idx.size() > 1 || qubit.size() != (a.isInsert ? 1u : 0u) ||
-      reg.size() + idx.size() + qubit.size() != op->getNumOperands() ||
-      op->getNumResults() != 1)
+      reg.size() + idx.size() + qubit.size() != op->getNumOperands() || op->getNumResults() != 1)
     return std::nullopt;
   a.reg = reg.front();
   a.result = op->getResult(0);
@@ -315,14 +324,13 @@ Operation *buildCustomGate(OpBuilder &b, Location loc, const CustomGateSpec &spe
   state.addAttribute("gate_name", b.getStringAttr(spec.gateName));
   if (spec.adjoint)
     state.addAttribute("adjoint", b.getUnitAttr());
-  state.addAttribute("operandSegmentSizes",
-                     b.getDenseI32ArrayAttr({int32_t(spec.params.size()),
-                                             int32_t(spec.qubits.size()),
-                                             int32_t(spec.ctrlQubits.size()),
-                                             int32_t(spec.ctrlValues.size())}));
-  state.addAttribute("resultSegmentSizes",
-                     b.getDenseI32ArrayAttr({int32_t(spec.qubits.size()),
-                                             int32_t(spec.ctrlQubits.size())}));
+  state.addAttribute(
+      "operandSegmentSizes",
+      b.getDenseI32ArrayAttr({int32_t(spec.params.size()), int32_t(spec.qubits.size()),
+                              int32_t(spec.ctrlQubits.size()), int32_t(spec.ctrlValues.size())}));
+  state.addAttribute(
+      "resultSegmentSizes",
+      b.getDenseI32ArrayAttr({int32_t(spec.qubits.size()), int32_t(spec.ctrlQubits.size())}));
   for (Value q : spec.qubits)
     state.addTypes(q.getType());
   for (Value q : spec.ctrlQubits)

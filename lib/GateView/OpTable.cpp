@@ -11,14 +11,17 @@ namespace qshape {
 
 namespace {
 // Group lists of each row, as static arrays the rows point into.
-#define S(R) OpGroup{OpRole::R, GroupArity::Single}
-#define O(R) OpGroup{OpRole::R, GroupArity::Optional}
-#define V(R) OpGroup{OpRole::R, GroupArity::Variadic}
+#define S(R)                                                                                       \
+  OpGroup { OpRole::R, GroupArity::Single }
+#define O(R)                                                                                       \
+  OpGroup { OpRole::R, GroupArity::Optional }
+#define V(R)                                                                                       \
+  OpGroup { OpRole::R, GroupArity::Variadic }
 // A row without groups would declare a zero-length array: every list gets
 // a placeholder first element, which the rows below skip.
 #define QSHAPE_GROUPS(...) OpGroup{}, ##__VA_ARGS__
-#define QUANTUM_OP(Id, Mnemonic, Kind, Effect, NumParams, Entry, OperandList, ResultList)      \
-  constexpr OpGroup Id##Operands[] = {QSHAPE_GROUPS OperandList};                              \
+#define QUANTUM_OP(Id, Mnemonic, Kind, Effect, NumParams, Entry, OperandList, ResultList)          \
+  constexpr OpGroup Id##Operands[] = {QSHAPE_GROUPS OperandList};                                  \
   constexpr OpGroup Id##Results[] = {QSHAPE_GROUPS ResultList};
 #include "qshape/GateView/OpTable.def"
 #undef S
@@ -27,15 +30,15 @@ namespace {
 #undef QSHAPE_GROUPS
 
 const QuantumOpInfo kTable[] = {
-#define QUANTUM_OP(Id, Mnemonic, Kind, Effect, NumParams, Entry, OperandList, ResultList)      \
-  {QOp::Id,                                                                                    \
-   "quantum." Mnemonic,                                                                        \
-   Mnemonic,                                                                                   \
-   QOpKind::Kind,                                                                              \
-   OpEffect::Effect,                                                                           \
-   NumParams,                                                                                  \
-   Entry,                                                                                      \
-   llvm::ArrayRef<OpGroup>(Id##Operands).drop_front(),                                         \
+#define QUANTUM_OP(Id, Mnemonic, Kind, Effect, NumParams, Entry, OperandList, ResultList)          \
+  {QOp::Id,                                                                                        \
+   "quantum." Mnemonic,                                                                            \
+   Mnemonic,                                                                                       \
+   QOpKind::Kind,                                                                                  \
+   OpEffect::Effect,                                                                               \
+   NumParams,                                                                                      \
+   Entry,                                                                                          \
+   llvm::ArrayRef<OpGroup>(Id##Operands).drop_front(),                                             \
    llvm::ArrayRef<OpGroup>(Id##Results).drop_front()},
 #include "qshape/GateView/OpTable.def"
 };
@@ -105,8 +108,8 @@ OperandRange getOperandGroup(Operation *op, OpRole role) {
   int index = info ? info->operandGroup(role) : -1;
   if (index < 0)
     return op->getOperands().drop_front(op->getNumOperands());
-  auto [start, len] = locateGroup(info->operands, index, op->getNumOperands(),
-                                  op->getAttr("operandSegmentSizes"));
+  auto [start, len] =
+      locateGroup(info->operands, index, op->getNumOperands(), op->getAttr("operandSegmentSizes"));
   return op->getOperands().slice(start, len);
 }
 
@@ -115,8 +118,8 @@ ResultRange getResultGroup(Operation *op, OpRole role) {
   int index = info ? info->resultGroup(role) : -1;
   if (index < 0)
     return op->getResults().drop_front(op->getNumResults());
-  auto [start, len] = locateGroup(info->results, index, op->getNumResults(),
-                                  op->getAttr("resultSegmentSizes"));
+  auto [start, len] =
+      locateGroup(info->results, index, op->getNumResults(), op->getAttr("resultSegmentSizes"));
   return op->getResults().slice(start, len);
 }
 

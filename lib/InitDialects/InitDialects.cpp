@@ -1,8 +1,8 @@
 //===- InitDialects.cpp - register qshape's quantum and qref dialects -----===//
 
-#include "qshape/InitAll.h"
 #include "qshape/Dialect/QRef/IR/QRefDialect.h"
 #include "qshape/Dialect/Quantum/IR/QuantumDialect.h"
+#include "qshape/InitAll.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
@@ -31,11 +31,9 @@ void qshape::registerToolDialects(mlir::DialectRegistry &registry) {
   // bufferization: qshape-lift-parameters reads its table through
   // bufferization.to_tensor, and lifted modules must parse in every tool.
   registry.insert<mlir::arith::ArithDialect, mlir::bufferization::BufferizationDialect,
-                  mlir::complex::ComplexDialect,
-                  mlir::cf::ControlFlowDialect, mlir::func::FuncDialect,
-                  mlir::index::IndexDialect, mlir::LLVM::LLVMDialect,
-                  mlir::linalg::LinalgDialect, mlir::math::MathDialect,
-                  mlir::memref::MemRefDialect, mlir::scf::SCFDialect,
-                  mlir::tensor::TensorDialect>();
+                  mlir::complex::ComplexDialect, mlir::cf::ControlFlowDialect,
+                  mlir::func::FuncDialect, mlir::index::IndexDialect, mlir::LLVM::LLVMDialect,
+                  mlir::linalg::LinalgDialect, mlir::math::MathDialect, mlir::memref::MemRefDialect,
+                  mlir::scf::SCFDialect, mlir::tensor::TensorDialect>();
   registerQRefDialect(registry);
 }

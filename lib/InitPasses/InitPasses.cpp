@@ -5,8 +5,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "qshape/InitAll.h"
 #include "qshape/Conversion/Passes.h"
+#include "qshape/InitAll.h"
 #include "qshape/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -16,8 +16,8 @@
 #include "mlir/IR/DialectRegistry.h"
 
 void qshape::registerDependentDialects(mlir::DialectRegistry &registry) {
-  registry.insert<mlir::arith::ArithDialect, mlir::func::FuncDialect,
-                  mlir::scf::SCFDialect, mlir::tensor::TensorDialect>();
+  registry.insert<mlir::arith::ArithDialect, mlir::func::FuncDialect, mlir::scf::SCFDialect,
+                  mlir::tensor::TensorDialect>();
 }
 
 void qshape::registerAllPasses() {

@@ -223,9 +223,12 @@ void InterpreterImpl::decodeClassical(Operation *op, OpDesc &d) {
 
 static ScalarKind kindOf(RtValue::Kind k) {
   switch (k) {
-  case RtValue::Kind::Int: return ScalarKind::Int;
-  case RtValue::Kind::Complex: return ScalarKind::Complex;
-  default: return ScalarKind::Float;
+  case RtValue::Kind::Int:
+    return ScalarKind::Int;
+  case RtValue::Kind::Complex:
+    return ScalarKind::Complex;
+  default:
+    return ScalarKind::Float;
   }
 }
 
@@ -427,16 +430,26 @@ static RtValue boolValue(bool b) { return RtValue::getInt(b ? -1 : 0); }
 static bool compareInt(int64_t pred, int64_t a, int64_t b, unsigned width) {
   uint64_t ua = zextInt(a, width), ub = zextInt(b, width);
   switch (pred) {
-  case 0: return a == b;
-  case 1: return a != b;
-  case 2: return a < b;
-  case 3: return a <= b;
-  case 4: return a > b;
-  case 5: return a >= b;
-  case 6: return ua < ub;
-  case 7: return ua <= ub;
-  case 8: return ua > ub;
-  case 9: return ua >= ub;
+  case 0:
+    return a == b;
+  case 1:
+    return a != b;
+  case 2:
+    return a < b;
+  case 3:
+    return a <= b;
+  case 4:
+    return a > b;
+  case 5:
+    return a >= b;
+  case 6:
+    return ua < ub;
+  case 7:
+    return ua <= ub;
+  case 8:
+    return ua > ub;
+  case 9:
+    return ua >= ub;
   }
   return false;
 }
@@ -445,22 +458,38 @@ static bool compareFloat(arith::CmpFPredicate pred, double a, double b) {
   const bool unordered = std::isnan(a) || std::isnan(b);
   using P = arith::CmpFPredicate;
   switch (pred) {
-  case P::AlwaysFalse: return false;
-  case P::OEQ: return !unordered && a == b;
-  case P::OGT: return !unordered && a > b;
-  case P::OGE: return !unordered && a >= b;
-  case P::OLT: return !unordered && a < b;
-  case P::OLE: return !unordered && a <= b;
-  case P::ONE: return !unordered && a != b;
-  case P::ORD: return !unordered;
-  case P::UEQ: return unordered || a == b;
-  case P::UGT: return unordered || a > b;
-  case P::UGE: return unordered || a >= b;
-  case P::ULT: return unordered || a < b;
-  case P::ULE: return unordered || a <= b;
-  case P::UNE: return unordered || a != b;
-  case P::UNO: return unordered;
-  case P::AlwaysTrue: return true;
+  case P::AlwaysFalse:
+    return false;
+  case P::OEQ:
+    return !unordered && a == b;
+  case P::OGT:
+    return !unordered && a > b;
+  case P::OGE:
+    return !unordered && a >= b;
+  case P::OLT:
+    return !unordered && a < b;
+  case P::OLE:
+    return !unordered && a <= b;
+  case P::ONE:
+    return !unordered && a != b;
+  case P::ORD:
+    return !unordered;
+  case P::UEQ:
+    return unordered || a == b;
+  case P::UGT:
+    return unordered || a > b;
+  case P::UGE:
+    return unordered || a >= b;
+  case P::ULT:
+    return unordered || a < b;
+  case P::ULE:
+    return unordered || a <= b;
+  case P::UNE:
+    return unordered || a != b;
+  case P::UNO:
+    return unordered;
+  case P::AlwaysTrue:
+    return true;
   }
   return false;
 }
@@ -478,14 +507,12 @@ FailureOr<RtValue> InterpreterImpl::evalScalar(Operation *op, const OpDesc &d,
   auto i = [&](unsigned k) { return in[k].getInt(); };
   auto u = [&](unsigned k) { return zextInt(in[k].getInt(), w); };
   auto c = [&](unsigned k) { return in[k].getComplex(); };
-  auto divByZero = [&]() -> FailureOr<RtValue> {
-    return simError(op) << "division by zero";
-  };
+  auto divByZero = [&]() -> FailureOr<RtValue> { return simError(op) << "division by zero"; };
   auto overflow = [&]() -> FailureOr<RtValue> {
     return simError(op) << "signed division overflow";
   };
-  const int64_t minSigned = w >= 64 ? std::numeric_limits<int64_t>::min()
-                                    : -(int64_t{1} << (w - 1));
+  const int64_t minSigned =
+      w >= 64 ? std::numeric_limits<int64_t>::min() : -(int64_t{1} << (w - 1));
   auto addU = [](int64_t a, int64_t b) {
     return static_cast<int64_t>(static_cast<uint64_t>(a) + static_cast<uint64_t>(b));
   };
@@ -516,12 +543,18 @@ FailureOr<RtValue> InterpreterImpl::evalScalar(Operation *op, const OpDesc &d,
 
   switch (d.code) {
   // --- arith, float.
-  case OpCode::AddF: return F(f(0) + f(1));
-  case OpCode::SubF: return F(f(0) - f(1));
-  case OpCode::MulF: return F(f(0) * f(1));
-  case OpCode::DivF: return F(f(0) / f(1));
-  case OpCode::RemF: return F(std::fmod(f(0), f(1)));
-  case OpCode::NegF: return F(-f(0));
+  case OpCode::AddF:
+    return F(f(0) + f(1));
+  case OpCode::SubF:
+    return F(f(0) - f(1));
+  case OpCode::MulF:
+    return F(f(0) * f(1));
+  case OpCode::DivF:
+    return F(f(0) / f(1));
+  case OpCode::RemF:
+    return F(std::fmod(f(0), f(1)));
+  case OpCode::NegF:
+    return F(-f(0));
   case OpCode::MaximumF:
   case OpCode::MinimumF: {
     double a = f(0), b = f(1);
@@ -532,16 +565,21 @@ FailureOr<RtValue> InterpreterImpl::evalScalar(Operation *op, const OpDesc &d,
       return F(isMax ? (std::signbit(a) ? b : a) : (std::signbit(a) ? a : b));
     return F(isMax ? std::max(a, b) : std::min(a, b));
   }
-  case OpCode::MaxNumF: return F(std::fmax(f(0), f(1)));
-  case OpCode::MinNumF: return F(std::fmin(f(0), f(1)));
+  case OpCode::MaxNumF:
+    return F(std::fmax(f(0), f(1)));
+  case OpCode::MinNumF:
+    return F(std::fmin(f(0), f(1)));
 
   // --- arith/index, integer.
   case OpCode::AddI:
-  case OpCode::IdxAdd: return I(addU(i(0), i(1)));
+  case OpCode::IdxAdd:
+    return I(addU(i(0), i(1)));
   case OpCode::SubI:
-  case OpCode::IdxSub: return I(subU(i(0), i(1)));
+  case OpCode::IdxSub:
+    return I(subU(i(0), i(1)));
   case OpCode::MulI:
-  case OpCode::IdxMul: return I(mulU(i(0), i(1)));
+  case OpCode::IdxMul:
+    return I(mulU(i(0), i(1)));
   case OpCode::DivSI:
   case OpCode::IdxDivS:
     if (i(1) == 0)
@@ -598,11 +636,14 @@ FailureOr<RtValue> InterpreterImpl::evalScalar(Operation *op, const OpDesc &d,
     return I(q);
   }
   case OpCode::AndI:
-  case OpCode::IdxAnd: return I(i(0) & i(1));
+  case OpCode::IdxAnd:
+    return I(i(0) & i(1));
   case OpCode::OrI:
-  case OpCode::IdxOr: return I(i(0) | i(1));
+  case OpCode::IdxOr:
+    return I(i(0) | i(1));
   case OpCode::XOrI:
-  case OpCode::IdxXor: return I(i(0) ^ i(1));
+  case OpCode::IdxXor:
+    return I(i(0) ^ i(1));
   case OpCode::ShLI:
   case OpCode::IdxShl: {
     FailureOr<unsigned> s = shiftAmount(1);
@@ -625,33 +666,46 @@ FailureOr<RtValue> InterpreterImpl::evalScalar(Operation *op, const OpDesc &d,
     return U(u(0) >> *s);
   }
   case OpCode::MaxSI:
-  case OpCode::IdxMaxS: return I(std::max(i(0), i(1)));
+  case OpCode::IdxMaxS:
+    return I(std::max(i(0), i(1)));
   case OpCode::MinSI:
-  case OpCode::IdxMinS: return I(std::min(i(0), i(1)));
+  case OpCode::IdxMinS:
+    return I(std::min(i(0), i(1)));
   case OpCode::MaxUI:
-  case OpCode::IdxMaxU: return u(0) >= u(1) ? in[0] : in[1];
+  case OpCode::IdxMaxU:
+    return u(0) >= u(1) ? in[0] : in[1];
   case OpCode::MinUI:
-  case OpCode::IdxMinU: return u(0) <= u(1) ? in[0] : in[1];
+  case OpCode::IdxMinU:
+    return u(0) <= u(1) ? in[0] : in[1];
   case OpCode::CmpI:
-  case OpCode::IdxCmp: return boolValue(compareInt(d.predicate, i(0), i(1), d.opWidth));
+  case OpCode::IdxCmp:
+    return boolValue(compareInt(d.predicate, i(0), i(1), d.opWidth));
   case OpCode::CmpF:
     return boolValue(compareFloat(static_cast<arith::CmpFPredicate>(d.predicate), f(0), f(1)));
-  case OpCode::Select: return in[0].getInt() ? in[1] : in[2];
+  case OpCode::Select:
+    return in[0].getInt() ? in[1] : in[2];
 
   // --- casts.
   case OpCode::IndexCast:
   case OpCode::IdxCastS:
   case OpCode::ExtSI:
-  case OpCode::TruncI: return I(i(0));
+  case OpCode::TruncI:
+    return I(i(0));
   case OpCode::IndexCastUI:
   case OpCode::IdxCastU:
-  case OpCode::ExtUI: return U(zextInt(i(0), d.opWidth));
-  case OpCode::SIToFP: return F(static_cast<double>(i(0)));
-  case OpCode::UIToFP: return F(static_cast<double>(zextInt(i(0), d.opWidth)));
-  case OpCode::FPToSI: return fpToInt(f(0), true);
-  case OpCode::FPToUI: return fpToInt(f(0), false);
+  case OpCode::ExtUI:
+    return U(zextInt(i(0), d.opWidth));
+  case OpCode::SIToFP:
+    return F(static_cast<double>(i(0)));
+  case OpCode::UIToFP:
+    return F(static_cast<double>(zextInt(i(0), d.opWidth)));
+  case OpCode::FPToSI:
+    return fpToInt(f(0), true);
+  case OpCode::FPToUI:
+    return fpToInt(f(0), false);
   case OpCode::ExtF:
-  case OpCode::TruncF: return F(f(0));
+  case OpCode::TruncF:
+    return F(f(0));
   case OpCode::Bitcast: {
     // Same bit width on both sides (verified): reinterpret the bits.
     const RtValue &v = in[0];
@@ -683,28 +737,50 @@ FailureOr<RtValue> InterpreterImpl::evalScalar(Operation *op, const OpDesc &d,
   }
 
   // --- math.
-  case OpCode::AbsF: return F(std::fabs(f(0)));
-  case OpCode::AbsI: return I(i(0) < 0 ? subU(0, i(0)) : i(0));
-  case OpCode::Acos: return F(std::acos(f(0)));
-  case OpCode::Acosh: return F(std::acosh(f(0)));
-  case OpCode::Asin: return F(std::asin(f(0)));
-  case OpCode::Asinh: return F(std::asinh(f(0)));
-  case OpCode::Atan: return F(std::atan(f(0)));
-  case OpCode::Atan2: return F(std::atan2(f(0), f(1)));
-  case OpCode::Atanh: return F(std::atanh(f(0)));
-  case OpCode::Cbrt: return F(std::cbrt(f(0)));
-  case OpCode::Ceil: return F(std::ceil(f(0)));
-  case OpCode::CopySign: return F(std::copysign(f(0), f(1)));
-  case OpCode::Cos: return F(std::cos(f(0)));
-  case OpCode::Cosh: return F(std::cosh(f(0)));
-  case OpCode::Erf: return F(std::erf(f(0)));
-  case OpCode::Erfc: return F(std::erfc(f(0)));
-  case OpCode::Exp: return F(std::exp(f(0)));
-  case OpCode::Exp2: return F(std::exp2(f(0)));
-  case OpCode::ExpM1: return F(std::expm1(f(0)));
-  case OpCode::Floor: return F(std::floor(f(0)));
-  case OpCode::Fma: return F(std::fma(f(0), f(1), f(2)));
-  case OpCode::FPowI: return F(std::pow(f(0), static_cast<double>(i(1))));
+  case OpCode::AbsF:
+    return F(std::fabs(f(0)));
+  case OpCode::AbsI:
+    return I(i(0) < 0 ? subU(0, i(0)) : i(0));
+  case OpCode::Acos:
+    return F(std::acos(f(0)));
+  case OpCode::Acosh:
+    return F(std::acosh(f(0)));
+  case OpCode::Asin:
+    return F(std::asin(f(0)));
+  case OpCode::Asinh:
+    return F(std::asinh(f(0)));
+  case OpCode::Atan:
+    return F(std::atan(f(0)));
+  case OpCode::Atan2:
+    return F(std::atan2(f(0), f(1)));
+  case OpCode::Atanh:
+    return F(std::atanh(f(0)));
+  case OpCode::Cbrt:
+    return F(std::cbrt(f(0)));
+  case OpCode::Ceil:
+    return F(std::ceil(f(0)));
+  case OpCode::CopySign:
+    return F(std::copysign(f(0), f(1)));
+  case OpCode::Cos:
+    return F(std::cos(f(0)));
+  case OpCode::Cosh:
+    return F(std::cosh(f(0)));
+  case OpCode::Erf:
+    return F(std::erf(f(0)));
+  case OpCode::Erfc:
+    return F(std::erfc(f(0)));
+  case OpCode::Exp:
+    return F(std::exp(f(0)));
+  case OpCode::Exp2:
+    return F(std::exp2(f(0)));
+  case OpCode::ExpM1:
+    return F(std::expm1(f(0)));
+  case OpCode::Floor:
+    return F(std::floor(f(0)));
+  case OpCode::Fma:
+    return F(std::fma(f(0), f(1), f(2)));
+  case OpCode::FPowI:
+    return F(std::pow(f(0), static_cast<double>(i(1))));
   case OpCode::IPowI: {
     int64_t base = i(0), e = i(1);
     if (e < 0) {
@@ -725,55 +801,97 @@ FailureOr<RtValue> InterpreterImpl::evalScalar(Operation *op, const OpDesc &d,
     }
     return I(r);
   }
-  case OpCode::IsFinite: return boolValue(std::isfinite(f(0)));
-  case OpCode::IsInf: return boolValue(std::isinf(f(0)));
-  case OpCode::IsNaN: return boolValue(std::isnan(f(0)));
-  case OpCode::Log: return F(std::log(f(0)));
-  case OpCode::Log10: return F(std::log10(f(0)));
-  case OpCode::Log1p: return F(std::log1p(f(0)));
-  case OpCode::Log2: return F(std::log2(f(0)));
-  case OpCode::PowF: return F(std::pow(f(0), f(1)));
-  case OpCode::Round: return F(std::round(f(0)));
-  case OpCode::RoundEven: return F(std::nearbyint(f(0)));
-  case OpCode::Rsqrt: return F(1.0 / std::sqrt(f(0)));
-  case OpCode::Sin: return F(std::sin(f(0)));
-  case OpCode::Sinh: return F(std::sinh(f(0)));
-  case OpCode::Sqrt: return F(std::sqrt(f(0)));
-  case OpCode::Tan: return F(std::tan(f(0)));
-  case OpCode::Tanh: return F(std::tanh(f(0)));
-  case OpCode::Trunc: return F(std::trunc(f(0)));
-  case OpCode::CtPop: return I(__builtin_popcountll(u(0)));
+  case OpCode::IsFinite:
+    return boolValue(std::isfinite(f(0)));
+  case OpCode::IsInf:
+    return boolValue(std::isinf(f(0)));
+  case OpCode::IsNaN:
+    return boolValue(std::isnan(f(0)));
+  case OpCode::Log:
+    return F(std::log(f(0)));
+  case OpCode::Log10:
+    return F(std::log10(f(0)));
+  case OpCode::Log1p:
+    return F(std::log1p(f(0)));
+  case OpCode::Log2:
+    return F(std::log2(f(0)));
+  case OpCode::PowF:
+    return F(std::pow(f(0), f(1)));
+  case OpCode::Round:
+    return F(std::round(f(0)));
+  case OpCode::RoundEven:
+    return F(std::nearbyint(f(0)));
+  case OpCode::Rsqrt:
+    return F(1.0 / std::sqrt(f(0)));
+  case OpCode::Sin:
+    return F(std::sin(f(0)));
+  case OpCode::Sinh:
+    return F(std::sinh(f(0)));
+  case OpCode::Sqrt:
+    return F(std::sqrt(f(0)));
+  case OpCode::Tan:
+    return F(std::tan(f(0)));
+  case OpCode::Tanh:
+    return F(std::tanh(f(0)));
+  case OpCode::Trunc:
+    return F(std::trunc(f(0)));
+  case OpCode::CtPop:
+    return I(__builtin_popcountll(u(0)));
 
   // --- complex.
-  case OpCode::CCreate: return C({f(0), f(1)});
-  case OpCode::CRe: return F(c(0).real());
-  case OpCode::CIm: return F(c(0).imag());
-  case OpCode::CAdd: return C(c(0) + c(1));
-  case OpCode::CSub: return C(c(0) - c(1));
-  case OpCode::CMul: return C(c(0) * c(1));
-  case OpCode::CDiv: return C(c(0) / c(1));
-  case OpCode::CNeg: return C(-c(0));
-  case OpCode::CConj: return C(std::conj(c(0)));
-  case OpCode::CAbs: return F(std::abs(c(0)));
-  case OpCode::CAngle: return F(std::arg(c(0)));
-  case OpCode::CExp: return C(std::exp(c(0)));
-  case OpCode::CExpM1: return C(std::exp(c(0)) - 1.0);
-  case OpCode::CLog: return C(std::log(c(0)));
-  case OpCode::CLog1p: return C(std::log(1.0 + c(0)));
-  case OpCode::CSqrt: return C(std::sqrt(c(0)));
-  case OpCode::CRsqrt: return C(1.0 / std::sqrt(c(0)));
-  case OpCode::CSin: return C(std::sin(c(0)));
-  case OpCode::CCos: return C(std::cos(c(0)));
-  case OpCode::CTan: return C(std::tan(c(0)));
-  case OpCode::CTanh: return C(std::tanh(c(0)));
-  case OpCode::CPow: return C(std::pow(c(0), c(1)));
+  case OpCode::CCreate:
+    return C({f(0), f(1)});
+  case OpCode::CRe:
+    return F(c(0).real());
+  case OpCode::CIm:
+    return F(c(0).imag());
+  case OpCode::CAdd:
+    return C(c(0) + c(1));
+  case OpCode::CSub:
+    return C(c(0) - c(1));
+  case OpCode::CMul:
+    return C(c(0) * c(1));
+  case OpCode::CDiv:
+    return C(c(0) / c(1));
+  case OpCode::CNeg:
+    return C(-c(0));
+  case OpCode::CConj:
+    return C(std::conj(c(0)));
+  case OpCode::CAbs:
+    return F(std::abs(c(0)));
+  case OpCode::CAngle:
+    return F(std::arg(c(0)));
+  case OpCode::CExp:
+    return C(std::exp(c(0)));
+  case OpCode::CExpM1:
+    return C(std::exp(c(0)) - 1.0);
+  case OpCode::CLog:
+    return C(std::log(c(0)));
+  case OpCode::CLog1p:
+    return C(std::log(1.0 + c(0)));
+  case OpCode::CSqrt:
+    return C(std::sqrt(c(0)));
+  case OpCode::CRsqrt:
+    return C(1.0 / std::sqrt(c(0)));
+  case OpCode::CSin:
+    return C(std::sin(c(0)));
+  case OpCode::CCos:
+    return C(std::cos(c(0)));
+  case OpCode::CTan:
+    return C(std::tan(c(0)));
+  case OpCode::CTanh:
+    return C(std::tanh(c(0)));
+  case OpCode::CPow:
+    return C(std::pow(c(0), c(1)));
   case OpCode::CSign: {
     std::complex<double> z = c(0);
     double a = std::abs(z);
     return C(a == 0.0 ? z : z / a);
   }
-  case OpCode::CEq: return boolValue(c(0) == c(1));
-  case OpCode::CNeq: return boolValue(c(0) != c(1));
+  case OpCode::CEq:
+    return boolValue(c(0) == c(1));
+  case OpCode::CNeq:
+    return boolValue(c(0) != c(1));
 
   default:
     return emitUnsupported(op);

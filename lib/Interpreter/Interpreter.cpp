@@ -122,14 +122,22 @@ LogicalResult InterpreterImpl::emitUnsupported(Operation *op, StringRef why) {
 
 static StringRef kindName(RtValue::Kind k) {
   switch (k) {
-  case RtValue::Kind::Empty: return "no value";
-  case RtValue::Kind::Float: return "a float";
-  case RtValue::Kind::Int: return "an integer";
-  case RtValue::Kind::Complex: return "a complex";
-  case RtValue::Kind::Tensor: return "a tensor";
-  case RtValue::Kind::Qubit: return "a qubit";
-  case RtValue::Kind::Register: return "a register";
-  case RtValue::Kind::Observable: return "an observable";
+  case RtValue::Kind::Empty:
+    return "no value";
+  case RtValue::Kind::Float:
+    return "a float";
+  case RtValue::Kind::Int:
+    return "an integer";
+  case RtValue::Kind::Complex:
+    return "a complex";
+  case RtValue::Kind::Tensor:
+    return "a tensor";
+  case RtValue::Kind::Qubit:
+    return "a qubit";
+  case RtValue::Kind::Register:
+    return "a register";
+  case RtValue::Kind::Observable:
+    return "an observable";
   }
   return "?";
 }
@@ -223,8 +231,8 @@ FailureOr<Operation *> InterpreterImpl::execRegion(Region &region, ArrayRef<RtVa
   Block *block = &region.front();
   if (block->getNumArguments() != args.size()) {
     Operation *parent = region.getParentOp();
-    return simError(parent) << "region expects " << block->getNumArguments()
-                            << " arguments, got " << args.size();
+    return simError(parent) << "region expects " << block->getNumArguments() << " arguments, got "
+                            << args.size();
   }
   for (auto [arg, v] : llvm::zip(block->getArguments(), args))
     set(arg, v);
@@ -274,8 +282,7 @@ LogicalResult InterpreterImpl::runYieldingRegion(Region &region, ArrayRef<RtValu
   return success();
 }
 
-FailureOr<SmallVector<RtValue>> InterpreterImpl::callFunction(Operation *caller,
-                                                              func::FuncOp func,
+FailureOr<SmallVector<RtValue>> InterpreterImpl::callFunction(Operation *caller, func::FuncOp func,
                                                               ArrayRef<RtValue> args) {
   Operation *where = caller ? caller : func.getOperation();
   if (func.isExternal())
@@ -320,8 +327,7 @@ LogicalResult InterpreterImpl::execControlFlow(Operation *op, const OpDesc &d) {
     SmallVector<RtValue, 4> args;
     for (Value v : op->getOperands())
       args.push_back(get(v));
-    FailureOr<SmallVector<RtValue>> results =
-        callFunction(op, cast<func::FuncOp>(d.callee), args);
+    FailureOr<SmallVector<RtValue>> results = callFunction(op, cast<func::FuncOp>(d.callee), args);
     if (failed(results))
       return failure();
     if (results->size() != op->getNumResults())
@@ -504,8 +510,8 @@ llvm::Expected<func::FuncOp> findEntryFunction(ModuleOp module, StringRef name) 
       if (f.getSymName() == name)
         named.push_back(f);
     if (named.empty())
-      return llvm::createStringError("no function named '" + name.str() + "' (functions: " +
-                                     listNames(all) + ")");
+      return llvm::createStringError("no function named '" + name.str() +
+                                     "' (functions: " + listNames(all) + ")");
     if (named.size() > 1)
       return llvm::createStringError("several functions are named '" + name.str() + "'");
     if (named.front().isExternal())

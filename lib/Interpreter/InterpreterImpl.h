@@ -76,8 +76,8 @@ struct OpDesc {
   unsigned ctrlValsBegin = 0, ctrlValsCount = 0;
   unsigned outQubitsBegin = 0, outCtrlsBegin = 0;
   int matrixOperand = -1;
-  std::string pauliWord;       ///< PauliRot letters, e.g. "ZX"
-  std::optional<int64_t> dim;  ///< PCPhase
+  std::string pauliWord;         ///< PauliRot letters, e.g. "ZX"
+  std::optional<int64_t> dim;    ///< PCPhase
   std::optional<int> postselect; ///< measure
 
   // Register access and alloc.
@@ -124,9 +124,8 @@ public:
   explicit InterpreterImpl(InterpreterOptions options)
       : options(options), device(sim::DeviceOptions{options.seed, options.shots}) {}
 
-  mlir::FailureOr<llvm::SmallVector<RtValue>> callFunction(mlir::Operation *caller,
-                                                           mlir::func::FuncOp func,
-                                                           llvm::ArrayRef<RtValue> args);
+  mlir::FailureOr<llvm::SmallVector<RtValue>>
+  callFunction(mlir::Operation *caller, mlir::func::FuncOp func, llvm::ArrayRef<RtValue> args);
 
   InterpreterOptions options;
   InterpreterStats stats;
@@ -159,8 +158,7 @@ public:
   mlir::FailureOr<mlir::Operation *> execBlockBody(mlir::Block &block);
   /// Runs a region from its entry block (with `args` bound), following
   /// cf branches, to its exit terminator (not a cf branch), which it returns.
-  mlir::FailureOr<mlir::Operation *> execRegion(mlir::Region &region,
-                                                llvm::ArrayRef<RtValue> args);
+  mlir::FailureOr<mlir::Operation *> execRegion(mlir::Region &region, llvm::ArrayRef<RtValue> args);
   /// Runs a single-block region and returns its terminator's operand values.
   mlir::LogicalResult runYieldingRegion(mlir::Region &region, llvm::ArrayRef<RtValue> args,
                                         llvm::SmallVectorImpl<RtValue> &results);
@@ -190,8 +188,7 @@ public:
   mlir::LogicalResult execMeasurement(mlir::Operation *op, const OpDesc &d);
   mlir::LogicalResult execObservable(mlir::Operation *op, const OpDesc &d);
   /// The wires of a quantum.compbasis (empty = all); an error for other observables.
-  mlir::FailureOr<llvm::ArrayRef<int>> getMeasuredWires(mlir::Operation *op,
-                                                        const ObsValue &obs);
+  mlir::FailureOr<llvm::ArrayRef<int>> getMeasuredWires(mlir::Operation *op, const ObsValue &obs);
 
 private:
   llvm::DenseMap<mlir::Operation *, OpDesc *> descs;

@@ -67,7 +67,8 @@ void InterpreterImpl::decodeQuantum(Operation *op, OpDesc &d) {
     switch (d.code) {
     case OpCode::QCustom: {
       StringRef name = gv->getGateName();
-      std::optional<sim::GateKind> kind = sim::lookupGate(std::string_view(name.data(), name.size()));
+      std::optional<sim::GateKind> kind =
+          sim::lookupGate(std::string_view(name.data(), name.size()));
       if (!kind || *kind == sim::GateKind::PauliRot || *kind == sim::GateKind::QubitUnitary) {
         d.unsupported = "unknown gate \"" + name.str() + "\"";
         return;
@@ -122,8 +123,8 @@ void InterpreterImpl::decodeQuantum(Operation *op, OpDesc &d) {
     d.paramsCount = params.size();
     setQubitGroups(d, in, ctrls, vals, outs, outCtrls);
     d.adjoint = gv->isAdjoint();
-    unsigned total = params.size() + in.size() + ctrls.size() + vals.size() +
-                     (d.matrixOperand >= 0 ? 1 : 0);
+    unsigned total =
+        params.size() + in.size() + ctrls.size() + vals.size() + (d.matrixOperand >= 0 ? 1 : 0);
     if (outs.size() != in.size() || outCtrls.size() != ctrls.size() ||
         vals.size() != ctrls.size() || total != op->getNumOperands() ||
         outs.size() + outCtrls.size() != op->getNumResults())
@@ -279,8 +280,7 @@ LogicalResult InterpreterImpl::applyGate(const GateCall &call) {
     if (m.elem != ScalarKind::Complex || m.shape.size() != 2 || m.shape[0] != dim ||
         m.shape[1] != dim)
       return simError(call.op) << "the matrix of a unitary on " << call.wires.size()
-                               << " qubits must be a " << dim << "x" << dim
-                               << " complex tensor";
+                               << " qubits must be a " << dim << "x" << dim << " complex tensor";
     gate.matrix = sim::ArrayView<sim::Complex>(m.c.data(), m.c.size());
   }
   sim::Status status = device.applyGate(gate);
@@ -336,9 +336,8 @@ LogicalResult InterpreterImpl::execGate(Operation *op, const OpDesc &d) {
 LogicalResult InterpreterImpl::requireNoModifiers(Operation *op) {
   if (modifiers.empty())
     return success();
-  return simError(op) << "cannot execute '" << op->getName().getStringRef()
-                      << "' inside a '" << modifiers.back().op->getName().getStringRef()
-                      << "' region";
+  return simError(op) << "cannot execute '" << op->getName().getStringRef() << "' inside a '"
+                      << modifiers.back().op->getName().getStringRef() << "' region";
 }
 
 LogicalResult InterpreterImpl::execRegionModifier(Operation *op, const OpDesc &d) {
@@ -374,8 +373,7 @@ LogicalResult InterpreterImpl::execRegionModifier(Operation *op, const OpDesc &d
   OperandRange yielded = (*term)->getOperands();
   unsigned numResults = done.isAdjoint ? op->getNumResults() : d.qubitsCount;
   if (yielded.size() != numResults)
-    return simError(op) << "region yields " << yielded.size() << " values, expected "
-                        << numResults;
+    return simError(op) << "region yields " << yielded.size() << " values, expected " << numResults;
   unsigned resultsBegin = done.isAdjoint ? 0 : d.outQubitsBegin;
   for (auto [k, v] : llvm::enumerate(yielded))
     set(op->getResult(resultsBegin + k), get(v));
@@ -542,8 +540,7 @@ LogicalResult InterpreterImpl::execMeasurement(Operation *op, const OpDesc &d) {
     if (obs.isCompBasis)
       return simError(op) << "'" << op->getName().getStringRef()
                           << "' of a computational-basis observable";
-    sim::Expected<double> r =
-        d.code == OpCode::QVar ? device.var(obs.obs) : device.expval(obs.obs);
+    sim::Expected<double> r = d.code == OpCode::QVar ? device.var(obs.obs) : device.expval(obs.obs);
     if (r.failed())
       return simError(op) << r.message();
     set(op->getResult(0), RtValue::getFloat(*r));

@@ -42,8 +42,7 @@ static std::string jsonText(const llvm::json::Value &v) {
 static llvm::Expected<RtValue> scalarFromJSON(const ElemInfo &info, const llvm::json::Value &v,
                                               const std::string &where) {
   auto bad = [&](StringRef expected) -> llvm::Error {
-    return llvm::createStringError(where + ": expected " + expected.str() + ", got " +
-                                   jsonText(v));
+    return llvm::createStringError(where + ": expected " + expected.str() + ", got " + jsonText(v));
   };
   switch (info.kind) {
   case ScalarKind::Float: {
@@ -119,8 +118,8 @@ static llvm::Expected<RtValue> tensorFromJSON(RankedTensorType type, const llvm:
                                               const std::string &where) {
   std::optional<ElemInfo> info = getElemInfo(type.getElementType());
   if (!info)
-    return llvm::createStringError(where + ": element type " +
-                                   typeString(type.getElementType()) + " is not supported");
+    return llvm::createStringError(where + ": element type " + typeString(type.getElementType()) +
+                                   " is not supported");
   auto t = std::make_shared<Tensor>();
   t->elem = info->kind;
   std::vector<const llvm::json::Value *> leaves;
@@ -161,8 +160,8 @@ static llvm::Expected<RtValue> tensorFromJSON(RankedTensorType type, const llvm:
   }
   t->resize(static_cast<int64_t>(leaves.size()));
   for (auto [k, leaf] : llvm::enumerate(leaves)) {
-    llvm::Expected<RtValue> e =
-        scalarFromJSON(*info, *leaf, where + (type.getRank() ? " element " + std::to_string(k) : ""));
+    llvm::Expected<RtValue> e = scalarFromJSON(
+        *info, *leaf, where + (type.getRank() ? " element " + std::to_string(k) : ""));
     if (!e)
       return e.takeError();
     RtValue::setElement(*t, k, *e);
@@ -241,8 +240,7 @@ llvm::Expected<SmallVector<RtValue>> parseArguments(TypeRange types, StringRef j
         "--args must be a JSON list with one entry per function argument");
   if (list->size() != types.size())
     return llvm::createStringError("the entry function takes " + std::to_string(types.size()) +
-                                   " argument(s) but --args has " +
-                                   std::to_string(list->size()));
+                                   " argument(s) but --args has " + std::to_string(list->size()));
   SmallVector<RtValue> values;
   for (auto [k, type] : llvm::enumerate(types)) {
     std::string where = "--args: argument #" + std::to_string(k) + " (" + typeString(type) + ")";
@@ -278,8 +276,8 @@ std::string formatFloat(double v, bool isF32) {
   int lo = isF32 ? 6 : 15, hi = isF32 ? 9 : 17;
   for (int prec = lo; prec <= hi; ++prec) {
     std::snprintf(buf, sizeof buf, "%.*g", prec, v);
-    bool same = isF32 ? std::strtof(buf, nullptr) == static_cast<float>(v)
-                      : std::strtod(buf, nullptr) == v;
+    bool same =
+        isF32 ? std::strtof(buf, nullptr) == static_cast<float>(v) : std::strtod(buf, nullptr) == v;
     if (same)
       break;
   }
@@ -370,8 +368,8 @@ private:
 llvm::Expected<std::string> formatResults(TypeRange types, ArrayRef<RtValue> values,
                                           const FormatOptions &options) {
   if (types.size() != values.size())
-    return llvm::createStringError("expected " + std::to_string(types.size()) +
-                                   " results, got " + std::to_string(values.size()));
+    return llvm::createStringError("expected " + std::to_string(types.size()) + " results, got " +
+                                   std::to_string(values.size()));
   std::string text;
   llvm::raw_string_ostream os(text);
   ResultPrinter printer(os, options);

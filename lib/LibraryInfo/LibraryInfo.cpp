@@ -104,9 +104,7 @@ public:
     bad(name, "a list");
     return nullptr;
   }
-  Error takeError() {
-    return problem.empty() ? Error::success() : createStringError(problem);
-  }
+  Error takeError() { return problem.empty() ? Error::success() : createStringError(problem); }
 
 private:
   const json::Value *get(StringRef name) {
@@ -129,22 +127,20 @@ private:
 Expected<LibraryInfo> LibraryInfo::fromJSON(StringRef text) {
   Expected<json::Value> parsed = json::parse(text);
   if (!parsed)
-    return createStringError("the library info is not valid JSON: " +
-                             toString(parsed.takeError()));
+    return createStringError("the library info is not valid JSON: " + toString(parsed.takeError()));
   const json::Object *doc = parsed->getAsObject();
   if (!doc)
     return createStringError("the library info is not a JSON object");
   // Format and version first: a newer document may change everything else.
   std::optional<StringRef> format = doc->getString("format");
   if (!format || *format != LibraryInfoFormat)
-    return createStringError("the library info's format is not '" + LibraryInfoFormat.str() +
-                             "'");
+    return createStringError("the library info's format is not '" + LibraryInfoFormat.str() + "'");
   std::optional<int64_t> version = doc->getInteger("version");
   if (!version || *version != LibraryInfoVersion)
-    return createStringError(
-        "the library info has version " + (version ? std::to_string(*version) : "?") +
-        ", this qshape reads version " + std::to_string(LibraryInfoVersion) +
-        ": compile the library again with this qshape-compile");
+    return createStringError("the library info has version " +
+                             (version ? std::to_string(*version) : "?") +
+                             ", this qshape reads version " + std::to_string(LibraryInfoVersion) +
+                             ": compile the library again with this qshape-compile");
 
   LibraryInfo info;
   FieldReader r(*doc, "library info");
@@ -180,9 +176,8 @@ Expected<LibraryInfo> LibraryInfo::fromJSON(StringRef text) {
       return std::move(err);
     info.entries.push_back(std::move(e));
   }
-  if (!info.defaultEntry.empty() && !llvm::any_of(info.entries, [&](const EntryInfo &e) {
-        return e.name == info.defaultEntry;
-      }))
+  if (!info.defaultEntry.empty() &&
+      !llvm::any_of(info.entries, [&](const EntryInfo &e) { return e.name == info.defaultEntry; }))
     return createStringError("library info: the default entry '" + info.defaultEntry +
                              "' is not among the entries");
   return info;
@@ -198,14 +193,13 @@ Expected<const EntryInfo *> LibraryInfo::findEntry(StringRef name) const {
   for (const EntryInfo &e : entries)
     if (e.source == name)
       return &e;
-  std::string names = llvm::join(llvm::map_range(entries,
-                                                 [](const EntryInfo &e) {
-                                                   return "@" + e.name +
-                                                          (e.source == e.name
-                                                               ? std::string()
-                                                               : " (runs @" + e.source + ")");
-                                                 }),
-                                 ", ");
+  std::string names = llvm::join(
+      llvm::map_range(entries,
+                      [](const EntryInfo &e) {
+                        return "@" + e.name +
+                               (e.source == e.name ? std::string() : " (runs @" + e.source + ")");
+                      }),
+      ", ");
   if (name.empty())
     return createStringError("the library has several entry functions (" + names +
                              "): choose one with --entry");
@@ -241,15 +235,16 @@ static Expected<std::optional<ElfSection>> findInELF(StringRef bytes, StringRef 
 }
 
 Expected<std::optional<ElfSection>> findLibrarySection(StringRef bytes, StringRef name) {
-  if (!bytes.starts_with("\x7f" "ELF") || bytes.size() < 6)
+  if (!bytes.starts_with("\x7f"
+                         "ELF") ||
+      bytes.size() < 6)
     return createStringError("not an ELF file");
   bool is64 = bytes[4] == ELF::ELFCLASS64;
   bool little = bytes[5] == ELF::ELFDATA2LSB;
   if (is64)
     return little ? findInELF<object::ELF64LE>(bytes, name)
                   : findInELF<object::ELF64BE>(bytes, name);
-  return little ? findInELF<object::ELF32LE>(bytes, name)
-                : findInELF<object::ELF32BE>(bytes, name);
+  return little ? findInELF<object::ELF32LE>(bytes, name) : findInELF<object::ELF32BE>(bytes, name);
 }
 
 Expected<LibraryInfo> readLibraryInfo(StringRef path) {
@@ -275,9 +270,8 @@ Expected<LibraryInfo> readLibraryInfoFromBytes(StringRef bytes, StringRef path) 
   if (!*place || !(*place)->inFile)
     return notOurs("it has no " + LibraryInfoSection + " section");
   // The section holds the document and a terminating NUL.
-  StringRef text = bytes.substr((*place)->offset, (*place)->size).take_until([](char c) {
-    return c == '\0';
-  });
+  StringRef text =
+      bytes.substr((*place)->offset, (*place)->size).take_until([](char c) { return c == '\0'; });
   Expected<LibraryInfo> info = LibraryInfo::fromJSON(text);
   if (!info)
     return createStringError("'" + path.str() + "': " + toString(info.takeError()));

@@ -25,8 +25,7 @@ using namespace qshape;
 using namespace qshape::modulecache;
 
 namespace {
-struct QShapeCacheLookupPass
-    : qshape::impl::QShapeCacheLookupBase<QShapeCacheLookupPass> {
+struct QShapeCacheLookupPass : qshape::impl::QShapeCacheLookupBase<QShapeCacheLookupPass> {
   using QShapeCacheLookupBase::QShapeCacheLookupBase;
 
   void getDependentDialects(DialectRegistry &registry) const override {
@@ -34,8 +33,7 @@ struct QShapeCacheLookupPass
   }
 
   LogicalResult initialize(MLIRContext *ctx) override {
-    FailureOr<CacheSettings> opts =
-        parseCacheSettings(ctx, getArgument(), dir, mode, "", remote);
+    FailureOr<CacheSettings> opts = parseCacheSettings(ctx, getArgument(), dir, mode, "", remote);
     if (failed(opts))
       return failure();
     parsed = *opts;
@@ -47,9 +45,8 @@ struct QShapeCacheLookupPass
     llvm::raw_string_ostream errors(errorText);
     FailureOr<OpPassManager> pm = parseModulePipeline(pipeline, errors);
     if (failed(pm))
-      return emitError(UnknownLoc::get(ctx))
-             << "qshape-cache-lookup: invalid pipeline '" << pipeline
-             << "': " << StringRef(errorText).trim();
+      return emitError(UnknownLoc::get(ctx)) << "qshape-cache-lookup: invalid pipeline '"
+                                             << pipeline << "': " << StringRef(errorText).trim();
     normalizedPipeline = printPipeline(*pm);
     return success();
   }
@@ -76,12 +73,10 @@ struct QShapeCacheLookupPass
 
     LookupOutcome found;
     if (cache::reads(parsed.mode)) {
-      std::shared_ptr<cache::CacheBackend> backend =
-          cache::openCache(parsed.config);
-      found = lookupAndInstall(
-          *backend, module, key,
-          verifyHit ? HitVerification::Verify : HitVerification::Skip,
-          deferInstall ? &pending.deferred : nullptr);
+      std::shared_ptr<cache::CacheBackend> backend = cache::openCache(parsed.config);
+      found = lookupAndInstall(*backend, module, key,
+                               verifyHit ? HitVerification::Verify : HitVerification::Skip,
+                               deferInstall ? &pending.deferred : nullptr);
       countLookup(found, numHits, numMisses, numCorrupt, numErrors);
     }
     // A deferred hit: the stages up to qshape-cache-store find an empty
@@ -97,8 +92,7 @@ struct QShapeCacheLookupPass
       module->setAttr(kCacheHitAttr, deferred ? Attribute(b.getStringAttr("deferred"))
                                               : Attribute(b.getUnitAttr()));
     if (emitRemarks)
-      emitRemark(module.getLoc())
-          << "qshape-cache: " << describeLookup(found, parsed.mode, key);
+      emitRemark(module.getLoc()) << "qshape-cache: " << describeLookup(found, parsed.mode, key);
   }
 
 private:

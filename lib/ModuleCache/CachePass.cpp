@@ -42,9 +42,8 @@ struct QShapeCachePass : qshape::impl::QShapeCacheBase<QShapeCachePass> {
     llvm::raw_string_ostream errors(errorText);
     FailureOr<OpPassManager> pm = parseModulePipeline(pipeline, errors);
     if (failed(pm))
-      return emitError(UnknownLoc::get(ctx))
-             << "qshape-cache: invalid nested pipeline '" << pipeline
-             << "': " << StringRef(errorText).trim();
+      return emitError(UnknownLoc::get(ctx)) << "qshape-cache: invalid nested pipeline '"
+                                             << pipeline << "': " << StringRef(errorText).trim();
     nested = std::move(*pm);
     normalizedPipeline = printPipeline(nested);
     return success();
@@ -73,22 +72,19 @@ struct QShapeCachePass : qshape::impl::QShapeCacheBase<QShapeCachePass> {
     Clock::time_point keyed = Clock::now();
 
     // Reports a refused directory or a bad $QSHAPE_CACHE_REMOTE once.
-    std::shared_ptr<cache::CacheBackend> backend =
-        cache::openCache(parsed.config);
+    std::shared_ptr<cache::CacheBackend> backend = cache::openCache(parsed.config);
     if (!backend->isEnabled())
       ++numErrors;
 
     LookupOutcome found;
     if (cache::reads(parsed.mode)) {
       found = lookupAndInstall(*backend, module, key,
-                               verifyHit ? HitVerification::Verify
-                                         : HitVerification::Skip);
+                               verifyHit ? HitVerification::Verify : HitVerification::Skip);
       countLookup(found, numHits, numMisses, numCorrupt, numErrors);
     }
     Clock::time_point looked = Clock::now();
     if (emitRemarks)
-      emitRemark(module.getLoc())
-          << "qshape-cache: " << describeLookup(found, parsed.mode, key);
+      emitRemark(module.getLoc()) << "qshape-cache: " << describeLookup(found, parsed.mode, key);
     if (found.hit()) {
       // Entries are stored only after they verified (below), checked by
       // checksum on read, and keyed by this build: verifying again would
@@ -103,8 +99,7 @@ struct QShapeCachePass : qshape::impl::QShapeCacheBase<QShapeCachePass> {
         os << llvm::format("verify %.3f ms)", *found.verifyMs);
       else
         os << "verify skipped)";
-      reportTiming(module, start, fingerprinted, keyed, looked, looked, looked,
-                   detail);
+      reportTiming(module, start, fingerprinted, keyed, looked, looked, looked, detail);
       return;
     }
 
@@ -115,11 +110,9 @@ struct QShapeCachePass : qshape::impl::QShapeCacheBase<QShapeCachePass> {
     // -verify-each says), so that its hits need not; one that does not
     // verify is left to the pass manager's verifier, which reports it.
     if (cache::writes(parsed.mode) && backend->isEnabled() &&
-        succeeded(storeResult(*backend, module, key,
-                              millisBetween(looked, compiled))))
+        succeeded(storeResult(*backend, module, key, millisBetween(looked, compiled))))
       skipPassManagerVerifier();
-    reportTiming(module, start, fingerprinted, keyed, looked, compiled,
-                 Clock::now(), "");
+    reportTiming(module, start, fingerprinted, keyed, looked, compiled, Clock::now(), "");
   }
 
 private:
@@ -133,8 +126,7 @@ private:
   /// Success if the module verified (stored or not).
   LogicalResult storeResult(cache::CacheBackend &backend, ModuleOp module,
                             const cache::CacheKey &key, double compileMs) {
-    FailureOr<cache::StoreResult> stored =
-        storeModule(backend, module, key, uint64_t(compileMs));
+    FailureOr<cache::StoreResult> stored = storeModule(backend, module, key, uint64_t(compileMs));
     if (succeeded(stored) && stored->stored())
       ++numStores;
     else
@@ -144,9 +136,8 @@ private:
 
   /// `lookupDetail` follows the lookup's time (the load and verification of
   /// a hit). The store's time includes the verification before it.
-  void reportTiming(ModuleOp module, Clock::time_point start,
-                    Clock::time_point fingerprinted, Clock::time_point keyed,
-                    Clock::time_point looked, Clock::time_point compiled,
+  void reportTiming(ModuleOp module, Clock::time_point start, Clock::time_point fingerprinted,
+                    Clock::time_point keyed, Clock::time_point looked, Clock::time_point compiled,
                     Clock::time_point end, StringRef lookupDetail) {
     if (!timing)
       return;
@@ -154,12 +145,10 @@ private:
     llvm::raw_string_ostream os(text);
     os << llvm::format("qshape-cache: timing: key %.3f ms (fingerprint %.3f "
                        "ms), lookup %.3f ms",
-                       millisBetween(start, keyed),
-                       millisBetween(start, fingerprinted),
+                       millisBetween(start, keyed), millisBetween(start, fingerprinted),
                        millisBetween(keyed, looked))
        << lookupDetail
-       << llvm::format(", pipeline %.3f ms, store %.3f ms",
-                       millisBetween(looked, compiled),
+       << llvm::format(", pipeline %.3f ms, store %.3f ms", millisBetween(looked, compiled),
                        millisBetween(compiled, end))
        << llvm::format(", total %.3f ms", millisBetween(start, end));
     emitRemark(module.getLoc()) << text;

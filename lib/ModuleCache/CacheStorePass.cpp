@@ -23,8 +23,7 @@ using namespace qshape;
 using namespace qshape::modulecache;
 
 namespace {
-struct QShapeCacheStorePass
-    : qshape::impl::QShapeCacheStoreBase<QShapeCacheStorePass> {
+struct QShapeCacheStorePass : qshape::impl::QShapeCacheStoreBase<QShapeCacheStorePass> {
   using QShapeCacheStoreBase::QShapeCacheStoreBase;
 
   LogicalResult initialize(MLIRContext *ctx) override {
@@ -59,54 +58,46 @@ struct QShapeCacheStorePass
       // the lookup with verify-hit.
       skipPassManagerVerifier();
     } else if (deferredHit) {
-      module.emitError()
-          << "qshape-cache-store: the module is a deferred cache hit ("
-          << kCacheHitAttr << ") but this process holds no cached module for "
-          << keyAttr.getValue()
-          << "; run qshape-cache-lookup and qshape-cache-store in one process "
-             "and one MLIR context, or give the lookup defer-install=false";
+      module.emitError() << "qshape-cache-store: the module is a deferred cache hit ("
+                         << kCacheHitAttr << ") but this process holds no cached module for "
+                         << keyAttr.getValue()
+                         << "; run qshape-cache-lookup and qshape-cache-store in one process "
+                            "and one MLIR context, or give the lookup defer-install=false";
       return signalPassFailure();
     }
     CacheSettings settings = effectiveSettings(pending);
     if (settings.mode == cache::AccessMode::Off)
       return;
     if (!keyAttr) {
-      module.emitWarning()
-          << "qshape-cache-store: the module has no " << kCacheKeyAttr
-          << " attribute; run qshape-cache-lookup at the start of the first "
-             "stage (nothing stored)";
+      module.emitWarning() << "qshape-cache-store: the module has no " << kCacheKeyAttr
+                           << " attribute; run qshape-cache-lookup at the start of the first "
+                              "stage (nothing stored)";
       return;
     }
     std::string keyText = keyAttr.getValue().str();
     uint64_t compileMs =
-        pending ? uint64_t(millisBetween(pending->lookedUp,
-                                         std::chrono::steady_clock::now()))
-                : 0;
+        pending ? uint64_t(millisBetween(pending->lookedUp, std::chrono::steady_clock::now())) : 0;
     if (hit || !cache::writes(settings.mode)) {
       if (emitRemarks)
-        emitRemark(module.getLoc())
-            << "qshape-cache: nothing to store for " << keyText
-            << (hit ? " (hit)" : " (mode=read)");
+        emitRemark(module.getLoc()) << "qshape-cache: nothing to store for " << keyText
+                                    << (hit ? " (hit)" : " (mode=read)");
       return;
     }
     std::optional<cache::CacheKey> key = cache::CacheKey::parse(keyText);
     if (!key) {
       ++numErrors;
-      module.emitWarning() << "qshape-cache-store: invalid cache key '"
-                           << keyText << "': " << cache::keySyntaxHelp()
-                           << " (nothing stored)";
+      module.emitWarning() << "qshape-cache-store: invalid cache key '" << keyText
+                           << "': " << cache::keySyntaxHelp() << " (nothing stored)";
       return;
     }
 
     ScopedWarningRouting routing(module.getLoc());
-    std::shared_ptr<cache::CacheBackend> backend =
-        cache::openCache(settings.config);
+    std::shared_ptr<cache::CacheBackend> backend = cache::openCache(settings.config);
     if (!backend->isEnabled()) {
       ++numErrors;
       return;
     }
-    FailureOr<cache::StoreResult> stored =
-        storeModule(*backend, module, *key, compileMs);
+    FailureOr<cache::StoreResult> stored = storeModule(*backend, module, *key, compileMs);
     if (succeeded(stored))
       skipPassManagerVerifier(); // storeModule verified it
     if (failed(stored) || !stored->stored()) {

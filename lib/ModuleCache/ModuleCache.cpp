@@ -28,46 +28,40 @@ using namespace mlir;
 using namespace qshape;
 using namespace qshape::modulecache;
 
-FailureOr<CacheSettings>
-modulecache::parseCacheSettings(MLIRContext *ctx, StringRef passName,
-                                StringRef dir, StringRef mode,
-                                StringRef maxSize, StringRef remote) {
+FailureOr<CacheSettings> modulecache::parseCacheSettings(MLIRContext *ctx, StringRef passName,
+                                                         StringRef dir, StringRef mode,
+                                                         StringRef maxSize, StringRef remote) {
   CacheSettings parsed;
   std::optional<cache::AccessMode> m =
       mode.empty() ? cache::AccessMode::ReadWrite : cache::parseAccessMode(mode);
   if (!m)
     return emitError(UnknownLoc::get(ctx))
-           << passName << ": invalid mode '" << mode
-           << "': use readwrite, read, write or off";
+           << passName << ": invalid mode '" << mode << "': use readwrite, read, write or off";
   parsed.mode = *m;
   parsed.config.Local.Directory = dir.str();
   if (!maxSize.empty()) {
     std::optional<uint64_t> bytes = cache::parseSize(maxSize);
     if (!bytes || *bytes == 0)
-      return emitError(UnknownLoc::get(ctx))
-             << passName << ": invalid max-size '" << maxSize
-             << "': use bytes or K, M, G, T, e.g. 500M or 2G";
+      return emitError(UnknownLoc::get(ctx)) << passName << ": invalid max-size '" << maxSize
+                                             << "': use bytes or K, M, G, T, e.g. 500M or 2G";
     parsed.config.Local.MaxSizeBytes = *bytes;
   }
   remote = remote.trim();
   if (!remote.empty() && remote != "off") {
-    llvm::Expected<cache::RemoteOptions> options =
-        cache::RemoteOptions::parse(remote);
+    llvm::Expected<cache::RemoteOptions> options = cache::RemoteOptions::parse(remote);
     if (!options)
       return emitError(UnknownLoc::get(ctx))
-             << passName
-             << ": invalid remote: " << llvm::toString(options.takeError());
+             << passName << ": invalid remote: " << llvm::toString(options.takeError());
     if (!cache::haveRedisSupport())
-      return emitError(UnknownLoc::get(ctx))
-             << passName << ": remote '" << options->describe()
-             << "': this qshape was built without Redis support";
+      return emitError(UnknownLoc::get(ctx)) << passName << ": remote '" << options->describe()
+                                             << "': this qshape was built without Redis support";
   }
   parsed.config.Remote = remote.str();
   return parsed;
 }
 
-FailureOr<OpPassManager>
-modulecache::parseModulePipeline(StringRef text, llvm::raw_ostream &errors) {
+FailureOr<OpPassManager> modulecache::parseModulePipeline(StringRef text,
+                                                          llvm::raw_ostream &errors) {
   text = text.trim();
   if (text.starts_with("builtin.module(")) {
     FailureOr<OpPassManager> pm = mlir::parsePassPipeline(text, errors);
@@ -103,16 +97,15 @@ std::string hostIdentity() {
   if (::stat(info.dli_fname, &st) != 0)
     return info.dli_fname;
   std::string text;
-  llvm::raw_string_ostream(text)
-      << info.dli_fname << " " << uint64_t(st.st_size) << " "
-      << int64_t(st.st_mtim.tv_sec) << "." << int64_t(st.st_mtim.tv_nsec);
+  llvm::raw_string_ostream(text) << info.dli_fname << " " << uint64_t(st.st_size) << " "
+                                 << int64_t(st.st_mtim.tv_sec) << "."
+                                 << int64_t(st.st_mtim.tv_nsec);
   return text;
 }
 } // namespace
 
 StringRef modulecache::toolchainIdentity() {
-  static const std::string identity =
-      "LLVM " LLVM_VERSION_STRING "; host " + hostIdentity();
+  static const std::string identity = "LLVM " LLVM_VERSION_STRING "; host " + hostIdentity();
   return identity;
 }
 
@@ -123,8 +116,7 @@ FailureOr<std::string> modulecache::fingerprintModule(ModuleOp module) {
   return fp->exactString();
 }
 
-cache::CacheKey modulecache::computeKey(StringRef fingerprint,
-                                        StringRef normalizedPipeline,
+cache::CacheKey modulecache::computeKey(StringRef fingerprint, StringRef normalizedPipeline,
                                         StringRef salt) {
   cache::KeyInputs inputs;
   inputs.Fingerprint = fingerprint.str();
@@ -133,9 +125,8 @@ cache::CacheKey modulecache::computeKey(StringRef fingerprint,
   inputs.TargetTriple = llvm::sys::getProcessTriple();
   inputs.Salt = salt.str();
   cache::KeyBuilder builder = cache::makeKeyBuilder(inputs);
-  LLVM_DEBUG(llvm::dbgs() << "qshape-cache: key " << builder.final()
-                          << "\n  fingerprint: " << fingerprint
-                          << "\n  pipeline: " << normalizedPipeline
+  LLVM_DEBUG(llvm::dbgs() << "qshape-cache: key " << builder.final() << "\n  fingerprint: "
+                          << fingerprint << "\n  pipeline: " << normalizedPipeline
                           << "\n  toolchain: " << inputs.ToolchainVersion
                           << "\n  triple: " << inputs.TargetTriple << "\n"
                           << builder.manifest());
@@ -154,8 +145,7 @@ void modulecache::orderUsesAsRead(Operation *root) {
   });
 }
 
-FailureOr<std::string> modulecache::encodeModule(ModuleOp module,
-                                                 const cache::CacheKey &key) {
+FailureOr<std::string> modulecache::encodeModule(ModuleOp module, const cache::CacheKey &key) {
   orderUsesAsRead(module);
   std::string bytes;
   llvm::raw_string_ostream os(bytes);
@@ -168,24 +158,21 @@ FailureOr<std::string> modulecache::encodeModule(ModuleOp module,
   return bytes;
 }
 
-FailureOr<cache::StoreResult>
-modulecache::storeModule(cache::CacheBackend &backend, ModuleOp module,
-                         const cache::CacheKey &key, uint64_t compileMs) {
+FailureOr<cache::StoreResult> modulecache::storeModule(cache::CacheBackend &backend,
+                                                       ModuleOp module, const cache::CacheKey &key,
+                                                       uint64_t compileMs) {
   std::string why;
   if (failed(verifyQuietly(module, why))) {
-    LLVM_DEBUG(llvm::dbgs() << "qshape-cache: not storing " << key.str()
-                            << ": " << why << "\n");
+    LLVM_DEBUG(llvm::dbgs() << "qshape-cache: not storing " << key.str() << ": " << why << "\n");
     return failure();
   }
   FailureOr<std::string> bytes = encodeModule(module, key);
   if (failed(bytes))
     return failure();
-  return backend.store(key, cache::PayloadKind::MLIRBytecode, *bytes,
-                       compileMs);
+  return backend.store(key, cache::PayloadKind::MLIRBytecode, *bytes, compileMs);
 }
 
-LookupOutcome modulecache::lookupAndInstall(cache::CacheBackend &backend,
-                                            ModuleOp module,
+LookupOutcome modulecache::lookupAndInstall(cache::CacheBackend &backend, ModuleOp module,
                                             const cache::CacheKey &key,
                                             HitVerification verification,
                                             OwningOpRef<ModuleOp> *deferred) {
@@ -198,8 +185,7 @@ LookupOutcome modulecache::lookupAndInstall(cache::CacheBackend &backend,
     std::string why;
     StringRef payload = found.Entry->Payload->getBuffer();
     auto start = std::chrono::steady_clock::now();
-    FailureOr<OwningOpRef<ModuleOp>> cached =
-        loadModule(module.getContext(), payload, why);
+    FailureOr<OwningOpRef<ModuleOp>> cached = loadModule(module.getContext(), payload, why);
     auto read = std::chrono::steady_clock::now();
     outcome.loadMs = millisBetween(start, read);
     if (succeeded(cached) && verification == HitVerification::Verify) {
@@ -218,12 +204,11 @@ LookupOutcome modulecache::lookupAndInstall(cache::CacheBackend &backend,
     }
     // Checksummed but unreadable or, when verified, invalid: a producer bug
     // or a foreign MLIR. A miss; the store that follows replaces the entry.
-    outcome.detail = "cache entry " + key.str() + " does not load (" + why +
-                     "); recompiling and replacing it";
-    cache::reportProblem(outcome.detail,
-                         found.Level == cache::CacheLevel::Remote
-                             ? cache::ProblemSource::Remote
-                             : cache::ProblemSource::Local);
+    outcome.detail =
+        "cache entry " + key.str() + " does not load (" + why + "); recompiling and replacing it";
+    cache::reportProblem(outcome.detail, found.Level == cache::CacheLevel::Remote
+                                             ? cache::ProblemSource::Remote
+                                             : cache::ProblemSource::Local);
     outcome.kind = LookupOutcome::Kind::Corrupt;
     return outcome;
   }
@@ -243,9 +228,8 @@ LookupOutcome modulecache::lookupAndInstall(cache::CacheBackend &backend,
   return outcome;
 }
 
-void modulecache::countLookup(const LookupOutcome &outcome,
-                              Pass::Statistic &hits, Pass::Statistic &misses,
-                              Pass::Statistic &corrupt,
+void modulecache::countLookup(const LookupOutcome &outcome, Pass::Statistic &hits,
+                              Pass::Statistic &misses, Pass::Statistic &corrupt,
                               Pass::Statistic &errors) {
   switch (outcome.kind) {
   case LookupOutcome::Kind::Hit:
@@ -266,8 +250,7 @@ void modulecache::countLookup(const LookupOutcome &outcome,
 std::string modulecache::describeLookup(const LookupOutcome &outcome, cache::AccessMode mode,
                                         const cache::CacheKey &key) {
   if (outcome.hit())
-    return "hit " + key.str() +
-           (outcome.level == cache::CacheLevel::Remote ? " (remote)" : "");
+    return "hit " + key.str() + (outcome.level == cache::CacheLevel::Remote ? " (remote)" : "");
   return (cache::reads(mode) ? "miss " : "write ") + key.str();
 }
 
@@ -280,13 +263,12 @@ LogicalResult modulecache::verifyQuietly(Operation *op, std::string &why) {
   });
   if (succeeded(mlir::verify(op)))
     return success();
-  why = "the module does not verify: " +
-        (first.empty() ? std::string("no diagnostic") : first);
+  why = "the module does not verify: " + (first.empty() ? std::string("no diagnostic") : first);
   return failure();
 }
 
-FailureOr<OwningOpRef<ModuleOp>>
-modulecache::loadModule(MLIRContext *ctx, StringRef payload, std::string &why) {
+FailureOr<OwningOpRef<ModuleOp>> modulecache::loadModule(MLIRContext *ctx, StringRef payload,
+                                                         std::string &why) {
   Block block;
   {
     // A payload that passed its checksum but does not parse (a producer bug)
@@ -355,10 +337,8 @@ void routeWarning(StringRef message) {
 }
 } // namespace
 
-ScopedWarningRouting::ScopedWarningRouting(Location loc)
-    : previous(currentWarningLoc), loc(loc) {
-  std::call_once(installRouting,
-                 [] { outerHandler = cache::setWarningHandler(routeWarning); });
+ScopedWarningRouting::ScopedWarningRouting(Location loc) : previous(currentWarningLoc), loc(loc) {
+  std::call_once(installRouting, [] { outerHandler = cache::setWarningHandler(routeWarning); });
   currentWarningLoc = &this->loc;
 }
 
@@ -396,8 +376,7 @@ std::optional<PendingStore> modulecache::takePendingStore(StringRef key) {
   return pending;
 }
 
-void modulecache::addPipelineDependentDialects(StringRef pipeline,
-                                               DialectRegistry &registry) {
+void modulecache::addPipelineDependentDialects(StringRef pipeline, DialectRegistry &registry) {
   std::string ignored;
   llvm::raw_string_ostream errors(ignored);
   FailureOr<OpPassManager> pm = parseModulePipeline(pipeline, errors);

@@ -53,7 +53,7 @@ namespace {
 /// How one scalar (a tensor element, or a scalar argument) is stored.
 struct Scalar {
   ScalarKind kind = ScalarKind::Float;
-  unsigned bytes = 8; ///< of one element: f32 4, complex<f64> 16, i1 1
+  unsigned bytes = 8;  ///< of one element: f32 4, complex<f64> 16, i1 1
   unsigned width = 64; ///< integers: bits
   bool isF32() const { return kind == ScalarKind::Float && bytes == 4; }
   unsigned align() const { return kind == ScalarKind::Complex ? bytes / 2 : bytes; }
@@ -396,11 +396,10 @@ void forwardError(const char *message, void *userData) {
 }
 } // namespace
 
-Expected<SmallVector<RtValue>> NativeLibrary::run(const EntryInfo &entry,
-                                                   mlir::TypeRange argTypes,
-                                                   mlir::TypeRange resultTypes,
-                                                   ArrayRef<RtValue> args,
-                                                   const RunOptions &options) {
+Expected<SmallVector<RtValue>> NativeLibrary::run(const EntryInfo &entry, mlir::TypeRange argTypes,
+                                                  mlir::TypeRange resultTypes,
+                                                  ArrayRef<RtValue> args,
+                                                  const RunOptions &options) {
   Handles &h = *handles;
   auto fn = h.entries.find(entry.symbol);
   if (fn == h.entries.end())

@@ -13,7 +13,8 @@
 #include "mlir/Tools/Plugins/PassPlugin.h"
 #include "llvm/Config/llvm-config.h"
 
-extern "C" LLVM_ATTRIBUTE_VISIBILITY_DEFAULT LLVM_ATTRIBUTE_WEAK ::mlir::PassPluginLibraryInfo mlirGetPassPluginInfo() {
+extern "C" LLVM_ATTRIBUTE_VISIBILITY_DEFAULT LLVM_ATTRIBUTE_WEAK ::mlir::PassPluginLibraryInfo
+mlirGetPassPluginInfo() {
   return {MLIR_PLUGIN_API_VERSION, "QShapePassPlugin", LLVM_VERSION_STRING,
           []() { qshape::registerAllPasses(); }};
 }
@@ -21,7 +22,5 @@ extern "C" LLVM_ATTRIBUTE_VISIBILITY_DEFAULT LLVM_ATTRIBUTE_WEAK ::mlir::PassPlu
 extern "C" LLVM_ATTRIBUTE_VISIBILITY_DEFAULT LLVM_ATTRIBUTE_WEAK ::mlir::DialectPluginLibraryInfo
 mlirGetDialectPluginInfo() {
   return {MLIR_PLUGIN_API_VERSION, "QShapePassPlugin", LLVM_VERSION_STRING,
-          [](mlir::DialectRegistry *registry) {
-            qshape::registerDependentDialects(*registry);
-          }};
+          [](mlir::DialectRegistry *registry) { qshape::registerDependentDialects(*registry); }};
 }

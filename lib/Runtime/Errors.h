@@ -19,8 +19,7 @@ namespace qshape::runtime {
 
 /// Runs `body`; running out of memory in it is an error of `function`, never
 /// an exception escaping into compiled code. Errors of the handler pass.
-template <typename F>
-auto guarded(const char *function, F &&body) -> decltype(body()) {
+template <typename F> auto guarded(const char *function, F &&body) -> decltype(body()) {
   try {
     return body();
   } catch (const std::bad_alloc &) {

@@ -22,9 +22,7 @@ using sim::GateKind;
 namespace {
 
 QubitIdType idOf(QUBIT *qubit) { return reinterpret_cast<QubitIdType>(qubit); }
-QUBIT *qubitOf(unsigned wire) {
-  return reinterpret_cast<QUBIT *>(static_cast<QubitIdType>(wire));
-}
+QUBIT *qubitOf(unsigned wire) { return reinterpret_cast<QUBIT *>(static_cast<QubitIdType>(wire)); }
 
 /// A gate with a fixed number of parameters and qubits.
 template <std::size_t P, std::size_t W>
@@ -46,22 +44,19 @@ std::string shapeText(std::size_t a, std::size_t b) {
 
 /// The 2^n x 2^n complex matrix of a memref, row-major.
 std::vector<sim::Complex> readSquareMatrix(const char *fn, const char *what,
-                                           const MemRefT_CplxT_double_2d *m,
-                                           std::int64_t n) {
+                                           const MemRefT_CplxT_double_2d *m, std::int64_t n) {
   if (!m)
     fail(fn, std::string("the ") + what + " memref is null");
   const std::size_t dim = std::size_t{1} << n;
   if (m->sizes[0] != dim || m->sizes[1] != dim)
-    fail(fn, std::string("the ") + what + " on " + std::to_string(n) +
-                 " qubits must be " + shapeText(dim, dim) + ", got " +
-                 shapeText(m->sizes[0], m->sizes[1]));
+    fail(fn, std::string("the ") + what + " on " + std::to_string(n) + " qubits must be " +
+                 shapeText(dim, dim) + ", got " + shapeText(m->sizes[0], m->sizes[1]));
   if (!m->data_aligned)
     fail(fn, std::string("the ") + what + " memref has no data");
   std::vector<sim::Complex> out(dim * dim);
   for (std::size_t r = 0; r < dim; ++r)
     for (std::size_t c = 0; c < dim; ++c) {
-      const CplxT_double &e =
-          m->data_aligned[m->offset + r * m->strides[0] + c * m->strides[1]];
+      const CplxT_double &e = m->data_aligned[m->offset + r * m->strides[0] + c * m->strides[1]];
       out[r * dim + c] = {e.real, e.imag};
     }
   return out;
@@ -69,14 +64,12 @@ std::vector<sim::Complex> readSquareMatrix(const char *fn, const char *what,
 
 /// Checks a 1-d output memref before anything is written to it.
 template <typename MemRef>
-void checkOutput(const char *fn, const char *what, const MemRef *out,
-                 std::size_t expected) {
+void checkOutput(const char *fn, const char *what, const MemRef *out, std::size_t expected) {
   if (!out)
     fail(fn, std::string("the ") + what + " memref is null");
   if (out->sizes[0] != expected)
-    fail(fn, std::string("the ") + what + " memref has " +
-                 std::to_string(out->sizes[0]) + " elements, expected " +
-                 std::to_string(expected));
+    fail(fn, std::string("the ") + what + " memref has " + std::to_string(out->sizes[0]) +
+                 " elements, expected " + std::to_string(expected));
   if (expected && !out->data_aligned)
     fail(fn, std::string("the ") + what + " memref has no data");
 }
@@ -86,13 +79,13 @@ template <typename MemRef> auto &at(MemRef *m, std::size_t i) {
 }
 
 /// Reads the `n` QUBIT* variadic arguments after checking that `n` fits.
-#define QSHAPE_READ_WIRES(session, n, last, what, out)                         \
-  do {                                                                         \
-    (session).checkQubitCount(fn, (n), (what));                          \
-    std::va_list args;                                                         \
-    va_start(args, last);                                                      \
-    (session).readWires(fn, (n), &args, (out));                          \
-    va_end(args);                                                              \
+#define QSHAPE_READ_WIRES(session, n, last, what, out)                                             \
+  do {                                                                                             \
+    (session).checkQubitCount(fn, (n), (what));                                                    \
+    std::va_list args;                                                                             \
+    va_start(args, last);                                                                          \
+    (session).readWires(fn, (n), &args, (out));                                                    \
+    va_end(args);                                                                                  \
   } while (false)
 
 } // namespace
@@ -110,8 +103,8 @@ void __catalyst__rt__initialize(uint32_t *seed) {
 
 void __catalyst__rt__finalize(void) { endSession(); }
 
-void __catalyst__rt__device_init(int8_t *lib, int8_t *name, int8_t *kwargs,
-                                 int64_t shots, bool autoQubitManagement) {
+void __catalyst__rt__device_init(int8_t *lib, int8_t *name, int8_t *kwargs, int64_t shots,
+                                 bool autoQubitManagement) {
   const char *const fn = __func__;
   Session &s = getSession(fn);
   if (sim::Status status = s.device.initDevice(shots); status.failed())
@@ -142,7 +135,7 @@ void __catalyst__rt__assert_bool(bool condition, char *message) {
 void __catalyst__host__rt__unrecoverable_error(void) {
   const char *const fn = __func__;
   fail(fn, "unrecoverable error from the asynchronous execution of "
-                 "quantum programs");
+           "quantum programs");
 }
 
 //===----------------------------------------------------------------------===//
@@ -198,8 +191,7 @@ int8_t *__catalyst__rt__array_get_element_ptr_1d(QirArray *array, int64_t idx) {
   return reinterpret_cast<int8_t *>(&getSlot(fn, array, idx));
 }
 
-void __catalyst__rt__array_update_element_1d(QirArray *array, int64_t idx,
-                                             QUBIT *qubit) {
+void __catalyst__rt__array_update_element_1d(QirArray *array, int64_t idx, QUBIT *qubit) {
   const char *const fn = __func__;
   QubitIdType &slot = getSlot(fn, array, idx);
   slot = getSession(fn).getWire(fn, idOf(qubit));
@@ -214,39 +206,33 @@ bool __catalyst__rt__result_equal(RESULT *a, RESULT *b) {
 
 static const RESULT resultOne = true, resultZero = false;
 
-RESULT *__catalyst__rt__result_get_one(void) {
-  return const_cast<RESULT *>(&resultOne);
-}
+RESULT *__catalyst__rt__result_get_one(void) { return const_cast<RESULT *>(&resultOne); }
 
-RESULT *__catalyst__rt__result_get_zero(void) {
-  return const_cast<RESULT *>(&resultZero);
-}
+RESULT *__catalyst__rt__result_get_zero(void) { return const_cast<RESULT *>(&resultZero); }
 
 //===----------------------------------------------------------------------===//
 // Gates
 //===----------------------------------------------------------------------===//
 
-#define QSHAPE_GATE_1(NAME)                                                    \
-  void __catalyst__qis__##NAME(QUBIT *q0, const Modifiers *mods) {             \
-    fixedGate<0, 1>(__func__, GateKind::NAME, {}, {q0}, mods);                 \
+#define QSHAPE_GATE_1(NAME)                                                                        \
+  void __catalyst__qis__##NAME(QUBIT *q0, const Modifiers *mods) {                                 \
+    fixedGate<0, 1>(__func__, GateKind::NAME, {}, {q0}, mods);                                     \
   }
-#define QSHAPE_GATE_P1(NAME)                                                   \
-  void __catalyst__qis__##NAME(double p0, QUBIT *q0, const Modifiers *mods) {  \
-    fixedGate<1, 1>(__func__, GateKind::NAME, {p0}, {q0}, mods);               \
+#define QSHAPE_GATE_P1(NAME)                                                                       \
+  void __catalyst__qis__##NAME(double p0, QUBIT *q0, const Modifiers *mods) {                      \
+    fixedGate<1, 1>(__func__, GateKind::NAME, {p0}, {q0}, mods);                                   \
   }
-#define QSHAPE_GATE_2(NAME)                                                    \
-  void __catalyst__qis__##NAME(QUBIT *q0, QUBIT *q1, const Modifiers *mods) {  \
-    fixedGate<0, 2>(__func__, GateKind::NAME, {}, {q0, q1}, mods);             \
+#define QSHAPE_GATE_2(NAME)                                                                        \
+  void __catalyst__qis__##NAME(QUBIT *q0, QUBIT *q1, const Modifiers *mods) {                      \
+    fixedGate<0, 2>(__func__, GateKind::NAME, {}, {q0, q1}, mods);                                 \
   }
-#define QSHAPE_GATE_P2(NAME)                                                   \
-  void __catalyst__qis__##NAME(double p0, QUBIT *q0, QUBIT *q1,                \
-                               const Modifiers *mods) {                        \
-    fixedGate<1, 2>(__func__, GateKind::NAME, {p0}, {q0, q1}, mods);           \
+#define QSHAPE_GATE_P2(NAME)                                                                       \
+  void __catalyst__qis__##NAME(double p0, QUBIT *q0, QUBIT *q1, const Modifiers *mods) {           \
+    fixedGate<1, 2>(__func__, GateKind::NAME, {p0}, {q0, q1}, mods);                               \
   }
-#define QSHAPE_GATE_3(NAME)                                                    \
-  void __catalyst__qis__##NAME(QUBIT *q0, QUBIT *q1, QUBIT *q2,                \
-                               const Modifiers *mods) {                        \
-    fixedGate<0, 3>(__func__, GateKind::NAME, {}, {q0, q1, q2}, mods);         \
+#define QSHAPE_GATE_3(NAME)                                                                        \
+  void __catalyst__qis__##NAME(QUBIT *q0, QUBIT *q1, QUBIT *q2, const Modifiers *mods) {           \
+    fixedGate<0, 3>(__func__, GateKind::NAME, {}, {q0, q1, q2}, mods);                             \
   }
 
 QSHAPE_GATE_1(PauliX)
@@ -284,25 +270,23 @@ void __catalyst__qis__Rot(double phi, double theta, double omega, QUBIT *q0,
   fixedGate<3, 1>(fn, GateKind::Rot, {phi, theta, omega}, {q0}, mods);
 }
 
-void __catalyst__qis__CRot(double phi, double theta, double omega, QUBIT *q0,
-                           QUBIT *q1, const Modifiers *mods) {
+void __catalyst__qis__CRot(double phi, double theta, double omega, QUBIT *q0, QUBIT *q1,
+                           const Modifiers *mods) {
   const char *const fn = __func__;
   fixedGate<3, 2>(fn, GateKind::CRot, {phi, theta, omega}, {q0, q1}, mods);
 }
 
-void __catalyst__qis__DoubleExcitation(double phi, QUBIT *q0, QUBIT *q1,
-                                       QUBIT *q2, QUBIT *q3,
+void __catalyst__qis__DoubleExcitation(double phi, QUBIT *q0, QUBIT *q1, QUBIT *q2, QUBIT *q3,
                                        const Modifiers *mods) {
   const char *const fn = __func__;
-  fixedGate<1, 4>(fn, GateKind::DoubleExcitation, {phi}, {q0, q1, q2, q3},
-                  mods);
+  fixedGate<1, 4>(fn, GateKind::DoubleExcitation, {phi}, {q0, q1, q2, q3}, mods);
 }
 
 void __catalyst__qis__MS(double, QUBIT *, QUBIT *, const Modifiers *) {
   const char *const fn = __func__;
   getSession(fn);
   fail(fn, "gate 'MS' (Molmer-Sorensen) is not supported: qshape's "
-                 "simulator, like qshape-sim, has no definition of it");
+           "simulator, like qshape-sim, has no definition of it");
 }
 
 void __catalyst__qis__Identity(const Modifiers *mods, int64_t n, ...) {
@@ -310,9 +294,7 @@ void __catalyst__qis__Identity(const Modifiers *mods, int64_t n, ...) {
   Session &s = getSession(fn);
   WireList wires;
   QSHAPE_READ_WIRES(s, n, n, "Identity", wires);
-  guarded(fn, [&] {
-    s.applyGate(fn, GateKind::Identity, {}, wires.view(), mods);
-  });
+  guarded(fn, [&] { s.applyGate(fn, GateKind::Identity, {}, wires.view(), mods); });
 }
 
 void __catalyst__qis__MultiRZ(double theta, const Modifiers *mods, int64_t n, ...) {
@@ -320,25 +302,20 @@ void __catalyst__qis__MultiRZ(double theta, const Modifiers *mods, int64_t n, ..
   Session &s = getSession(fn);
   WireList wires;
   QSHAPE_READ_WIRES(s, n, n, "MultiRZ", wires);
-  guarded(fn, [&] {
-    s.applyGate(fn, GateKind::MultiRZ, {theta}, wires.view(), mods);
-  });
+  guarded(fn, [&] { s.applyGate(fn, GateKind::MultiRZ, {theta}, wires.view(), mods); });
 }
 
-void __catalyst__qis__PCPhase(double phi, int64_t dim, const Modifiers *mods,
-                              int64_t n, ...) {
+void __catalyst__qis__PCPhase(double phi, int64_t dim, const Modifiers *mods, int64_t n, ...) {
   const char *const fn = __func__;
   Session &s = getSession(fn);
   WireList wires;
   QSHAPE_READ_WIRES(s, n, n, "PCPhase", wires);
   const double params[2] = {phi, static_cast<double>(dim)};
-  guarded(fn, [&] {
-    s.applyGate(fn, GateKind::PCPhase, {params, 2}, wires.view(), mods);
-  });
+  guarded(fn, [&] { s.applyGate(fn, GateKind::PCPhase, {params, 2}, wires.view(), mods); });
 }
 
-void __catalyst__qis__PauliRot(const char *word, double theta,
-                               const Modifiers *mods, bool cond, int64_t n, ...) {
+void __catalyst__qis__PauliRot(const char *word, double theta, const Modifiers *mods, bool cond,
+                               int64_t n, ...) {
   const char *const fn = __func__;
   Session &s = getSession(fn);
   if (!word)
@@ -347,13 +324,11 @@ void __catalyst__qis__PauliRot(const char *word, double theta,
   QSHAPE_READ_WIRES(s, n, n, "PauliRot", wires);
   if (!cond)
     return;
-  guarded(fn, [&] {
-    s.applyGate(fn, GateKind::PauliRot, {theta}, wires.view(), mods, word);
-  });
+  guarded(fn, [&] { s.applyGate(fn, GateKind::PauliRot, {theta}, wires.view(), mods, word); });
 }
 
-void __catalyst__qis__QubitUnitary(MemRefT_CplxT_double_2d *matrix,
-                                   const Modifiers *mods, int64_t n, ...) {
+void __catalyst__qis__QubitUnitary(MemRefT_CplxT_double_2d *matrix, const Modifiers *mods,
+                                   int64_t n, ...) {
   const char *const fn = __func__;
   Session &s = getSession(fn);
   WireList wires;
@@ -368,9 +343,7 @@ void __catalyst__qis__QubitUnitary(MemRefT_CplxT_double_2d *matrix,
 void __catalyst__qis__GlobalPhase(double phi, const Modifiers *mods) {
   const char *const fn = __func__;
   Session &s = getSession(fn);
-  guarded(fn, [&] {
-    s.applyGate(fn, GateKind::GlobalPhase, {phi}, {}, mods);
-  });
+  guarded(fn, [&] { s.applyGate(fn, GateKind::GlobalPhase, {phi}, {}, mods); });
 }
 
 void __catalyst__qis__SetState(MemRefT_CplxT_double_1d *state, uint64_t n, ...) {
@@ -402,8 +375,8 @@ void __catalyst__qis__SetBasisState(MemRefT_int8_1d *bits, uint64_t n, ...) {
     values[i] = at(bits, i) != 0 ? 1 : 0;
   guarded(fn, [&] {
     s.noteWires();
-    sim::Status status = s.device.setBasisState(
-        sim::ArrayView<int>(values.data(), wires.size), wires.view());
+    sim::Status status =
+        s.device.setBasisState(sim::ArrayView<int>(values.data(), wires.size), wires.view());
     if (status.failed())
       fail(fn, status.message());
   });
@@ -416,21 +389,18 @@ void __catalyst__qis__SetBasisState(MemRefT_int8_1d *bits, uint64_t n, ...) {
 ObsIdType __catalyst__qis__NamedObs(int64_t kind, QUBIT *qubit) {
   const char *const fn = __func__;
   static const sim::NamedObservable kinds[] = {
-      sim::NamedObservable::Identity, sim::NamedObservable::PauliX,
-      sim::NamedObservable::PauliY, sim::NamedObservable::PauliZ,
-      sim::NamedObservable::Hadamard};
+      sim::NamedObservable::Identity, sim::NamedObservable::PauliX, sim::NamedObservable::PauliY,
+      sim::NamedObservable::PauliZ, sim::NamedObservable::Hadamard};
   Session &s = getSession(fn);
   if (kind < 0 || kind > 4)
     fail(fn, "unknown named observable kind " + std::to_string(kind) +
-                       " (0 Identity, 1 PauliX, 2 PauliY, 3 PauliZ, 4 Hadamard)");
+                 " (0 Identity, 1 PauliX, 2 PauliY, 3 PauliZ, 4 Hadamard)");
   const int wire = s.getWire(fn, idOf(qubit));
-  return guarded(fn, [&] {
-    return s.addObservable(fn, sim::Observable::named(kinds[kind], wire));
-  });
+  return guarded(fn,
+                 [&] { return s.addObservable(fn, sim::Observable::named(kinds[kind], wire)); });
 }
 
-ObsIdType __catalyst__qis__HermitianObs(MemRefT_CplxT_double_2d *matrix,
-                                        int64_t n, ...) {
+ObsIdType __catalyst__qis__HermitianObs(MemRefT_CplxT_double_2d *matrix, int64_t n, ...) {
   const char *const fn = __func__;
   Session &s = getSession(fn);
   WireList wires;
@@ -438,9 +408,8 @@ ObsIdType __catalyst__qis__HermitianObs(MemRefT_CplxT_double_2d *matrix,
   return guarded(fn, [&] {
     std::vector<sim::Complex> m = readSquareMatrix(fn, "matrix", matrix, n);
     return s.addObservable(
-        fn, sim::Observable::hermitian(
-                      std::move(m), std::vector<int>(wires.view().begin(),
-                                                     wires.view().end())));
+        fn, sim::Observable::hermitian(std::move(m),
+                                       std::vector<int>(wires.view().begin(), wires.view().end())));
   });
 }
 
@@ -449,10 +418,8 @@ ObsIdType __catalyst__qis__TensorObs(int64_t n, ...) {
   Session &s = getSession(fn);
   // Factors act on disjoint wires, so there are at most as many as wires.
   if (n < 1 || n > static_cast<int64_t>(s.device.getNumWires()))
-    fail(fn, "a tensor product of " + std::to_string(n) +
-                       " observables on a device of " +
-                       std::to_string(s.device.getNumWires()) +
-                       " wires (it needs 1 to one per wire)");
+    fail(fn, "a tensor product of " + std::to_string(n) + " observables on a device of " +
+                 std::to_string(s.device.getNumWires()) + " wires (it needs 1 to one per wire)");
   std::array<ObsIdType, sim::StateVector::MaxQubits> ids{};
   std::va_list args;
   va_start(args, n);
@@ -467,8 +434,7 @@ ObsIdType __catalyst__qis__TensorObs(int64_t n, ...) {
   });
 }
 
-ObsIdType __catalyst__qis__HamiltonianObs(MemRefT_double_1d *coeffs, int64_t n,
-                                          ...) {
+ObsIdType __catalyst__qis__HamiltonianObs(MemRefT_double_1d *coeffs, int64_t n, ...) {
   const char *const fn = __func__;
   Session &s = getSession(fn);
   if (n < 0)
@@ -489,8 +455,7 @@ ObsIdType __catalyst__qis__HamiltonianObs(MemRefT_double_1d *coeffs, int64_t n,
       c[i] = at(coeffs, i);
       terms.push_back(s.getObservable(fn, ids[i]));
     }
-    return s.addObservable(fn,
-                           sim::Observable::hamiltonian(std::move(c), std::move(terms)));
+    return s.addObservable(fn, sim::Observable::hamiltonian(std::move(c), std::move(terms)));
   });
 }
 
@@ -506,8 +471,7 @@ RESULT *__catalyst__qis__Measure(QUBIT *qubit, int32_t postselect) {
   if (postselect == 0 || postselect == 1)
     selected = postselect;
   else if (postselect != -1)
-    fail(fn, "postselect must be 0, 1 or -1 (none), got " +
-                       std::to_string(postselect));
+    fail(fn, "postselect must be 0, 1 or -1 (none), got " + std::to_string(postselect));
   return guarded(fn, [&] {
     s.noteWires();
     sim::Expected<int> outcome = s.device.measure(wire, selected);
@@ -588,8 +552,8 @@ void __catalyst__qis__Sample(MemRefT_double_2d *out, int64_t n, ...) {
     if (!out)
       fail(fn, "the result memref is null");
     if (out->sizes[0] != shots || out->sizes[1] != k)
-      fail(fn, "the result memref is " + shapeText(out->sizes[0], out->sizes[1]) +
-                         ", expected " + shapeText(shots, k) + " (shots x wires)");
+      fail(fn, "the result memref is " + shapeText(out->sizes[0], out->sizes[1]) + ", expected " +
+                   shapeText(shots, k) + " (shots x wires)");
     if (shots * k && !out->data_aligned)
       fail(fn, "the result memref has no data");
     for (std::size_t i = 0; i < shots; ++i)

@@ -31,21 +31,18 @@ Session::~Session() {
 
 int Session::getWire(const char *fn, QubitIdType qubit) const {
   if (qubit < 0 || qubit >= static_cast<QubitIdType>(device.getNumWires()))
-    fail(fn, "qubit handle " + std::to_string(qubit) +
-                 " is not a wire of the device (it has " +
+    fail(fn, "qubit handle " + std::to_string(qubit) + " is not a wire of the device (it has " +
                  std::to_string(device.getNumWires()) + " wires)");
   return static_cast<int>(qubit);
 }
 
 void Session::checkQubitCount(const char *fn, std::int64_t n, const char *what) const {
   if (n < 0 || n > static_cast<std::int64_t>(device.getNumWires()))
-    fail(fn, std::string(what) + " on " + std::to_string(n) +
-                 " qubits, but the device has " +
+    fail(fn, std::string(what) + " on " + std::to_string(n) + " qubits, but the device has " +
                  std::to_string(device.getNumWires()) + " wires");
 }
 
-void Session::readWires(const char *fn, std::int64_t n, std::va_list *args,
-                        WireList &out) const {
+void Session::readWires(const char *fn, std::int64_t n, std::va_list *args, WireList &out) const {
   out.size = static_cast<std::size_t>(n);
   for (std::size_t i = 0; i < out.size; ++i)
     out.wires[i] = getWire(fn, va_arg(*args, QubitIdType));
@@ -77,9 +74,8 @@ void Session::releaseArray(const char *fn, QirArray *handle) {
 // Gates
 //===----------------------------------------------------------------------===//
 
-void Session::applyGate(const char *fn, sim::GateKind kind,
-                        sim::ArrayView<double> params, sim::ArrayView<int> wires,
-                        const Modifiers *mods, std::string_view word,
+void Session::applyGate(const char *fn, sim::GateKind kind, sim::ArrayView<double> params,
+                        sim::ArrayView<int> wires, const Modifiers *mods, std::string_view word,
                         sim::ArrayView<sim::Complex> matrix) {
   sim::GateApplication gate;
   gate.kind = kind;
@@ -93,10 +89,9 @@ void Session::applyGate(const char *fn, sim::GateKind kind,
     gate.adjoint = mods->adjoint;
     if (mods->num_controlled > device.getNumWires())
       fail(fn, "Modifiers has " + std::to_string(mods->num_controlled) +
-                   " controls, but the device has " +
-                   std::to_string(device.getNumWires()) + " wires");
-    if (mods->num_controlled &&
-        (!mods->controlled_wires || !mods->controlled_values))
+                   " controls, but the device has " + std::to_string(device.getNumWires()) +
+                   " wires");
+    if (mods->num_controlled && (!mods->controlled_wires || !mods->controlled_values))
       fail(fn, "Modifiers has " + std::to_string(mods->num_controlled) +
                    " controls but a null controlled_wires or controlled_values");
     // controlled_wires is declared QUBIT* but holds QUBIT* handles.
@@ -133,8 +128,7 @@ ObsIdType Session::addObservable(const char *fn, sim::Observable obs) {
 
 const sim::Observable &Session::getObservable(const char *fn, ObsIdType id) const {
   if (id < 0 || static_cast<std::size_t>(id) >= observables.size())
-    fail(fn, "observable id " + std::to_string(id) +
-                 " does not exist (this device session has " +
+    fail(fn, "observable id " + std::to_string(id) + " does not exist (this device session has " +
                  std::to_string(observables.size()) + " observables)");
   return observables[static_cast<std::size_t>(id)];
 }
@@ -195,9 +189,8 @@ void qshape_runtime_configure(const QShapeRuntimeOptions *options) {
   }
   if (options->abi_version != QSHAPE_RUNTIME_ABI_VERSION)
     fail("qshape_runtime_configure",
-         "the host was built for runtime ABI version " +
-             std::to_string(options->abi_version) + ", this library implements " +
-             std::to_string(QSHAPE_RUNTIME_ABI_VERSION));
+         "the host was built for runtime ABI version " + std::to_string(options->abi_version) +
+             ", this library implements " + std::to_string(QSHAPE_RUNTIME_ABI_VERSION));
   configured = *options;
 }
 

@@ -53,8 +53,7 @@ public:
   /// Checks that a call on `n` qubits fits the device.
   void checkQubitCount(const char *fn, std::int64_t n, const char *what) const;
   /// Reads `n` (already checked) QUBIT* arguments.
-  void readWires(const char *fn, std::int64_t n, std::va_list *args,
-                 WireList &out) const;
+  void readWires(const char *fn, std::int64_t n, std::va_list *args, WireList &out) const;
 
   //===--- registers ------------------------------------------------------===//
   QubitArray *newArray(unsigned first, std::int64_t n);
@@ -65,8 +64,8 @@ public:
   //===--- gates ----------------------------------------------------------===//
   /// Applies a gate with `mods` (may be null); errors name `fn`.
   void applyGate(const char *fn, sim::GateKind kind, sim::ArrayView<double> params,
-                 sim::ArrayView<int> wires, const Modifiers *mods,
-                 std::string_view word = {}, sim::ArrayView<sim::Complex> matrix = {});
+                 sim::ArrayView<int> wires, const Modifiers *mods, std::string_view word = {},
+                 sim::ArrayView<sim::Complex> matrix = {});
 
   /// Records the device's current size in the statistics.
   void noteWires() const;

@@ -34,8 +34,7 @@ std::uint64_t qshape::sim::getPhysicalMemoryBytes() {
 #if defined(_SC_PHYS_PAGES) && defined(_SC_PAGE_SIZE)
   const long pages = sysconf(_SC_PHYS_PAGES), pageSize = sysconf(_SC_PAGE_SIZE);
   if (pages > 0 && pageSize > 0)
-    bytes = static_cast<std::uint64_t>(pages) *
-            static_cast<std::uint64_t>(pageSize);
+    bytes = static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(pageSize);
 #endif
   // A container's cgroup (v2) may allow less than the machine has.
   std::ifstream cgroup("/sys/fs/cgroup/memory.max");
@@ -56,8 +55,7 @@ static std::string formatBytes(std::uint64_t bytes) {
   }
   char buf[32];
   if (unit == 0 || value == static_cast<double>(static_cast<std::uint64_t>(value)))
-    std::snprintf(buf, sizeof(buf), "%llu %s",
-                  static_cast<unsigned long long>(value), units[unit]);
+    std::snprintf(buf, sizeof(buf), "%llu %s", static_cast<unsigned long long>(value), units[unit]);
   else
     std::snprintf(buf, sizeof(buf), "%.1f %s", value, units[unit]);
   return buf;
@@ -90,8 +88,7 @@ void Device::release() {
 Expected<unsigned> Device::allocate(std::int64_t n) {
   if (n < 0 || n > static_cast<std::int64_t>(StateVector::MaxQubits - numWires))
     return Status::error("allocating " + std::to_string(n) + " qubits (" +
-                         std::to_string(numWires) +
-                         " already allocated) exceeds the simulator's " +
+                         std::to_string(numWires) + " already allocated) exceeds the simulator's " +
                          std::to_string(StateVector::MaxQubits));
   const unsigned first = numWires;
   numWires += static_cast<unsigned>(n);
@@ -111,14 +108,13 @@ Status Device::checkMemory(unsigned wires, unsigned oldWires) const {
   const std::uint64_t need = stateBytes(wires) + (oldWires ? stateBytes(oldWires) : 0);
   if (limit == 0 || need <= limit)
     return Status::success();
-  std::string msg = "the state of " + std::to_string(wires) + " qubits needs " +
-                    formatBytes(stateBytes(wires));
+  std::string msg =
+      "the state of " + std::to_string(wires) + " qubits needs " + formatBytes(stateBytes(wires));
   if (oldWires)
     msg += " (and " + formatBytes(stateBytes(oldWires)) + " for the state of " +
            std::to_string(oldWires) + " qubits while it grows)";
   msg += ", more than the " + formatBytes(limit) + " of memory " +
-         (options.maxStateBytes ? "the device is allowed"
-                                : "this machine has");
+         (options.maxStateBytes ? "the device is allowed" : "this machine has");
   return Status::error(msg);
 }
 
@@ -132,8 +128,7 @@ Expected<StateVector *> Device::getState() {
   const unsigned oldWires = sv ? sv->getNumQubits() : 0;
   if (Status status = checkMemory(numWires, oldWires); status.failed())
     return status;
-  const std::uint64_t seed =
-      creations == 0 ? options.seed : mixSeed(options.seed, creations);
+  const std::uint64_t seed = creations == 0 ? options.seed : mixSeed(options.seed, creations);
   if (sv) {
     // Grow: the existing wires keep their state, the new ones (the least
     // significant bits) start in |0>, and the grown state has a stream of
@@ -169,14 +164,14 @@ Status Device::applyGate(const GateApplication &gate) {
     if (gate.params.size() != 1)
       return Status::error("gate 'PauliRot' expects 1 parameter(s), got " +
                            std::to_string(gate.params.size()));
-    return state.applyPauliRot(gate.params[0], gate.pauliWord, gate.wires,
-                               gate.adjoint, gate.ctrlWires, ctrlValueBuffer);
+    return state.applyPauliRot(gate.params[0], gate.pauliWord, gate.wires, gate.adjoint,
+                               gate.ctrlWires, ctrlValueBuffer);
   case GateKind::QubitUnitary:
-    return state.applyMatrix(gate.matrix, gate.wires, gate.adjoint,
-                             gate.ctrlWires, ctrlValueBuffer);
+    return state.applyMatrix(gate.matrix, gate.wires, gate.adjoint, gate.ctrlWires,
+                             ctrlValueBuffer);
   default:
-    return state.applyGate(gate.kind, gate.params, gate.wires, gate.adjoint,
-                           gate.ctrlWires, ctrlValueBuffer);
+    return state.applyGate(gate.kind, gate.params, gate.wires, gate.adjoint, gate.ctrlWires,
+                           ctrlValueBuffer);
   }
 }
 
@@ -220,8 +215,7 @@ Status Device::requireShots(std::string_view opName) const {
                        "' needs shots (quantum.device shots or --shots)");
 }
 
-Expected<double> Device::estimateExpval(StateVector &state,
-                                        const Observable &obs,
+Expected<double> Device::estimateExpval(StateVector &state, const Observable &obs,
                                         std::uint64_t shots) {
   if (obs.getKind() == Observable::Kind::Hamiltonian) {
     double sum = 0.0;
@@ -261,8 +255,7 @@ Expected<double> Device::var(const Observable &obs) {
   if (shots == 0)
     return (*s)->var(obs);
   if (obs.getKind() == Observable::Kind::Hamiltonian)
-    return Status::error(
-        "the variance of a Hamiltonian with shots is not supported");
+    return Status::error("the variance of a Hamiltonian with shots is not supported");
   Expected<std::vector<double>> samples = (*s)->sample(obs, shots);
   if (samples.failed())
     return Status::error("estimating from " + std::to_string(shots) +
@@ -306,9 +299,8 @@ Expected<std::vector<Complex>> Device::state(ArrayView<int> wires) {
   for (unsigned k = 0; isPermutation && k < n; ++k)
     isPermutation = sorted[k] == static_cast<int>(k);
   if (!isPermutation)
-    return Status::error("quantum.state of " + std::to_string(order.size()) +
-                         " of the " + std::to_string(n) +
-                         " device wires is not supported (it needs all wires)");
+    return Status::error("quantum.state of " + std::to_string(order.size()) + " of the " +
+                         std::to_string(n) + " device wires is not supported (it needs all wires)");
   const std::vector<Complex> &amps = (*s)->getState();
   if (std::is_sorted(order.begin(), order.end()))
     return amps;
@@ -350,8 +342,7 @@ Expected<std::vector<std::uint64_t>> Device::counts(ArrayView<int> wires) {
   return (*s)->counts(getShots(), resolveWires(wires));
 }
 
-Expected<std::vector<std::pair<double, std::uint64_t>>>
-Device::counts(const Observable &obs) {
+Expected<std::vector<std::pair<double, std::uint64_t>>> Device::counts(const Observable &obs) {
   Expected<StateVector *> s = getState();
   if (s.failed())
     return s.getStatus();

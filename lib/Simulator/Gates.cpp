@@ -97,8 +97,7 @@ struct GateOp {
   std::uint64_t threshold = 0;
 };
 
-GateOp dense1(Complex m00, Complex m01, Complex m10, Complex m11,
-              unsigned numGateCtrls = 0) {
+GateOp dense1(Complex m00, Complex m01, Complex m10, Complex m11, unsigned numGateCtrls = 0) {
   GateOp op;
   op.form = GateOp::Form::Dense;
   op.numGateCtrls = numGateCtrls;
@@ -110,8 +109,7 @@ GateOp dense1(Complex m00, Complex m01, Complex m10, Complex m11,
   return op;
 }
 
-GateOp diagonal(std::initializer_list<Complex> entries,
-                unsigned numGateCtrls = 0) {
+GateOp diagonal(std::initializer_list<Complex> entries, unsigned numGateCtrls = 0) {
   GateOp op;
   op.form = GateOp::Form::Diagonal;
   op.numGateCtrls = numGateCtrls;
@@ -122,8 +120,8 @@ GateOp diagonal(std::initializer_list<Complex> entries,
   return op;
 }
 
-GateOp twoLevel(unsigned subA, unsigned subB, Complex m00, Complex m01,
-                Complex m10, Complex m11, unsigned numGateCtrls = 0) {
+GateOp twoLevel(unsigned subA, unsigned subB, Complex m00, Complex m01, Complex m10, Complex m11,
+                unsigned numGateCtrls = 0) {
   GateOp op = dense1(m00, m01, m10, m11, numGateCtrls);
   op.form = GateOp::Form::TwoLevel;
   op.subA = subA;
@@ -146,20 +144,14 @@ GateOp rz(double theta, unsigned ctrls = 0) {
 GateOp rot(double phi, double theta, double omega, unsigned ctrls = 0) {
   const double c = std::cos(theta / 2), s = std::sin(theta / 2);
   return dense1(expi(-(phi + omega) / 2) * c, -expi((phi - omega) / 2) * s,
-                expi(-(phi - omega) / 2) * s, expi((phi + omega) / 2) * c,
-                ctrls);
+                expi(-(phi - omega) / 2) * s, expi((phi + omega) / 2) * c, ctrls);
 }
-GateOp phaseShift(double phi, unsigned ctrls = 0) {
-  return diagonal({1.0, expi(phi)}, ctrls);
-}
+GateOp phaseShift(double phi, unsigned ctrls = 0) { return diagonal({1.0, expi(phi)}, ctrls); }
 GateOp pauliX(unsigned ctrls = 0) { return dense1(0.0, 1.0, 1.0, 0.0, ctrls); }
-GateOp swapGate(unsigned ctrls = 0) {
-  return twoLevel(1, 2, 0.0, 1.0, 1.0, 0.0, ctrls);
-}
+GateOp swapGate(unsigned ctrls = 0) { return twoLevel(1, 2, 0.0, 1.0, 1.0, 0.0, ctrls); }
 
 /// Builds the description of `kind` from its (already counted) parameters.
-Expected<GateOp> buildGateOp(GateKind kind, ArrayView<double> p,
-                             std::size_t numWires) {
+Expected<GateOp> buildGateOp(GateKind kind, ArrayView<double> p, std::size_t numWires) {
   const double invSqrt2 = 1.0 / std::sqrt(2.0);
   switch (kind) {
   case GateKind::Identity:
@@ -177,8 +169,7 @@ Expected<GateOp> buildGateOp(GateKind kind, ArrayView<double> p,
   case GateKind::T:
     return diagonal({1.0, expi(Pi / 4)});
   case GateKind::SX:
-    return dense1(Complex(0.5, 0.5), Complex(0.5, -0.5), Complex(0.5, -0.5),
-                  Complex(0.5, 0.5));
+    return dense1(Complex(0.5, 0.5), Complex(0.5, -0.5), Complex(0.5, -0.5), Complex(0.5, 0.5));
   case GateKind::RX:
     return rx(p[0]);
   case GateKind::RY:
@@ -237,8 +228,7 @@ Expected<GateOp> buildGateOp(GateKind kind, ArrayView<double> p,
     return op;
   }
   case GateKind::IsingZZ:
-    return diagonal({expi(-p[0] / 2), expi(p[0] / 2), expi(p[0] / 2),
-                     expi(-p[0] / 2)});
+    return diagonal({expi(-p[0] / 2), expi(p[0] / 2), expi(p[0] / 2), expi(-p[0] / 2)});
   case GateKind::IsingXY: {
     const double c = std::cos(p[0] / 2), s = std::sin(p[0] / 2);
     return twoLevel(1, 2, c, I * s, I * s, c);
@@ -267,8 +257,7 @@ Expected<GateOp> buildGateOp(GateKind kind, ArrayView<double> p,
     const double fullDim = std::ldexp(1.0, static_cast<int>(numWires));
     if (!(dim >= 0.0 && dim <= fullDim) || std::floor(dim) != dim)
       return Status::error("PCPhase dimension " + std::to_string(dim) +
-                           " is not an integer in [0, 2^" +
-                           std::to_string(numWires) + "]");
+                           " is not an integer in [0, 2^" + std::to_string(numWires) + "]");
     GateOp op;
     op.form = GateOp::Form::Threshold;
     op.theta = p[0];
@@ -282,8 +271,7 @@ Expected<GateOp> buildGateOp(GateKind kind, ArrayView<double> p,
     return op;
   }
   case GateKind::PauliRot:
-    return Status::error(
-        "gate 'PauliRot' needs a Pauli word: use applyPauliRot");
+    return Status::error("gate 'PauliRot' needs a Pauli word: use applyPauliRot");
   case GateKind::QubitUnitary:
     return Status::error("gate 'QubitUnitary' needs a matrix: use applyMatrix");
   }
@@ -321,17 +309,15 @@ void invert(GateOp &op) {
 
 /// Applies `op` with `wires` (gate controls first, then targets) and the
 /// user's controls. Wires have been checked.
-void applyGateOp(Complex *amps, unsigned numQubits, const GateOp &op,
-                 ArrayView<int> wires, ArrayView<int> ctrlWires,
-                 const std::vector<bool> &ctrlValues) {
+void applyGateOp(Complex *amps, unsigned numQubits, const GateOp &op, ArrayView<int> wires,
+                 ArrayView<int> ctrlWires, const std::vector<bool> &ctrlValues) {
   if (op.form == GateOp::Form::NoOp)
     return;
   FixedBits controls;
   for (unsigned i = 0; i < op.numGateCtrls; ++i)
     controls.add(wireToBit(numQubits, wires[i]), true);
   for (std::size_t i = 0; i < ctrlWires.size(); ++i)
-    controls.add(wireToBit(numQubits, ctrlWires[i]),
-                 ctrlValues.empty() || ctrlValues[i]);
+    controls.add(wireToBit(numQubits, ctrlWires[i]), ctrlValues.empty() || ctrlValues[i]);
 
   std::array<unsigned, 64> targetBits{};
   unsigned numTargets = 0;
@@ -345,14 +331,13 @@ void applyGateOp(Complex *amps, unsigned numQubits, const GateOp &op,
     std::uint64_t mask = 0;
     for (unsigned t = 0; t < numTargets; ++t)
       mask |= std::uint64_t{1} << targetBits[t];
-    applyParityPhase(amps, controls.space(numQubits), mask,
-                     expi(-op.theta / 2), expi(op.theta / 2));
+    applyParityPhase(amps, controls.space(numQubits), mask, expi(-op.theta / 2),
+                     expi(op.theta / 2));
     return;
   }
   case GateOp::Form::Threshold:
-    applyThresholdPhase(amps, controls.space(numQubits), targetBits.data(),
-                        numTargets, op.threshold, expi(op.theta),
-                        expi(-op.theta));
+    applyThresholdPhase(amps, controls.space(numQubits), targetBits.data(), numTargets,
+                        op.threshold, expi(op.theta), expi(-op.theta));
     return;
   case GateOp::Form::GlobalPhase: {
     const std::uint64_t zero = 0;
@@ -369,10 +354,8 @@ void applyGateOp(Complex *amps, unsigned numQubits, const GateOp &op,
   const IndexSpace space = fixed.space(numQubits);
 
   if (op.form == GateOp::Form::TwoLevel) {
-    applyTwoLevel(amps, space,
-                  subIndexOffset(op.subA, targetBits.data(), numTargets),
-                  subIndexOffset(op.subB, targetBits.data(), numTargets),
-                  op.m.data());
+    applyTwoLevel(amps, space, subIndexOffset(op.subA, targetBits.data(), numTargets),
+                  subIndexOffset(op.subB, targetBits.data(), numTargets), op.m.data());
     return;
   }
   if (op.form == GateOp::Form::Dense && op.dim == 2) {
@@ -387,8 +370,7 @@ void applyGateOp(Complex *amps, unsigned numQubits, const GateOp &op,
     return;
   }
   std::array<Complex, 16> scratch{};
-  applyMatrixK<false>(amps, space, offsets.data(), op.dim, op.m.data(),
-                      scratch.data());
+  applyMatrixK<false>(amps, space, offsets.data(), op.dim, op.m.data(), scratch.data());
 }
 
 } // namespace
@@ -408,9 +390,8 @@ const GateInfo &qshape::sim::getGateInfo(GateKind kind) {
   return gateTable[static_cast<std::size_t>(kind)];
 }
 
-Status StateVector::applyGate(std::string_view name, ArrayView<double> params,
-                              ArrayView<int> wires, bool adjoint,
-                              ArrayView<int> ctrlWires,
+Status StateVector::applyGate(std::string_view name, ArrayView<double> params, ArrayView<int> wires,
+                              bool adjoint, ArrayView<int> ctrlWires,
                               const std::vector<bool> &ctrlValues) {
   std::optional<GateKind> kind = lookupGate(name);
   if (!kind)
@@ -418,9 +399,8 @@ Status StateVector::applyGate(std::string_view name, ArrayView<double> params,
   return applyGate(*kind, params, wires, adjoint, ctrlWires, ctrlValues);
 }
 
-Status StateVector::applyGate(GateKind kind, ArrayView<double> params,
-                              ArrayView<int> wires, bool adjoint,
-                              ArrayView<int> ctrlWires,
+Status StateVector::applyGate(GateKind kind, ArrayView<double> params, ArrayView<int> wires,
+                              bool adjoint, ArrayView<int> ctrlWires,
                               const std::vector<bool> &ctrlValues) {
   const GateInfo &info = getGateInfo(kind);
   // Messages are built only on failure: no allocation on the success path.
@@ -428,19 +408,17 @@ Status StateVector::applyGate(GateKind kind, ArrayView<double> params,
     return Status::error("gate '" + std::string(info.name) + "' " + what);
   };
   if (params.size() != static_cast<std::size_t>(info.numParams))
-    return fail("expects " + std::to_string(info.numParams) +
-                " parameter(s), got " + std::to_string(params.size()));
-  if (info.numWires >= 0 &&
-      wires.size() != static_cast<std::size_t>(info.numWires))
-    return fail("expects " + std::to_string(info.numWires) +
-                " wire(s), got " + std::to_string(wires.size()));
+    return fail("expects " + std::to_string(info.numParams) + " parameter(s), got " +
+                std::to_string(params.size()));
+  if (info.numWires >= 0 && wires.size() != static_cast<std::size_t>(info.numWires))
+    return fail("expects " + std::to_string(info.numWires) + " wire(s), got " +
+                std::to_string(wires.size()));
   if (info.numWires == GateInfo::AnyWires && wires.empty())
     return fail("expects at least one wire");
   for (double p : params)
     if (!std::isfinite(p))
       return fail("has a non-finite parameter");
-  if (Status status = checkWires(wires, ctrlWires, ctrlValues);
-      status.failed())
+  if (Status status = checkWires(wires, ctrlWires, ctrlValues); status.failed())
     return fail("has bad wires: " + status.message());
 
   Expected<GateOp> op = buildGateOp(kind, params, wires.size());

@@ -27,19 +27,14 @@ using Complex = std::complex<double>;
 /// Complex product without the NaN/Inf recovery of the C99 Annex G rules
 /// that std::complex's operator* implements (a library call under GCC).
 inline Complex mul(Complex a, Complex b) {
-  return {a.real() * b.real() - a.imag() * b.imag(),
-          a.real() * b.imag() + a.imag() * b.real()};
+  return {a.real() * b.real() - a.imag() * b.imag(), a.real() * b.imag() + a.imag() * b.real()};
 }
 
 inline bool isZero(Complex c) { return c.real() == 0.0 && c.imag() == 0.0; }
 inline bool isOne(Complex c) { return c.real() == 1.0 && c.imag() == 0.0; }
 
-inline unsigned parity(std::uint64_t x) {
-  return static_cast<unsigned>(__builtin_parityll(x));
-}
-inline unsigned popcount(std::uint64_t x) {
-  return static_cast<unsigned>(__builtin_popcountll(x));
-}
+inline unsigned parity(std::uint64_t x) { return static_cast<unsigned>(__builtin_parityll(x)); }
+inline unsigned popcount(std::uint64_t x) { return static_cast<unsigned>(__builtin_popcountll(x)); }
 
 /// i^k for integer k.
 inline Complex powerOfI(unsigned k) {
@@ -64,8 +59,7 @@ public:
 
   IndexSpace(unsigned numBits, const unsigned *positions, unsigned numFixed,
              std::uint64_t fixedValues)
-      : numFixed(numFixed), values(fixedValues),
-        count(std::uint64_t{1} << (numBits - numFixed)) {
+      : numFixed(numFixed), values(fixedValues), count(std::uint64_t{1} << (numBits - numFixed)) {
     assert(numFixed <= numBits && numFixed <= MaxFixed);
     // Insertion sort of the (few) positions, ascending.
     std::array<unsigned, MaxFixed> sorted{};
@@ -121,8 +115,7 @@ inline unsigned wireToBit(unsigned numQubits, int wire) {
 
 /// The index offset of sub-index `sub` over target bit positions `bits`
 /// (bits[0] the most significant bit of `sub`).
-inline std::uint64_t subIndexOffset(std::uint64_t sub, const unsigned *bits,
-                                    unsigned numBits) {
+inline std::uint64_t subIndexOffset(std::uint64_t sub, const unsigned *bits, unsigned numBits) {
   std::uint64_t offset = 0;
   for (unsigned t = 0; t < numBits; ++t)
     if ((sub >> (numBits - 1 - t)) & 1U)
@@ -131,8 +124,8 @@ inline std::uint64_t subIndexOffset(std::uint64_t sub, const unsigned *bits,
 }
 
 /// Row-major 2x2 matrix `m` on the target bit `targetBit`.
-inline void applyMatrix1(Complex *amps, const IndexSpace &space,
-                         std::uint64_t targetBit, const Complex *m) {
+inline void applyMatrix1(Complex *amps, const IndexSpace &space, std::uint64_t targetBit,
+                         const Complex *m) {
   const std::uint64_t n = space.size();
   if (isZero(m[0]) && isOne(m[1]) && isOne(m[2]) && isZero(m[3])) {
     for (std::uint64_t k = 0; k < n; ++k) {
@@ -165,9 +158,8 @@ inline void applyMatrix1(Complex *amps, const IndexSpace &space,
 /// Row-major dim x dim matrix `m` (or its conjugate transpose if Adjoint) on
 /// the blocks base + offsets[0..dim). `scratch` holds dim amplitudes.
 template <bool Adjoint>
-void applyMatrixK(Complex *amps, const IndexSpace &space,
-                  const std::uint64_t *offsets, std::uint64_t dim,
-                  const Complex *m, Complex *scratch) {
+void applyMatrixK(Complex *amps, const IndexSpace &space, const std::uint64_t *offsets,
+                  std::uint64_t dim, const Complex *m, Complex *scratch) {
   const std::uint64_t n = space.size();
   for (std::uint64_t k = 0; k < n; ++k) {
     const std::uint64_t base = space[k];
@@ -186,9 +178,8 @@ void applyMatrixK(Complex *amps, const IndexSpace &space,
 
 /// diag(d[0..dim)) on the blocks base + offsets[j]; entries equal to 1 are
 /// skipped.
-inline void applyDiagonal(Complex *amps, const IndexSpace &space,
-                          const std::uint64_t *offsets, unsigned dim,
-                          const Complex *d) {
+inline void applyDiagonal(Complex *amps, const IndexSpace &space, const std::uint64_t *offsets,
+                          unsigned dim, const Complex *d) {
   std::array<unsigned, 16> active{};
   unsigned numActive = 0;
   assert(dim <= 16);
@@ -209,9 +200,8 @@ inline void applyDiagonal(Complex *amps, const IndexSpace &space,
 
 /// Row-major 2x2 matrix `m` on the pair of amplitudes (base + offsetA,
 /// base + offsetB) of every block, identity elsewhere.
-inline void applyTwoLevel(Complex *amps, const IndexSpace &space,
-                          std::uint64_t offsetA, std::uint64_t offsetB,
-                          const Complex *m) {
+inline void applyTwoLevel(Complex *amps, const IndexSpace &space, std::uint64_t offsetA,
+                          std::uint64_t offsetB, const Complex *m) {
   const std::uint64_t n = space.size();
   if (isZero(m[0]) && isOne(m[1]) && isOne(m[2]) && isZero(m[3])) {
     for (std::uint64_t k = 0; k < n; ++k) {
@@ -232,8 +222,8 @@ inline void applyTwoLevel(Complex *amps, const IndexSpace &space,
 
 /// Multiplies each enumerated amplitude by `even` or `odd` according to the
 /// parity of its bits in `mask` (MultiRZ, IsingZZ-like phases).
-inline void applyParityPhase(Complex *amps, const IndexSpace &space,
-                             std::uint64_t mask, Complex even, Complex odd) {
+inline void applyParityPhase(Complex *amps, const IndexSpace &space, std::uint64_t mask,
+                             Complex even, Complex odd) {
   const std::uint64_t n = space.size();
   for (std::uint64_t k = 0; k < n; ++k) {
     const std::uint64_t i = space[k];
@@ -244,10 +234,9 @@ inline void applyParityPhase(Complex *amps, const IndexSpace &space,
 /// Multiplies each enumerated amplitude by `inside` when the sub-index formed
 /// by its bits at `positions` (positions[0] most significant) is below
 /// `threshold`, by `outside` otherwise (PCPhase).
-inline void applyThresholdPhase(Complex *amps, const IndexSpace &space,
-                                const unsigned *positions,
-                                unsigned numPositions, std::uint64_t threshold,
-                                Complex inside, Complex outside) {
+inline void applyThresholdPhase(Complex *amps, const IndexSpace &space, const unsigned *positions,
+                                unsigned numPositions, std::uint64_t threshold, Complex inside,
+                                Complex outside) {
   const std::uint64_t n = space.size();
   for (std::uint64_t k = 0; k < n; ++k) {
     const std::uint64_t i = space[k];
@@ -263,9 +252,8 @@ inline void applyThresholdPhase(Complex *amps, const IndexSpace &space,
 /// P|x> = i^{#Y} (-1)^{|x & (yMask|zMask)|} |x ^ flipMask>.
 /// When flipMask != 0, `space` must also fix its `pivotBit` (a bit of
 /// flipMask) to 0 so each pair (x, x ^ flipMask) is visited once.
-inline void applyPauliRotation(Complex *amps, const IndexSpace &space,
-                               std::uint64_t flipMask, std::uint64_t yMask,
-                               std::uint64_t zMask, double theta) {
+inline void applyPauliRotation(Complex *amps, const IndexSpace &space, std::uint64_t flipMask,
+                               std::uint64_t yMask, std::uint64_t zMask, double theta) {
   const double c = std::cos(theta / 2), s = std::sin(theta / 2);
   const std::uint64_t signMask = yMask | zMask;
   const std::uint64_t n = space.size();

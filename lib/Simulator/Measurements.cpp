@@ -30,8 +30,7 @@ struct NamedFactor {
 
 /// Appends the factors of `obs` if it is a named observable or a tensor
 /// product of them; returns false otherwise.
-bool collectNamedFactors(const Observable &obs,
-                         std::vector<NamedFactor> &factors) {
+bool collectNamedFactors(const Observable &obs, std::vector<NamedFactor> &factors) {
   switch (obs.getKind()) {
   case Observable::Kind::Named:
     factors.push_back({obs.getWires()[0], obs.getName()});
@@ -53,15 +52,13 @@ struct PauliMasks {
 };
 
 /// The masks of `obs` if it is a Pauli word (Identity/PauliX/Y/Z factors).
-std::optional<PauliMasks> getPauliWord(const Observable &obs,
-                                       unsigned numQubits) {
+std::optional<PauliMasks> getPauliWord(const Observable &obs, unsigned numQubits) {
   std::vector<NamedFactor> factors;
   if (!collectNamedFactors(obs, factors))
     return std::nullopt;
   PauliMasks masks;
   for (const NamedFactor &factor : factors) {
-    const std::uint64_t bit = std::uint64_t{1}
-                              << wireToBit(numQubits, factor.wire);
+    const std::uint64_t bit = std::uint64_t{1} << wireToBit(numQubits, factor.wire);
     switch (factor.name) {
     case NamedObservable::Identity:
       break;
@@ -83,8 +80,7 @@ std::optional<PauliMasks> getPauliWord(const Observable &obs,
 }
 
 /// <psi|P|psi> with P|x> = i^{#Y} (-1)^{|x & (y|z)|} |x ^ flip>.
-double pauliExpectation(const std::vector<Complex> &amps,
-                        const PauliMasks &masks) {
+double pauliExpectation(const std::vector<Complex> &amps, const PauliMasks &masks) {
   const Complex coupling = powerOfI(popcount(masks.y));
   const std::uint64_t signMask = masks.y | masks.z;
   double sum = 0.0;
@@ -171,8 +167,7 @@ std::vector<int> allWires(unsigned numQubits) {
 
 } // namespace
 
-Expected<std::vector<double>>
-StateVector::probs(ArrayView<int> wires) const {
+Expected<std::vector<double>> StateVector::probs(ArrayView<int> wires) const {
   if (wires.empty()) {
     std::vector<double> result(amps.size());
     for (std::uint64_t i = 0, e = amps.size(); i < e; ++i)
@@ -222,13 +217,10 @@ Expected<double> StateVector::expval(const Observable &obs) const {
   }
   if (std::optional<PauliMasks> masks = getPauliWord(obs, numQubits))
     return pauliExpectation(amps, *masks);
-  if (obs.getKind() == Observable::Kind::Named &&
-      obs.getName() == NamedObservable::Hadamard) {
+  if (obs.getKind() == Observable::Kind::Named && obs.getName() == NamedObservable::Hadamard) {
     // H = (X + Z) / sqrt(2).
-    const std::uint64_t bit = std::uint64_t{1}
-                              << wireToBit(numQubits, obs.getWires()[0]);
-    return (pauliExpectation(amps, {bit, 0, 0}) +
-            pauliExpectation(amps, {0, 0, bit})) /
+    const std::uint64_t bit = std::uint64_t{1} << wireToBit(numQubits, obs.getWires()[0]);
+    return (pauliExpectation(amps, {bit, 0, 0}) + pauliExpectation(amps, {0, 0, bit})) /
            std::sqrt(2.0);
   }
   const std::vector<Complex> applied = applyObservable(obs);
@@ -256,25 +248,21 @@ Expected<double> StateVector::var(const Observable &obs) const {
   return meanOfSquare - mean * mean;
 }
 
-std::vector<std::uint64_t> StateVector::drawIndices(std::size_t shots,
-                                                    std::vector<double> probs) {
+std::vector<std::uint64_t> StateVector::drawIndices(std::size_t shots, std::vector<double> probs) {
   std::partial_sum(probs.begin(), probs.end(), probs.begin());
   const double total = probs.back();
   std::vector<std::uint64_t> indices(shots);
   for (std::size_t s = 0; s < shots; ++s) {
     const double u = uniform() * total;
     const auto it = std::upper_bound(probs.begin(), probs.end(), u);
-    indices[s] = static_cast<std::uint64_t>(
-        std::min<std::ptrdiff_t>(it - probs.begin(),
-                                 static_cast<std::ptrdiff_t>(probs.size()) - 1));
+    indices[s] = static_cast<std::uint64_t>(std::min<std::ptrdiff_t>(
+        it - probs.begin(), static_cast<std::ptrdiff_t>(probs.size()) - 1));
   }
   return indices;
 }
 
-Expected<std::vector<int>> StateVector::sample(std::size_t shots,
-                                               ArrayView<int> wires) {
-  const std::vector<int> selected =
-      wires.empty() ? allWires(numQubits) : wires.vec();
+Expected<std::vector<int>> StateVector::sample(std::size_t shots, ArrayView<int> wires) {
+  const std::vector<int> selected = wires.empty() ? allWires(numQubits) : wires.vec();
   Expected<std::vector<double>> p = probs(selected);
   if (p.failed())
     return Status::error("sample: " + p.message());
@@ -287,8 +275,7 @@ Expected<std::vector<int>> StateVector::sample(std::size_t shots,
   return bits;
 }
 
-Expected<std::vector<double>> StateVector::sample(const Observable &obs,
-                                                  std::size_t shots) {
+Expected<std::vector<double>> StateVector::sample(const Observable &obs, std::size_t shots) {
   if (Status status = obs.verify(numQubits); status.failed())
     return Status::error("sample: " + status.message());
   std::vector<NamedFactor> factors;
@@ -323,10 +310,8 @@ Expected<std::vector<double>> StateVector::sample(const Observable &obs,
   return eigenvalues;
 }
 
-Expected<std::vector<std::uint64_t>>
-StateVector::counts(std::size_t shots, ArrayView<int> wires) {
-  const std::vector<int> selected =
-      wires.empty() ? allWires(numQubits) : wires.vec();
+Expected<std::vector<std::uint64_t>> StateVector::counts(std::size_t shots, ArrayView<int> wires) {
+  const std::vector<int> selected = wires.empty() ? allWires(numQubits) : wires.vec();
   Expected<std::vector<double>> p = probs(selected);
   if (p.failed())
     return Status::error("counts: " + p.message());
@@ -336,22 +321,20 @@ StateVector::counts(std::size_t shots, ArrayView<int> wires) {
   return histogram;
 }
 
-Expected<std::vector<std::pair<double, std::uint64_t>>>
-StateVector::counts(const Observable &obs, std::size_t shots) {
+Expected<std::vector<std::pair<double, std::uint64_t>>> StateVector::counts(const Observable &obs,
+                                                                            std::size_t shots) {
   Expected<std::vector<double>> samples = sample(obs, shots);
   if (samples.failed())
     return Status::error("counts: " + samples.message());
   std::vector<NamedFactor> factors;
   collectNamedFactors(obs, factors);
-  const bool identityOnly =
-      std::all_of(factors.begin(), factors.end(), [](const NamedFactor &f) {
-        return f.name == NamedObservable::Identity;
-      });
+  const bool identityOnly = std::all_of(factors.begin(), factors.end(), [](const NamedFactor &f) {
+    return f.name == NamedObservable::Identity;
+  });
   if (identityOnly)
     return std::vector<std::pair<double, std::uint64_t>>{{1.0, shots}};
   std::uint64_t minus = 0;
   for (double eigenvalue : *samples)
     minus += eigenvalue < 0 ? 1 : 0;
-  return std::vector<std::pair<double, std::uint64_t>>{{-1.0, minus},
-                                                       {1.0, shots - minus}};
+  return std::vector<std::pair<double, std::uint64_t>>{{-1.0, minus}, {1.0, shots - minus}};
 }

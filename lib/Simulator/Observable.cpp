@@ -25,12 +25,10 @@ static const char *getNamedObservableName(NamedObservable name) {
   return "?";
 }
 
-Expected<NamedObservable>
-qshape::sim::lookupNamedObservable(std::string_view name) {
+Expected<NamedObservable> qshape::sim::lookupNamedObservable(std::string_view name) {
   for (NamedObservable obs :
-       {NamedObservable::Identity, NamedObservable::PauliX,
-        NamedObservable::PauliY, NamedObservable::PauliZ,
-        NamedObservable::Hadamard})
+       {NamedObservable::Identity, NamedObservable::PauliX, NamedObservable::PauliY,
+        NamedObservable::PauliZ, NamedObservable::Hadamard})
     if (name == getNamedObservableName(obs))
       return obs;
   return Status::error("unknown named observable '" + std::string(name) + "'");
@@ -44,8 +42,7 @@ Observable Observable::named(NamedObservable name, int wire) {
   return obs;
 }
 
-Observable Observable::hermitian(std::vector<Complex> matrix,
-                                 std::vector<int> wires) {
+Observable Observable::hermitian(std::vector<Complex> matrix, std::vector<int> wires) {
   Observable obs;
   obs.kind = Kind::Hermitian;
   obs.matrix = std::move(matrix);
@@ -60,8 +57,7 @@ Observable Observable::tensor(std::vector<Observable> factors) {
   return obs;
 }
 
-Observable Observable::hamiltonian(std::vector<double> coeffs,
-                                   std::vector<Observable> terms) {
+Observable Observable::hamiltonian(std::vector<double> coeffs, std::vector<Observable> terms) {
   Observable obs;
   obs.kind = Kind::Hamiltonian;
   obs.coeffs = std::move(coeffs);
@@ -80,18 +76,15 @@ std::vector<int> Observable::getWires() const {
   return result;
 }
 
-static Status checkObservableWires(const std::vector<int> &wires,
-                                   unsigned numQubits) {
+static Status checkObservableWires(const std::vector<int> &wires, unsigned numQubits) {
   std::uint64_t seen = 0;
   for (int wire : wires) {
     if (wire < 0 || static_cast<unsigned>(wire) >= numQubits)
-      return Status::error("observable wire " + std::to_string(wire) +
-                           " is out of range for " +
+      return Status::error("observable wire " + std::to_string(wire) + " is out of range for " +
                            std::to_string(numQubits) + " qubit(s)");
     const std::uint64_t bit = std::uint64_t{1} << wire;
     if (seen & bit)
-      return Status::error("observable wire " + std::to_string(wire) +
-                           " is used more than once");
+      return Status::error("observable wire " + std::to_string(wire) + " is used more than once");
     seen |= bit;
   }
   return Status::success();
@@ -104,16 +97,13 @@ Status Observable::verify(unsigned numQubits) const {
   case Kind::Hermitian: {
     if (wires.empty())
       return Status::error("Hermitian observable without wires");
-    if (Status status = checkObservableWires(wires, numQubits);
-        status.failed())
+    if (Status status = checkObservableWires(wires, numQubits); status.failed())
       return status;
     const std::size_t dim = std::size_t{1} << wires.size();
     if (matrix.size() != dim * dim)
-      return Status::error("Hermitian observable on " +
-                           std::to_string(wires.size()) +
-                           " wire(s) expects a " + std::to_string(dim) + "x" +
-                           std::to_string(dim) + " matrix, got " +
-                           std::to_string(matrix.size()) + " entries");
+      return Status::error("Hermitian observable on " + std::to_string(wires.size()) +
+                           " wire(s) expects a " + std::to_string(dim) + "x" + std::to_string(dim) +
+                           " matrix, got " + std::to_string(matrix.size()) + " entries");
     for (std::size_t r = 0; r < dim; ++r)
       for (std::size_t c = r; c < dim; ++c)
         if (std::abs(matrix[r * dim + c] - std::conj(matrix[c * dim + r])) >
@@ -141,10 +131,8 @@ Status Observable::verify(unsigned numQubits) const {
   }
   case Kind::Hamiltonian: {
     if (coeffs.size() != operands.size())
-      return Status::error("Hamiltonian with " +
-                           std::to_string(coeffs.size()) +
-                           " coefficient(s) for " +
-                           std::to_string(operands.size()) + " term(s)");
+      return Status::error("Hamiltonian with " + std::to_string(coeffs.size()) +
+                           " coefficient(s) for " + std::to_string(operands.size()) + " term(s)");
     for (double coeff : coeffs)
       if (!std::isfinite(coeff))
         return Status::error("Hamiltonian with a non-finite coefficient");
@@ -176,8 +164,7 @@ std::string Observable::str() const {
     break;
   case Kind::Hamiltonian:
     for (std::size_t i = 0; i < operands.size(); ++i)
-      os << (i ? " + " : "") << coeffs[i] << " * (" << operands[i].str()
-         << ")";
+      os << (i ? " + " : "") << coeffs[i] << " * (" << operands[i].str() << ")";
     break;
   }
   return os.str();

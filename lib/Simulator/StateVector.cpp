@@ -11,8 +11,8 @@
 #include "Kernels.h"
 
 #include <array>
-#include <new>
 #include <cmath>
+#include <new>
 #include <string>
 
 using namespace qshape::sim;
@@ -24,12 +24,10 @@ StateVector::StateVector(unsigned numQubits, std::uint64_t seed)
   amps[0] = 1.0;
 }
 
-Expected<StateVector> StateVector::create(unsigned numQubits,
-                                          std::uint64_t seed) {
+Expected<StateVector> StateVector::create(unsigned numQubits, std::uint64_t seed) {
   if (numQubits > MaxQubits)
-    return Status::error("cannot simulate " + std::to_string(numQubits) +
-                         " qubits (at most " + std::to_string(MaxQubits) +
-                         ")");
+    return Status::error("cannot simulate " + std::to_string(numQubits) + " qubits (at most " +
+                         std::to_string(MaxQubits) + ")");
   return StateVector(numQubits, seed);
 }
 
@@ -50,20 +48,17 @@ double StateVector::uniform() {
 Status StateVector::checkWires(ArrayView<int> wires, ArrayView<int> ctrlWires,
                                const std::vector<bool> &ctrlValues) const {
   if (!ctrlValues.empty() && ctrlValues.size() != ctrlWires.size())
-    return Status::error(std::to_string(ctrlValues.size()) +
-                         " control value(s) for " +
+    return Status::error(std::to_string(ctrlValues.size()) + " control value(s) for " +
                          std::to_string(ctrlWires.size()) + " control wire(s)");
   std::uint64_t seen = 0;
   for (ArrayView<int> list : {wires, ctrlWires}) {
     for (int wire : list) {
       if (wire < 0 || static_cast<unsigned>(wire) >= numQubits)
-        return Status::error("wire " + std::to_string(wire) +
-                             " is out of range for " +
+        return Status::error("wire " + std::to_string(wire) + " is out of range for " +
                              std::to_string(numQubits) + " qubit(s)");
       const std::uint64_t bit = std::uint64_t{1} << wire;
       if (seen & bit)
-        return Status::error("wire " + std::to_string(wire) +
-                             " is used more than once");
+        return Status::error("wire " + std::to_string(wire) + " is used more than once");
       seen |= bit;
     }
   }
@@ -83,10 +78,8 @@ Status StateVector::addQubits(unsigned extra) {
   if (extra == 0)
     return Status::success();
   if (extra > MaxQubits - numQubits)
-    return Status::error("cannot simulate " +
-                         std::to_string(numQubits + std::uint64_t{extra}) +
-                         " qubits (at most " + std::to_string(MaxQubits) +
-                         ")");
+    return Status::error("cannot simulate " + std::to_string(numQubits + std::uint64_t{extra}) +
+                         " qubits (at most " + std::to_string(MaxQubits) + ")");
   const std::uint64_t oldDim = amps.size();
   try {
     amps.resize(oldDim << extra);
@@ -106,9 +99,8 @@ Status StateVector::addQubits(unsigned extra) {
 
 Status StateVector::setBasisState(ArrayView<int> bits, ArrayView<int> wires) {
   if (bits.size() != wires.size())
-    return Status::error("set_basis_state: " + std::to_string(bits.size()) +
-                         " bit(s) for " + std::to_string(wires.size()) +
-                         " wire(s)");
+    return Status::error("set_basis_state: " + std::to_string(bits.size()) + " bit(s) for " +
+                         std::to_string(wires.size()) + " wire(s)");
   if (Status status = checkWires(wires, {}, {}); status.failed())
     return Status::error("set_basis_state: " + status.message());
   std::uint64_t index = 0;
@@ -129,15 +121,15 @@ Status StateVector::setState(ArrayView<Complex> state, ArrayView<int> wires) {
     return Status::error("set_state: " + status.message());
   const std::uint64_t dim = std::uint64_t{1} << wires.size();
   if (state.size() != dim)
-    return Status::error("set_state: " + std::to_string(state.size()) +
-                         " amplitude(s) for " + std::to_string(wires.size()) +
-                         " wire(s), expected " + std::to_string(dim));
+    return Status::error("set_state: " + std::to_string(state.size()) + " amplitude(s) for " +
+                         std::to_string(wires.size()) + " wire(s), expected " +
+                         std::to_string(dim));
   double norm = 0.0;
   for (const Complex &a : state)
     norm += std::norm(a);
   if (std::abs(norm - 1.0) > 1e-8)
-    return Status::error("set_state: the state has squared norm " +
-                         std::to_string(norm) + ", not 1");
+    return Status::error("set_state: the state has squared norm " + std::to_string(norm) +
+                         ", not 1");
   std::array<unsigned, 64> bits{};
   for (std::size_t t = 0; t < wires.size(); ++t)
     bits[t] = wireToBit(numQubits, wires[t]);
@@ -152,26 +144,22 @@ Status StateVector::setState(ArrayView<Complex> state, ArrayView<int> wires) {
 // Matrix and Pauli-rotation gates
 //===----------------------------------------------------------------------===//
 
-Status StateVector::applyMatrix(ArrayView<Complex> matrix, ArrayView<int> wires,
-                                bool adjoint, ArrayView<int> ctrlWires,
-                                const std::vector<bool> &ctrlValues) {
+Status StateVector::applyMatrix(ArrayView<Complex> matrix, ArrayView<int> wires, bool adjoint,
+                                ArrayView<int> ctrlWires, const std::vector<bool> &ctrlValues) {
   if (wires.empty())
     return Status::error("QubitUnitary expects at least one wire");
-  if (Status status = checkWires(wires, ctrlWires, ctrlValues);
-      status.failed())
+  if (Status status = checkWires(wires, ctrlWires, ctrlValues); status.failed())
     return Status::error("QubitUnitary has bad wires: " + status.message());
   const unsigned k = static_cast<unsigned>(wires.size());
   const std::uint64_t dim = std::uint64_t{1} << k;
   if (matrix.size() != dim * dim)
-    return Status::error("QubitUnitary on " + std::to_string(k) +
-                         " wire(s) expects a " + std::to_string(dim) + "x" +
-                         std::to_string(dim) + " matrix, got " +
+    return Status::error("QubitUnitary on " + std::to_string(k) + " wire(s) expects a " +
+                         std::to_string(dim) + "x" + std::to_string(dim) + " matrix, got " +
                          std::to_string(matrix.size()) + " entries");
 
   FixedBits fixed;
   for (std::size_t i = 0; i < ctrlWires.size(); ++i)
-    fixed.add(wireToBit(numQubits, ctrlWires[i]),
-              ctrlValues.empty() || ctrlValues[i]);
+    fixed.add(wireToBit(numQubits, ctrlWires[i]), ctrlValues.empty() || ctrlValues[i]);
   std::array<unsigned, 64> targetBits{};
   for (unsigned t = 0; t < k; ++t) {
     targetBits[t] = wireToBit(numQubits, wires[t]);
@@ -182,10 +170,8 @@ Status StateVector::applyMatrix(ArrayView<Complex> matrix, ArrayView<int> wires,
   if (k == 1) {
     std::array<Complex, 4> m{matrix[0], matrix[1], matrix[2], matrix[3]};
     if (adjoint)
-      m = {std::conj(matrix[0]), std::conj(matrix[2]), std::conj(matrix[1]),
-           std::conj(matrix[3])};
-    applyMatrix1(amps.data(), space, std::uint64_t{1} << targetBits[0],
-                 m.data());
+      m = {std::conj(matrix[0]), std::conj(matrix[2]), std::conj(matrix[1]), std::conj(matrix[3])};
+    applyMatrix1(amps.data(), space, std::uint64_t{1} << targetBits[0], m.data());
     return Status::success();
   }
 
@@ -206,17 +192,14 @@ Status StateVector::applyMatrix(ArrayView<Complex> matrix, ArrayView<int> wires,
   for (std::uint64_t j = 0; j < dim; ++j)
     offsets[j] = subIndexOffset(j, targetBits.data(), k);
   if (adjoint)
-    applyMatrixK<true>(amps.data(), space, offsets, dim, matrix.data(),
-                       scratch);
+    applyMatrixK<true>(amps.data(), space, offsets, dim, matrix.data(), scratch);
   else
-    applyMatrixK<false>(amps.data(), space, offsets, dim, matrix.data(),
-                        scratch);
+    applyMatrixK<false>(amps.data(), space, offsets, dim, matrix.data(), scratch);
   return Status::success();
 }
 
-Status StateVector::applyPauliRot(double theta, std::string_view word,
-                                  ArrayView<int> wires, bool adjoint,
-                                  ArrayView<int> ctrlWires,
+Status StateVector::applyPauliRot(double theta, std::string_view word, ArrayView<int> wires,
+                                  bool adjoint, ArrayView<int> ctrlWires,
                                   const std::vector<bool> &ctrlValues) {
   if (wires.empty())
     return Status::error("PauliRot expects at least one wire");
@@ -226,8 +209,7 @@ Status StateVector::applyPauliRot(double theta, std::string_view word,
                          std::to_string(wires.size()) + " wire(s)");
   if (!std::isfinite(theta))
     return Status::error("PauliRot has a non-finite parameter");
-  if (Status status = checkWires(wires, ctrlWires, ctrlValues);
-      status.failed())
+  if (Status status = checkWires(wires, ctrlWires, ctrlValues); status.failed())
     return Status::error("PauliRot has bad wires: " + status.message());
 
   std::uint64_t flipMask = 0, yMask = 0, zMask = 0;
@@ -254,14 +236,13 @@ Status StateVector::applyPauliRot(double theta, std::string_view word,
 
   FixedBits fixed;
   for (std::size_t i = 0; i < ctrlWires.size(); ++i)
-    fixed.add(wireToBit(numQubits, ctrlWires[i]),
-              ctrlValues.empty() || ctrlValues[i]);
+    fixed.add(wireToBit(numQubits, ctrlWires[i]), ctrlValues.empty() || ctrlValues[i]);
   if (flipMask != 0) {
     // Visit each pair (x, x ^ flipMask) once: x has its lowest flip bit 0.
     fixed.add(static_cast<unsigned>(__builtin_ctzll(flipMask)), false);
   }
-  applyPauliRotation(amps.data(), fixed.space(numQubits), flipMask, yMask,
-                     zMask, adjoint ? -theta : theta);
+  applyPauliRotation(amps.data(), fixed.space(numQubits), flipMask, yMask, zMask,
+                     adjoint ? -theta : theta);
   return Status::success();
 }
 
@@ -273,8 +254,8 @@ Expected<int> StateVector::measure(int wire, std::optional<int> postselect) {
   if (Status status = checkWires({wire}, {}, {}); status.failed())
     return Status::error("measure: " + status.message());
   if (postselect && *postselect != 0 && *postselect != 1)
-    return Status::error("measure: postselect value " +
-                         std::to_string(*postselect) + " is neither 0 nor 1");
+    return Status::error("measure: postselect value " + std::to_string(*postselect) +
+                         " is neither 0 nor 1");
 
   const std::uint64_t bit = std::uint64_t{1} << wireToBit(numQubits, wire);
   double prob[2] = {0.0, 0.0};
@@ -286,9 +267,8 @@ Expected<int> StateVector::measure(int wire, std::optional<int> postselect) {
   if (postselect) {
     outcome = *postselect;
     if (prob[outcome] / total < 1e-12)
-      return Status::error("measure: cannot postselect outcome " +
-                           std::to_string(outcome) + " on wire " +
-                           std::to_string(wire) + ", its probability is " +
+      return Status::error("measure: cannot postselect outcome " + std::to_string(outcome) +
+                           " on wire " + std::to_string(wire) + ", its probability is " +
                            std::to_string(prob[outcome] / total));
   } else {
     outcome = uniform() * total < prob[1] ? 1 : 0;

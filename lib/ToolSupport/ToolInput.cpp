@@ -69,9 +69,8 @@ std::optional<OversizedResultNumber> qshape::findOversizedResultNumber(llvm::Str
   const size_t minDigits = std::to_string(kMinOversizedResultNumber).size();
   QuotedRegions quoted(text);
   const char *begin = text.data(), *end = begin + text.size();
-  for (const char *hash = begin; (hash = static_cast<const char *>(
-                                      std::memchr(hash, '#', size_t(end - hash))));
-       ++hash) {
+  for (const char *hash = begin;
+       (hash = static_cast<const char *>(std::memchr(hash, '#', size_t(end - hash)))); ++hash) {
     const char *digits = hash + 1, *p = digits;
     while (p < end && llvm::isDigit(*p))
       ++p;

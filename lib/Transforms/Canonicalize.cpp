@@ -16,15 +16,13 @@ namespace qshape {
 using namespace mlir;
 
 namespace {
-struct QShapeCanonicalizePass
-    : qshape::impl::QShapeCanonicalizeBase<QShapeCanonicalizePass> {
+struct QShapeCanonicalizePass : qshape::impl::QShapeCanonicalizeBase<QShapeCanonicalizePass> {
   QShapeCanonicalizePass() { addRuleStatistics(); }
   QShapeCanonicalizePass(const qshape::QShapeCanonicalizeOptions &options)
       : QShapeCanonicalizeBase(options) {
     addRuleStatistics();
   }
-  QShapeCanonicalizePass(const QShapeCanonicalizePass &other)
-      : QShapeCanonicalizeBase(other) {
+  QShapeCanonicalizePass(const QShapeCanonicalizePass &other) : QShapeCanonicalizeBase(other) {
     addRuleStatistics();
   }
 
@@ -49,8 +47,8 @@ private:
   /// statistic of its own here or in Passes.td).
   void addRuleStatistics() {
     for (const qshape::CanonicalRuleInfo &rule : qshape::canonicalRules())
-      ruleStatistics.push_back(std::make_unique<Statistic>(this, rule.statistic.data(),
-                                                           rule.description.data()));
+      ruleStatistics.push_back(
+          std::make_unique<Statistic>(this, rule.statistic.data(), rule.description.data()));
   }
   std::vector<std::unique_ptr<Statistic>> ruleStatistics;
 };

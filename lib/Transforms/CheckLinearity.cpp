@@ -9,8 +9,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "qshape/GateView/GateView.h"
 #include "qshape/Conversion/ToValueSemantics.h"
+#include "qshape/GateView/GateView.h"
 #include "qshape/Transforms/Passes.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -55,9 +55,9 @@ bool isLoop(Operation *op) {
   if (isa<LoopLikeOpInterface>(op))
     return true;
   return llvm::StringSwitch<bool>(op->getName().getStringRef())
-      .Cases({"scf.for", "scf.while", "scf.parallel", "scf.forall", "affine.for",
-              "affine.parallel"},
-             true)
+      .Cases(
+          {"scf.for", "scf.while", "scf.parallel", "scf.forall", "affine.for", "affine.parallel"},
+          true)
       .Default(false);
 }
 
@@ -118,8 +118,7 @@ Operation *loopBetween(Operation *op, Region *defRegion) {
 class LinearityChecker {
 public:
   explicit LinearityChecker(Operation *root)
-      : qubitType(getQubitType(root->getContext())),
-        quregType(getQuregType(root->getContext())) {
+      : qubitType(getQubitType(root->getContext())), quregType(getQuregType(root->getContext())) {
     // Uses are listed newest first; diagnostics name them in program order.
     root->walk<WalkOrder::PreOrder>([&](Operation *op) { position[op] = position.size(); });
     root->walk([&](Operation *op) {
@@ -153,28 +152,32 @@ private:
     for (unsigned i = 0; i < consumers.size(); ++i) {
       Operation *c = consumers[i];
       if (Operation *loop = loopBetween(c, defRegion)) {
-        report(c, "consumes a " + what + " value defined outside the enclosing '" +
-                      loop->getName().getStringRef() +
-                      "', once per iteration (carry it as a loop argument)",
+        report(c,
+               "consumes a " + what + " value defined outside the enclosing '" +
+                   loop->getName().getStringRef() +
+                   "', once per iteration (carry it as a loop argument)",
                loop, "the loop");
       }
       for (unsigned j = 0; j < i; ++j)
         if (consumers[j] == c || !exclusive(consumers[j], c))
-          report(c, "consumes a " + what + " value that '" +
-                        consumers[j]->getName().getStringRef() + "' consumes too",
+          report(c,
+                 "consumes a " + what + " value that '" + consumers[j]->getName().getStringRef() +
+                     "' consumes too",
                  consumers[j], "first consumed here");
     }
     for (Operation *r : readers)
       for (Operation *c : consumers) {
         Staleness s = readStaleness(r, c);
         if (s == Staleness::InsideConsumer)
-          report(r, "reads a " + what + " value inside '" + c->getName().getStringRef() +
-                        "', which consumes it (read the value the op passes in, e.g. the "
-                        "carried iter_arg)",
+          report(r,
+                 "reads a " + what + " value inside '" + c->getName().getStringRef() +
+                     "', which consumes it (read the value the op passes in, e.g. the "
+                     "carried iter_arg)",
                  c, "consumed here");
         else if (s == Staleness::AfterConsumer)
-          report(r, "reads a " + what + " value after '" + c->getName().getStringRef() +
-                        "' consumed it",
+          report(r,
+                 "reads a " + what + " value after '" + c->getName().getStringRef() +
+                     "' consumed it",
                  c, "consumed here");
       }
   }
@@ -216,10 +219,11 @@ private:
     SmallVector<Operation *, 1> &earlier = extractsOf[{root, wire}];
     for (Operation *first : earlier)
       if (!exclusive(first, op)) {
-        report(op, "extracts wire " + Twine(wire) +
-                       " of a register it was already extracted from, with no insert of "
-                       "that wire between: two values name one qubit (use the first value, "
-                       "or insert it back before extracting the wire again)",
+        report(op,
+               "extracts wire " + Twine(wire) +
+                   " of a register it was already extracted from, with no insert of "
+                   "that wire between: two values name one qubit (use the first value, "
+                   "or insert it back before extracting the wire again)",
                first, "first extracted here");
         break;
       }
@@ -239,8 +243,7 @@ private:
   llvm::DenseMap<std::pair<Value, int64_t>, SmallVector<Operation *, 1>> extractsOf;
 };
 
-struct CheckLinearityPass
-    : public qshape::impl::QShapeCheckLinearityBase<CheckLinearityPass> {
+struct CheckLinearityPass : public qshape::impl::QShapeCheckLinearityBase<CheckLinearityPass> {
   using QShapeCheckLinearityBase::QShapeCheckLinearityBase;
 
   void runOnOperation() override {

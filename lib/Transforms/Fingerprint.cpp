@@ -42,15 +42,14 @@ struct QShapeFingerprintPass : qshape::impl::QShapeFingerprintBase<QShapeFingerp
       const qshape::Fingerprint &fp = fps->functions[i++].second;
       annotateOp(op, fp);
       if (emitRemarks)
-        mlir::emitRemark(op->getLoc())
-            << "qshape-fingerprint @" << fps->functions[i - 1].first << ": "
-            << fp.exactString() << " shape " << fp.shapeString();
+        mlir::emitRemark(op->getLoc()) << "qshape-fingerprint @" << fps->functions[i - 1].first
+                                       << ": " << fp.exactString() << " shape " << fp.shapeString();
     });
     annotateOp(module, fps->module);
     if (emitRemarks)
-      mlir::emitRemark(module.getLoc()) << "qshape-fingerprint module: "
-                                        << fps->module.exactString() << " shape "
-                                        << fps->module.shapeString();
+      mlir::emitRemark(module.getLoc())
+          << "qshape-fingerprint module: " << fps->module.exactString() << " shape "
+          << fps->module.shapeString();
     numFunctions += fps->functions.size();
     if (!annotate)
       markAllAnalysesPreserved();

@@ -83,9 +83,8 @@ FailureOr<LiftedParameters> qshape::liftParameters(ModuleOp module, bool abstrac
         appendValues(constant, lifted.values);
         lifts.push_back({constant, slot});
         auto dense = dyn_cast<DenseElementsAttr>(constant.getValue());
-        lifted.sources.push_back({def->getLoc(), slot,
-                                  int64_t(lifted.values.size()) - slot,
-                                  dense && dense.isSplat()});
+        lifted.sources.push_back(
+            {def->getLoc(), slot, int64_t(lifted.values.size()) - slot, dense && dense.isSplat()});
       }
     });
     if (!lifts.empty())
@@ -107,16 +106,15 @@ FailureOr<LiftedParameters> qshape::liftParameters(ModuleOp module, bool abstrac
   MLIRContext *ctx = module.getContext();
   // Called outside a pass manager too (qshape-compile), where nothing has
   // loaded the pass's dependent dialects.
-  ctx->loadDialect<arith::ArithDialect, bufferization::BufferizationDialect,
-                   memref::MemRefDialect, tensor::TensorDialect>();
+  ctx->loadDialect<arith::ArithDialect, bufferization::BufferizationDialect, memref::MemRefDialect,
+                   tensor::TensorDialect>();
   OpBuilder b(ctx);
   int64_t size = int64_t(lifted.values.size());
   auto tableType = MemRefType::get({size}, b.getF64Type());
   auto tensorType = RankedTensorType::get({size}, b.getF64Type());
   DenseElementsAttr init =
-      abstractValues
-          ? DenseElementsAttr::get(tensorType, std::numeric_limits<double>::quiet_NaN())
-          : DenseElementsAttr::get(tensorType, llvm::ArrayRef<double>(lifted.values));
+      abstractValues ? DenseElementsAttr::get(tensorType, std::numeric_limits<double>::quiet_NaN())
+                     : DenseElementsAttr::get(tensorType, llvm::ArrayRef<double>(lifted.values));
   b.setInsertionPointToStart(module.getBody());
   // Public and mutable: LLVM may then neither fold the reads nor drop the
   // table, and a host can find it by name.
@@ -161,8 +159,7 @@ FailureOr<LiftedParameters> qshape::liftParameters(ModuleOp module, bool abstrac
 }
 
 namespace {
-struct QShapeLiftParametersPass
-    : qshape::impl::QShapeLiftParametersBase<QShapeLiftParametersPass> {
+struct QShapeLiftParametersPass : qshape::impl::QShapeLiftParametersBase<QShapeLiftParametersPass> {
   using QShapeLiftParametersBase::QShapeLiftParametersBase;
 
   void runOnOperation() override {

@@ -1,16 +1,16 @@
 //===- Stats.cpp - qshape-stats: quantum resource statistics --------------===//
 
-#include "qshape/GateView/GateView.h"
 #include "qshape/Conversion/ToValueSemantics.h"
+#include "qshape/GateView/GateView.h"
 #include "qshape/Transforms/Passes.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/Support/FileUtilities.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/ToolOutputFile.h"
-#include "mlir/Support/FileUtilities.h"
 
 #define DEBUG_TYPE "qshape-stats"
 
@@ -129,10 +129,10 @@ struct QShapeStatsPass : qshape::impl::QShapeStatsBase<QShapeStatsPass> {
     numLoops = s.loops;
 
     if (emitRemark)
-      mlir::emitRemark(module.getLoc()) << "qshape-stats: " << s.ops << " ops, " << s.quantumOps
-                          << " quantum ops, " << s.gates << " gates (" << s.staticGates
-                          << " static), " << s.qubits << " qubits, " << s.loops
-                          << " loops (depth " << s.maxLoopDepth << ")";
+      mlir::emitRemark(module.getLoc())
+          << "qshape-stats: " << s.ops << " ops, " << s.quantumOps << " quantum ops, " << s.gates
+          << " gates (" << s.staticGates << " static), " << s.qubits << " qubits, " << s.loops
+          << " loops (depth " << s.maxLoopDepth << ")";
     if (!output.empty()) {
       std::string err;
       auto file = openOutputFile(output, &err);

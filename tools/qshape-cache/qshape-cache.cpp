@@ -190,8 +190,7 @@ std::string formatTime(int64_t Seconds) {
   std::time_t T = std::time_t(Seconds);
   std::tm Tm{};
   char Buffer[64];
-  if (!gmtime_r(&T, &Tm) ||
-      std::strftime(Buffer, sizeof(Buffer), "%Y-%m-%dT%H:%M:%SZ", &Tm) == 0)
+  if (!gmtime_r(&T, &Tm) || std::strftime(Buffer, sizeof(Buffer), "%Y-%m-%dT%H:%M:%SZ", &Tm) == 0)
     return std::to_string(Seconds);
   return Buffer;
 }
@@ -202,8 +201,7 @@ std::string formatMs(uint64_t Ms) {
   if (Ms < 60000)
     OS << llvm::format("%.3f s", double(Ms) / 1000);
   else if (Ms < 3600000)
-    OS << Ms / 60000 << " min "
-       << llvm::format("%.1f s", double(Ms % 60000) / 1000);
+    OS << Ms / 60000 << " min " << llvm::format("%.1f s", double(Ms % 60000) / 1000);
   else
     OS << Ms / 3600000 << " h " << (Ms % 3600000) / 60000 << " min";
   return Text;
@@ -226,12 +224,10 @@ std::string percent(double Fraction) {
 int runStats(Cache &C, const Arguments &Args) {
   llvm::ErrorOr<CacheStats> Stats = C.All->persistentStats();
   if (!Stats)
-    return fail("cannot read '" + C.Dir->statsPath() +
-                "': " + Stats.getError().message());
+    return fail("cannot read '" + C.Dir->statsPath() + "': " + Stats.getError().message());
   llvm::ErrorOr<ScanResult> Scan = C.Dir->scan();
   if (!Scan)
-    return fail("cannot scan '" + C.Dir->directory() +
-                "': " + Scan.getError().message());
+    return fail("cannot scan '" + C.Dir->directory() + "': " + Scan.getError().message());
   uint64_t Cap = C.Dir->maxSizeBytes();
   // Talks to the server (bounded by its timeouts): its memory and evictions.
   std::vector<std::pair<std::string, std::string>> Status;
@@ -285,8 +281,8 @@ int runStats(Cache &C, const Arguments &Args) {
   };
   Row("Cache directory:", C.Dir->directory());
   Row("Entries:", llvm::Twine(Scan->Entries.size()));
-  Row("Cache size:", formatSize(Scan->TotalBytes) + " (" +
-                         llvm::Twine(Scan->TotalBytes) + " bytes)");
+  Row("Cache size:",
+      formatSize(Scan->TotalBytes) + " (" + llvm::Twine(Scan->TotalBytes) + " bytes)");
   Row("Max cache size:", formatSize(Cap) + " (" + percent(Used) + " used)");
   Row("Hits:", llvm::Twine(S.Hits));
   Row("Misses:", llvm::Twine(S.Misses));
@@ -302,10 +298,9 @@ int runStats(Cache &C, const Arguments &Args) {
     Row("Temp files:", llvm::Twine(Scan->TempFiles.size()) +
                            " (stores in progress or killed; 'prune' removes "
                            "old ones)");
-  uint64_t RemoteLookups =
-      S.RemoteHits + S.RemoteMisses + S.RemoteCorrupt + S.RemoteRefused;
-  bool RemoteUsed = RemoteLookups || S.RemoteErrors || S.RemoteTimeouts ||
-                    S.RemoteStores || S.RemoteSkipped || S.RemoteTooLarge;
+  uint64_t RemoteLookups = S.RemoteHits + S.RemoteMisses + S.RemoteCorrupt + S.RemoteRefused;
+  bool RemoteUsed = RemoteLookups || S.RemoteErrors || S.RemoteTimeouts || S.RemoteStores ||
+                    S.RemoteSkipped || S.RemoteTooLarge;
   if (!C.Remote && !RemoteUsed)
     return ExitOk;
   // What this machine's processes saw of the remote cache.
@@ -315,17 +310,17 @@ int runStats(Cache &C, const Arguments &Args) {
   Row("Remote misses:", llvm::Twine(S.RemoteMisses));
   Row("Remote hit rate:", percent(S.remoteHitRate()));
   Row("Remote corrupt:", llvm::Twine(S.RemoteCorrupt));
-  Row("Remote refused:", llvm::Twine(S.RemoteRefused) +
-                             (S.RemoteRefused ? " (untagged or other-key "
-                                                "entries)"
-                                              : ""));
+  Row("Remote refused:",
+      llvm::Twine(S.RemoteRefused) + (S.RemoteRefused ? " (untagged or other-key "
+                                                        "entries)"
+                                                      : ""));
   Row("Remote errors:", llvm::Twine(S.RemoteErrors));
   Row("Remote timeouts:", llvm::Twine(S.RemoteTimeouts));
   Row("Remote too large:", llvm::Twine(S.RemoteTooLarge));
-  Row("Remote skipped:", llvm::Twine(S.RemoteSkipped) +
-                             (S.RemoteSkipped ? " (circuit breaker open, or "
-                                                "writes refused)"
-                                              : ""));
+  Row("Remote skipped:",
+      llvm::Twine(S.RemoteSkipped) + (S.RemoteSkipped ? " (circuit breaker open, or "
+                                                        "writes refused)"
+                                                      : ""));
   Row("Remote stores:", llvm::Twine(S.RemoteStores));
   Row("Remote bytes stored:", formatSize(S.RemoteBytesStored));
   return ExitOk;
@@ -341,8 +336,8 @@ int runListRemote(Cache &C, const Arguments &Args) {
     J.emplace(llvm::outs(), 2);
     J->arrayBegin();
   } else if (!Entries.empty()) {
-    llvm::outs() << llvm::left_justify("KEY", 72) << "  "
-                 << llvm::right_justify("SIZE", 10) << "\n";
+    llvm::outs() << llvm::left_justify("KEY", 72) << "  " << llvm::right_justify("SIZE", 10)
+                 << "\n";
   }
   for (const InventoryEntry &E : Entries) {
     if (J) {
@@ -367,30 +362,25 @@ int runList(Cache &C, const Arguments &Args) {
     return runListRemote(C, Args);
   llvm::ErrorOr<ScanResult> Scan = C.Dir->scan();
   if (!Scan)
-    return fail("cannot scan '" + C.Dir->directory() +
-                "': " + Scan.getError().message());
+    return fail("cannot scan '" + C.Dir->directory() + "': " + Scan.getError().message());
   std::vector<EntryInfo> Entries = std::move(Scan->Entries);
-  std::sort(Entries.begin(), Entries.end(),
-            [](const EntryInfo &A, const EntryInfo &B) {
-              return std::tie(B.LastUse, A.KeyHex) <
-                     std::tie(A.LastUse, B.KeyHex);
-            });
+  std::sort(Entries.begin(), Entries.end(), [](const EntryInfo &A, const EntryInfo &B) {
+    return std::tie(B.LastUse, A.KeyHex) < std::tie(A.LastUse, B.KeyHex);
+  });
   int64_t Now = fileutil::nowSeconds();
   std::optional<llvm::json::OStream> J;
   if (Args.Json) {
     J.emplace(llvm::outs(), 2);
     J->arrayBegin();
   } else if (!Entries.empty()) {
-    llvm::outs() << llvm::left_justify("KEY", 72) << "  "
-                 << llvm::right_justify("SIZE", 10) << "  "
+    llvm::outs() << llvm::left_justify("KEY", 72) << "  " << llvm::right_justify("SIZE", 10) << "  "
                  << llvm::left_justify("KIND", 10) << "  LAST USE\n";
   }
   for (const EntryInfo &E : Entries) {
     std::optional<CacheKey> Key = CacheKey::parse(E.KeyHex);
     EntryReadResult R = readEntryFile(E.Path, &*Key, ReadMode::HeaderOnly);
-    std::string Kind = R.Status == ReadStatus::Ok
-                           ? payloadKindName(R.Header->Kind)
-                           : std::string("corrupt");
+    std::string Kind =
+        R.Status == ReadStatus::Ok ? payloadKindName(R.Header->Kind) : std::string("corrupt");
     if (J) {
       J->object([&] {
         J->attribute("key", Key->str());
@@ -409,8 +399,7 @@ int runList(Cache &C, const Arguments &Args) {
     }
     llvm::outs() << llvm::left_justify(Key->str(), 72) << "  "
                  << llvm::right_justify(formatSize(E.Size), 10) << "  "
-                 << llvm::left_justify(Kind, 10) << "  "
-                 << formatAge(Now - E.LastUse) << " ago\n";
+                 << llvm::left_justify(Kind, 10) << "  " << formatAge(Now - E.LastUse) << " ago\n";
   }
   if (J) {
     J->arrayEnd();
@@ -428,8 +417,7 @@ int runShow(Cache &C, const Arguments &Args) {
   // today is refused.
   EntryReadResult R = C.All->inventory()->checkEntry(*Key);
   if (R.Status == ReadStatus::NotFound)
-    return fail("no entry for key " + Key->str() + " in '" +
-                    C.Dir->directory() +
+    return fail("no entry for key " + Key->str() + " in '" + C.Dir->directory() +
                     "' ('qshape-cache list' shows the keys)",
                 ExitNegative);
   if (R.Status == ReadStatus::IOError)
@@ -472,8 +460,7 @@ int runShow(Cache &C, const Arguments &Args) {
     };
     Row("Key:", Key->str());
     Row("Path:", Path);
-    Row("Status:", R.Status == ReadStatus::Ok ? llvm::Twine("ok")
-                                              : Status + ": " + R.Detail);
+    Row("Status:", R.Status == ReadStatus::Ok ? llvm::Twine("ok") : Status + ": " + R.Detail);
     Row("File size:", llvm::Twine(R.FileSize) + " bytes");
     Row("Last use:", formatTime(LastUse));
     if (H) {
@@ -485,21 +472,18 @@ int runShow(Cache &C, const Arguments &Args) {
       Row("Compile time:", llvm::Twine(H->CompileTimeMs) + " ms");
       Row("Created:", formatTime(int64_t(H->CreationTime)));
       Row("Producer:", H->Producer);
-      Row("Origin:", H->fetched() ? "fetched from a remote cache"
-                                  : "made on this machine");
-      Row("Tag:",
-          H->tagged() ? "keyed BLAKE3 " + toHex(H->Tag) : std::string("none"));
+      Row("Origin:", H->fetched() ? "fetched from a remote cache" : "made on this machine");
+      Row("Tag:", H->tagged() ? "keyed BLAKE3 " + toHex(H->Tag) : std::string("none"));
     }
   }
   return R.Status == ReadStatus::Ok ? ExitOk : ExitNegative;
 }
 
 int runVerify(Cache &C, const Arguments &Args) {
-  CacheInventory *Inventory =
-      Args.Remote ? C.Remote->inventory() : C.All->inventory();
+  CacheInventory *Inventory = Args.Remote ? C.Remote->inventory() : C.All->inventory();
   std::vector<InventoryEntry> Entries;
-  if (llvm::Error E = Inventory->listEntries(
-          [&](const InventoryEntry &Entry) { Entries.push_back(Entry); }))
+  if (llvm::Error E =
+          Inventory->listEntries([&](const InventoryEntry &Entry) { Entries.push_back(Entry); }))
     return fail(llvm::toString(std::move(E)));
   struct Bad {
     std::string Key, Problem;
@@ -518,8 +502,7 @@ int runVerify(Cache &C, const Arguments &Args) {
       continue;
     Bad B;
     B.Key = E.Key.str();
-    B.Problem =
-        R.Status == ReadStatus::Refused ? "refused: " + R.Detail : R.Detail;
+    B.Problem = R.Status == ReadStatus::Refused ? "refused: " + R.Detail : R.Detail;
     if (R.Status == ReadStatus::IOError)
       ++IOErrors;
     else if (Args.Fix) {
@@ -530,8 +513,7 @@ int runVerify(Cache &C, const Arguments &Args) {
     }
     BadEntries.push_back(std::move(B));
   }
-  uint64_t Remaining =
-      llvm::count_if(BadEntries, [](const Bad &B) { return !B.Removed; });
+  uint64_t Remaining = llvm::count_if(BadEntries, [](const Bad &B) { return !B.Removed; });
   if (Args.Json) {
     llvm::json::OStream J(llvm::outs(), 2);
     J.object([&] {
@@ -559,8 +541,7 @@ int runVerify(Cache &C, const Arguments &Args) {
       llvm::outs() << "\n";
     }
     llvm::outs() << "verified "
-                 << count(Ok + BadEntries.size(),
-                          Args.Remote ? "remote entry" : "entry",
+                 << count(Ok + BadEntries.size(), Args.Remote ? "remote entry" : "entry",
                           Args.Remote ? "remote entries" : "entries")
                  << ": " << Ok << " ok, " << BadEntries.size() << " bad";
     if (Args.Fix)
@@ -570,22 +551,18 @@ int runVerify(Cache &C, const Arguments &Args) {
   if (Remaining == 0)
     return ExitOk;
   llvm::errs() << "qshape-cache: error: "
-               << count(Remaining, "bad entry remains", "bad entries remain")
-               << "; "
+               << count(Remaining, "bad entry remains", "bad entries remain") << "; "
                << (Args.Fix ? Args.Remote
                                   ? "check that the server lets this user "
                                     "DEL keys"
-                                  : "check the permissions of '" +
-                                        C.Dir->directory().str() + "'"
+                                  : "check the permissions of '" + C.Dir->directory().str() + "'"
                             : std::string("run 'qshape-cache verify --purge") +
-                                  (Args.Remote ? " --remote" : "") +
-                                  "' to remove them")
+                                  (Args.Remote ? " --remote" : "") + "' to remove them")
                << (IOErrors ? " (some could not be read)" : "") << "\n";
   return ExitNegative;
 }
 
-int reportCleanup(const CleanupResult &R, const Arguments &Args,
-                  const Cache &C) {
+int reportCleanup(const CleanupResult &R, const Arguments &Args, const Cache &C) {
   switch (R.Result) {
   case CleanupResult::State::Busy:
     return fail("another cleanup holds '" + C.Dir->directory() +
@@ -614,8 +591,8 @@ int reportCleanup(const CleanupResult &R, const Arguments &Args,
     llvm::outs() << "removed " << count(R.Removed, "entry", "entries") << " ("
                  << formatSize(R.RemovedBytes) << ") and "
                  << count(R.TempFilesRemoved, "temp file", "temp files") << "; "
-                 << count(R.EntriesAfter, "entry", "entries") << " ("
-                 << formatSize(R.BytesAfter) << ") remain\n";
+                 << count(R.EntriesAfter, "entry", "entries") << " (" << formatSize(R.BytesAfter)
+                 << ") remain\n";
   }
   return ExitOk;
 }
@@ -624,9 +601,7 @@ int runPrune(Cache &C, const Arguments &Args) {
   return reportCleanup(C.Dir->prune(Args.MaxSize), Args, C);
 }
 
-int runClear(Cache &C, const Arguments &Args) {
-  return reportCleanup(C.Dir->clear(), Args, C);
-}
+int runClear(Cache &C, const Arguments &Args) { return reportCleanup(C.Dir->clear(), Args, C); }
 
 int runPut(Cache &C, const Arguments &Args) {
   std::optional<CacheKey> Key = CacheKey::parse(Args.Positional[0]);
@@ -639,12 +614,11 @@ int runPut(Cache &C, const Arguments &Args) {
   if (!Input)
     return fail("cannot read '" + File + "': " + Input.getError().message());
   PayloadKind Kind = Args.Kind.value_or(PayloadKind::Blob);
-  StoreResult Stored = C.All->store(*Key, Kind, (*Input)->getBuffer(),
-                                    Args.CompileMs.value_or(0));
+  StoreResult Stored = C.All->store(*Key, Kind, (*Input)->getBuffer(), Args.CompileMs.value_or(0));
   if (!Stored.stored())
     return fail(Stored.Detail);
-  llvm::outs() << "stored " << Key->str() << " (" << (*Input)->getBufferSize()
-               << " bytes, " << payloadKindName(uint32_t(Kind)) << ")\n";
+  llvm::outs() << "stored " << Key->str() << " (" << (*Input)->getBufferSize() << " bytes, "
+               << payloadKindName(uint32_t(Kind)) << ")\n";
   return ExitOk;
 }
 
@@ -659,8 +633,7 @@ int runGet(Cache &C, const Arguments &Args) {
   case LookupStatus::Miss:
     return fail("miss: no entry for key " + Key->str(), ExitNegative);
   case LookupStatus::Corrupt:
-    return fail("miss: the entry of " + Key->str() + " is corrupt (" +
-                    R.Detail +
+    return fail("miss: the entry of " + Key->str() + " is corrupt (" + R.Detail +
                     "); the next store replaces it, 'qshape-cache verify "
                     "--purge' removes it",
                 ExitNegative);
@@ -670,8 +643,7 @@ int runGet(Cache &C, const Arguments &Args) {
   case LookupStatus::Timeout:
   case LookupStatus::Disabled:
     if (C.Remote) // the directory missed; the remote could not answer
-      return fail("miss: no usable entry for key " + Key->str() + " (" +
-                      R.Detail + ")",
+      return fail("miss: no usable entry for key " + Key->str() + " (" + R.Detail + ")",
                   ExitNegative);
     return fail(R.Detail);
   }
@@ -687,8 +659,7 @@ int runGet(Cache &C, const Arguments &Args) {
     OS << Payload;
     OS.close();
     if (OS.has_error())
-      return fail("cannot write '" + *Args.Output +
-                  "': " + OS.error().message());
+      return fail("cannot write '" + *Args.Output + "': " + OS.error().message());
   }
   return ExitOk;
 }
@@ -763,9 +734,8 @@ std::optional<int> parseArguments(int Argc, char **Argv, Arguments &Args) {
     std::string Value;
     if (Name == "-o")
       Name = "--output";
-    if (!llvm::is_contained({"--dir", "--max-size", "--kind", "--compile-ms",
-                             "--output", "--remote-url"},
-                            Name))
+    if (!llvm::is_contained(
+            {"--dir", "--max-size", "--kind", "--compile-ms", "--output", "--remote-url"}, Name))
       return usageError("unknown option '" + Word + "'");
     if (!TakeValue(I, Value))
       return usageError("option '" + Name + "' needs a value");
@@ -776,8 +746,7 @@ std::optional<int> parseArguments(int Argc, char **Argv, Arguments &Args) {
     } else if (Name == "--max-size") {
       Args.MaxSize = parseSize(Value);
       if (!Args.MaxSize || *Args.MaxSize == 0)
-        return usageError("invalid size '" + Value +
-                          "': use bytes or K, M, G, T, e.g. 500M or 2G");
+        return usageError("invalid size '" + Value + "': use bytes or K, M, G, T, e.g. 500M or 2G");
     } else if (Name == "--kind") {
       Args.Kind = parsePayloadKind(Value);
       if (!Args.Kind)
@@ -824,9 +793,7 @@ int main(int Argc, char **Argv) {
   if (std::optional<int> Exit = parseArguments(Argc, Argv, Args))
     return *Exit;
 
-  setWarningHandler([](llvm::StringRef Message) {
-    PendingWarnings.push_back(Message.str());
-  });
+  setWarningHandler([](llvm::StringRef Message) { PendingWarnings.push_back(Message.str()); });
 
   CacheConfig Config;
   Config.Local.Directory = Args.Dir;
@@ -842,8 +809,7 @@ int main(int Argc, char **Argv) {
   if (!Url.empty() && Url != "off") {
     llvm::Expected<RemoteOptions> Remote = RemoteOptions::parse(Url);
     if (!Remote)
-      return fail((Args.RemoteUrl.empty() ? "QSHAPE_CACHE_REMOTE: "
-                                          : "--remote-url: ") +
+      return fail((Args.RemoteUrl.empty() ? "QSHAPE_CACHE_REMOTE: " : "--remote-url: ") +
                   llvm::toString(Remote.takeError()));
     if (!haveRedisSupport())
       return fail("'" + Remote->describe() +

@@ -20,8 +20,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "qshape/Cache/Diagnostics.h"
 #include "qshape/ArtifactCache/ArtifactCache.h"
+#include "qshape/Cache/Diagnostics.h"
 #include "qshape/Compile/Compiler.h"
 
 #include "mlir/IR/AsmState.h"
@@ -32,8 +32,8 @@
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Support/Timing.h"
 #include "llvm/Support/CommandLine.h"
-#include "llvm/Support/Format.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
@@ -43,8 +43,8 @@
 #include <cstdlib>
 #include <future>
 #include <thread>
-#include <vector>
 #include <unistd.h>
+#include <vector>
 
 #ifdef QSHAPE_COMPILE_MIMALLOC
 #include <mimalloc.h>
@@ -69,20 +69,21 @@ static cl::opt<std::string> outputDir(
              "one after the other in this process (a sweep: with --share-topology the first "
              "of a topology compiles, the others hit)"),
     cl::value_desc("dir"), cl::cat(category));
-static cl::opt<EmitKind> emit(
-    "emit", cl::desc("What to write"), cl::init(EmitKind::SharedLibrary),
-    cl::values(clEnumValN(EmitKind::MLIR, "mlir", "the module after the MLIR pipeline (LLVM "
-                                                  "dialect)"),
-               clEnumValN(EmitKind::LLVMIR, "llvm", "LLVM IR after optimisation"),
-               clEnumValN(EmitKind::Object, "obj", "the object file"),
-               clEnumValN(EmitKind::SharedLibrary, "so", "the shared library (default)")),
-    cl::cat(category));
-static cl::opt<unsigned> optLevel(
-    "opt-level",
-    cl::desc("LLVM optimisation and code generation level, 0-3. Default 0, as Catalyst: "
-             "its driver runs no LLVM IR optimisation pipeline (except for Enzyme) and "
-             "generates code at CodeGenOptLevel::None"),
-    cl::init(DefaultOptLevel), cl::cat(category));
+static cl::opt<EmitKind>
+    emit("emit", cl::desc("What to write"), cl::init(EmitKind::SharedLibrary),
+         cl::values(clEnumValN(EmitKind::MLIR, "mlir",
+                               "the module after the MLIR pipeline (LLVM "
+                               "dialect)"),
+                    clEnumValN(EmitKind::LLVMIR, "llvm", "LLVM IR after optimisation"),
+                    clEnumValN(EmitKind::Object, "obj", "the object file"),
+                    clEnumValN(EmitKind::SharedLibrary, "so", "the shared library (default)")),
+         cl::cat(category));
+static cl::opt<unsigned>
+    optLevel("opt-level",
+             cl::desc("LLVM optimisation and code generation level, 0-3. Default 0, as Catalyst: "
+                      "its driver runs no LLVM IR optimisation pipeline (except for Enzyme) and "
+                      "generates code at CodeGenOptLevel::None"),
+             cl::init(DefaultOptLevel), cl::cat(category));
 static cl::opt<bool> noRoll("no-roll",
                             cl::desc("Compile the program as written: no qshape-canonicalize "
                                      "and qshape-roll-loops before lowering"),
@@ -91,8 +92,7 @@ static cl::opt<bool> timing("timing",
                             cl::desc("Print the seconds of each stage, the sizes, and the "
                                      "process's peak resident set after each stage on stderr"),
                             cl::cat(category));
-static cl::opt<bool> verbose("v", cl::desc("Print one summary line on stderr"),
-                             cl::cat(category));
+static cl::opt<bool> verbose("v", cl::desc("Print one summary line on stderr"), cl::cat(category));
 static cl::opt<std::string> linkerPath(
     "linker",
     cl::desc("What links the library: 'in-process' (lld's library inside this compiler: no "
@@ -139,32 +139,32 @@ static cl::opt<std::string> cacheLockWait(
     cl::cat(category));
 
 static const char *const kOverview =
-      "qshape-compile: compile a Catalyst-shaped quantum MLIR module to a native shared "
-      "library\n\n"
-      "Stages: parse; the MLIR pipeline qshape-lower-to-llvm (qshape-canonicalize and\n"
-      "qshape-roll-loops unless --no-roll, then lowering to the LLVM dialect); translation\n"
-      "to LLVM IR; LLVM's optimisation pipeline at --opt-level; code generation for this\n"
-      "machine; linking by lld, in this process (--linker). The library calls Catalyst's\n"
-      "runtime C ABI; `qshape-run OUT.so` runs it on qshape's runtime (docs/native.md).\n\n"
-      "Compile once: with --emit=so the artifact cache is consulted before any lowering,\n"
-      "first by the input's bytes, then by the compile key after parsing. A hit writes\n"
-      "the stored library (checksum, producer, LLVM, runtime ABI and key checked) to OUT;\n"
-      "no MLIR pass, LLVM or linker runs. A miss compiles and stores. Processes that\n"
-      "compile the same input at once compile it once (the others wait, then hit).\n\n"
-      "-v prints `qshape-compile: hit|miss|off <key> <seconds> s`: the key hashes\n"
-      "everything the library depends on (exact input fingerprint, pipeline, options,\n"
-      "target, toolchain: docs/cache.md). Errors exit with code 1 and leave OUT as it was\n"
-      "(it is written under a temporary name and renamed when complete).\n\n"
-      "--share-topology keys and compiles the lifted module (qshape-lift-parameters), so\n"
-      "programs of one topology with other baked angles share one key and one library;\n"
-      "OUT gets this program's values (docs/native.md, \"One artifact per topology\").\n"
-      "A later program that differs only in its float literals is found by its text\n"
-      "alone (the topology index), with no parse; --timing names the index of a hit\n"
-      "and says why a program got no index entry.\n\n"
-      "MLIR's pass manager options work too (--mlir-timing, --mlir-print-ir-after-all,\n"
-      "...: --help-hidden lists them).\n\n"
-      "Several inputs (with --output-dir) are compiled one after the other in this process,\n"
-      "each as if alone: with --share-topology, a sweep over one topology compiles once.\n";
+    "qshape-compile: compile a Catalyst-shaped quantum MLIR module to a native shared "
+    "library\n\n"
+    "Stages: parse; the MLIR pipeline qshape-lower-to-llvm (qshape-canonicalize and\n"
+    "qshape-roll-loops unless --no-roll, then lowering to the LLVM dialect); translation\n"
+    "to LLVM IR; LLVM's optimisation pipeline at --opt-level; code generation for this\n"
+    "machine; linking by lld, in this process (--linker). The library calls Catalyst's\n"
+    "runtime C ABI; `qshape-run OUT.so` runs it on qshape's runtime (docs/native.md).\n\n"
+    "Compile once: with --emit=so the artifact cache is consulted before any lowering,\n"
+    "first by the input's bytes, then by the compile key after parsing. A hit writes\n"
+    "the stored library (checksum, producer, LLVM, runtime ABI and key checked) to OUT;\n"
+    "no MLIR pass, LLVM or linker runs. A miss compiles and stores. Processes that\n"
+    "compile the same input at once compile it once (the others wait, then hit).\n\n"
+    "-v prints `qshape-compile: hit|miss|off <key> <seconds> s`: the key hashes\n"
+    "everything the library depends on (exact input fingerprint, pipeline, options,\n"
+    "target, toolchain: docs/cache.md). Errors exit with code 1 and leave OUT as it was\n"
+    "(it is written under a temporary name and renamed when complete).\n\n"
+    "--share-topology keys and compiles the lifted module (qshape-lift-parameters), so\n"
+    "programs of one topology with other baked angles share one key and one library;\n"
+    "OUT gets this program's values (docs/native.md, \"One artifact per topology\").\n"
+    "A later program that differs only in its float literals is found by its text\n"
+    "alone (the topology index), with no parse; --timing names the index of a hit\n"
+    "and says why a program got no index entry.\n\n"
+    "MLIR's pass manager options work too (--mlir-timing, --mlir-print-ir-after-all,\n"
+    "...: --help-hidden lists them).\n\n"
+    "Several inputs (with --output-dir) are compiled one after the other in this process,\n"
+    "each as if alone: with --share-topology, a sweep over one topology compiles once.\n";
 
 static int fail(const llvm::Twine &message) {
   llvm::errs() << "qshape-compile: error: " << message << "\n";
@@ -188,13 +188,13 @@ struct CacheRun {
   std::optional<qshape::cache::CacheKey> sourceKey;
   std::unique_ptr<qshape::cache::KeyLock> lock;
   CacheOutcome outcome = CacheOutcome::Off;
-  std::string key; ///< the compile key of a hit found by an index
+  std::string key;    ///< the compile key of a hit found by an index
   double seconds = 0; ///< lookups, the lock's wait and stores
 
   /// Before parsing: the source index, with single flight on the source
   /// key. True on a hit.
-  bool tryBeforeParse(llvm::StringRef input, const CompileOptions &options,
-                      const Linker &linker, OutputFile &output) {
+  bool tryBeforeParse(llvm::StringRef input, const CompileOptions &options, const Linker &linker,
+                      OutputFile &output) {
     auto start = Clock::now();
     sourceKey = sourceKeyBuilder(input, options, TargetInfo::host(), linker,
                                  allowUnregistered ? "allow-unregistered-dialect" : "",
@@ -259,8 +259,7 @@ struct CacheRun {
     if (map)
       topologyMap = std::move(*map);
     else if (timing)
-      llvm::errs() << "qshape-compile: topology index: " << llvm::toString(map.takeError())
-                   << "\n";
+      llvm::errs() << "qshape-compile: topology index: " << llvm::toString(map.takeError()) << "\n";
     else
       llvm::consumeError(map.takeError());
     seconds += since(start);
@@ -284,12 +283,11 @@ private:
   /// key's lock, and a process that waited for another's looks up again.
   /// What the front end already did (looked up, waited, locked) is not done
   /// twice.
-  bool lookUpIndex(const qshape::cache::CacheKey &indexKey,
-                   llvm::function_ref<bool()> lookup) {
+  bool lookUpIndex(const qshape::cache::CacheKey &indexKey, llvm::function_ref<bool()> lookup) {
     bool handed = frontEnd && frontEnd->key == indexKey.str();
     if (frontEnd && !handed)
-      qshape::cache::reportProblem("qshape-compile's front end keyed this input " +
-                                   frontEnd->key + ", the compiler " + indexKey.str() +
+      qshape::cache::reportProblem("qshape-compile's front end keyed this input " + frontEnd->key +
+                                   ", the compiler " + indexKey.str() +
                                    " (a front end of another build, or its record of the "
                                    "host's target out of date?); looking up again");
     if (!handed && lookup())
@@ -402,8 +400,7 @@ static int compileInput(Run &r, llvm::StringRef inputPath, llvm::StringRef outpu
   };
   // `via`: the index that named the library (the compile key itself after
   // a parse).
-  auto printHitTiming = [&](double parse, double facts, double cacheSeconds,
-                            llvm::StringRef via) {
+  auto printHitTiming = [&](double parse, double facts, double cacheSeconds, llvm::StringRef via) {
     if (!printTiming)
       return;
     uint64_t size = 0;
@@ -426,8 +423,7 @@ static int compileInput(Run &r, llvm::StringRef inputPath, llvm::StringRef outpu
       }
     // With it, by the input's skeleton: another program of the topology.
     if (options.shareTopology && (run.cache->reads() || run.cache->writes()))
-      if (run.tryTopology(buffer->getBuffer(), options, *r.linker, *output,
-                          std::move(skeleton))) {
+      if (run.tryTopology(buffer->getBuffer(), options, *r.linker, *output, std::move(skeleton))) {
         printHitTiming(0, 0, run.seconds, "topology index");
         return finish(CacheOutcome::Hit, run.key);
       }
@@ -495,8 +491,8 @@ static int compileInput(Run &r, llvm::StringRef inputPath, llvm::StringRef outpu
     llvm::errs() << llvm::format(
         "qshape-compile: peak RSS after: parse %.1f MB, facts %.1f MB, mlir-passes %.1f MB, "
         "translate %.1f MB, llvm-opt %.1f MB, codegen %.1f MB, link %.1f MB\n",
-        mb(p.parse), mb(p.facts), mb(p.mlirPasses), mb(p.translate), mb(p.llvmOpt),
-        mb(p.codegen), mb(p.link));
+        mb(p.parse), mb(p.facts), mb(p.mlirPasses), mb(p.translate), mb(p.llvmOpt), mb(p.codegen),
+        mb(p.link));
     if (run.cache)
       llvm::errs() << llvm::format("qshape-compile: timing: cache %.4f s (%s: lookups, "
                                    "single-flight wait, stores)\n",
@@ -570,7 +566,8 @@ int main(int argc, char **argv) {
                 "--emit=so or --emit=obj");
   if (outputs.front() == "-" && binary)
     return fail("--emit=" + getEmitName(emit) + " cannot be written to stdout");
-  std::optional<qshape::cache::AccessMode> cacheMode = qshape::cache::parseAccessMode(cacheModeText);
+  std::optional<qshape::cache::AccessMode> cacheMode =
+      qshape::cache::parseAccessMode(cacheModeText);
   if (!cacheMode)
     return fail("--cache='" + cacheModeText + "': use off, read, write or readwrite");
   std::optional<uint64_t> lockWaitMs = qshape::cache::parseDurationMs(cacheLockWait, 1000);

@@ -21,15 +21,15 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "qshape/ArtifactCache/ArtifactCache.h"
+#include "qshape/ArtifactCache/TopologyIndex.h"
 #include "qshape/Cache/CacheBackend.h"
 #include "qshape/Cache/CacheKey.h"
 #include "qshape/Cache/Diagnostics.h"
-#include "qshape/ArtifactCache/ArtifactCache.h"
-#include "qshape/ArtifactCache/TopologyIndex.h"
 
 #include "llvm/ADT/SmallString.h"
-#include "llvm/ADT/StringSwitch.h"
 #include "llvm/ADT/StringSet.h"
+#include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -129,8 +129,8 @@ std::optional<Arguments> parseArguments(int argc, char **argv) {
 /// only emit a hit serves); nullopt if the compiler would refuse them (it
 /// reports why).
 std::optional<std::vector<std::string>> outputPaths(const Arguments &a) {
-  llvm::Expected<std::vector<std::string>> outputs = getOutputPaths(
-      a.inputs, a.output, a.outputDir.value_or(""), EmitKind::SharedLibrary);
+  llvm::Expected<std::vector<std::string>> outputs =
+      getOutputPaths(a.inputs, a.output, a.outputDir.value_or(""), EmitKind::SharedLibrary);
   if (!outputs) {
     llvm::consumeError(outputs.takeError());
     return std::nullopt;
@@ -172,8 +172,8 @@ std::optional<Session> openSession(const Arguments &a, const std::string &compil
     return std::nullopt;
   Session s;
   CompileOptions &options = s.options;
-  if (a.optLevel && (llvm::StringRef(*a.optLevel).getAsInteger(0, options.optLevel) ||
-                     options.optLevel > 3))
+  if (a.optLevel &&
+      (llvm::StringRef(*a.optLevel).getAsInteger(0, options.optLevel) || options.optLevel > 3))
     return std::nullopt;
   options.roll = !a.noRoll;
   options.emit = EmitKind::SharedLibrary;
@@ -183,8 +183,8 @@ std::optional<Session> openSession(const Arguments &a, const std::string &compil
   std::optional<cache::AccessMode> mode = cache::parseAccessMode(a.cacheMode.value_or("readwrite"));
   if (!mode || (*mode != cache::AccessMode::Read && *mode != cache::AccessMode::ReadWrite))
     return std::nullopt;
-  std::optional<uint64_t> lockWaitMs = cache::parseDurationMs(
-      a.lockWait.value_or(ArtifactCacheOptions::kDefaultLockWait), 1000);
+  std::optional<uint64_t> lockWaitMs =
+      cache::parseDurationMs(a.lockWait.value_or(ArtifactCacheOptions::kDefaultLockWait), 1000);
   if (!lockWaitMs)
     return std::nullopt;
   llvm::Expected<Linker> linker = findLinker(options.linker);
@@ -239,14 +239,13 @@ std::optional<int> tryHit(const Arguments &a, Session &session, const std::strin
   std::optional<SourceSkeleton> skeleton;
   if (a.shareTopology)
     skeleton = scanSkeleton(bytes);
-  cache::CacheKey indexKey =
-      a.shareTopology
-          ? topologyKeyBuilder(*skeleton, options, session.target, session.linker, parseOptions,
-                               session.buildId)
-                .key()
-          : sourceKeyBuilder(bytes, options, session.target, session.linker, parseOptions,
-                             session.buildId)
-                .key();
+  cache::CacheKey indexKey = a.shareTopology
+                                 ? topologyKeyBuilder(*skeleton, options, session.target,
+                                                      session.linker, parseOptions, session.buildId)
+                                       .key()
+                                 : sourceKeyBuilder(bytes, options, session.target, session.linker,
+                                                    parseOptions, session.buildId)
+                                       .key();
   auto lookup = [&]() -> bool {
     if (!a.shareTopology) {
       key = artifacts->lookupSource(indexKey);
@@ -305,7 +304,8 @@ std::optional<int> tryHit(const Arguments &a, Session &session, const std::strin
     return std::nullopt;
   }
   if (a.timing)
-    printHitTiming(llvm::errs(), a.shareTopology ? "topology index" : "source index", readSeconds, 0, 0, cacheSeconds, since(start), size);
+    printHitTiming(llvm::errs(), a.shareTopology ? "topology index" : "source index", readSeconds,
+                   0, 0, cacheSeconds, since(start), size);
   if (a.verbose)
     printSummary(llvm::errs(), CacheOutcome::Hit, key->str(), since(start),
                  a.outputDir.value_or("").empty() ? llvm::StringRef() : llvm::StringRef(inputPath));

@@ -33,10 +33,10 @@ llvm::PassPluginLibraryInfo getPollyPluginInfo() {
 
 // QSHAPE_FOREIGN_TARGET(Name) for each target but LLVM_NATIVE_ARCH (CMake).
 // Exactly the initialisers lld's ELF driver calls.
-#define QSHAPE_FOREIGN_TARGET(Name)                                                        \
-  extern "C" void LLVMInitialize##Name##TargetInfo() {}                                    \
-  extern "C" void LLVMInitialize##Name##Target() {}                                        \
-  extern "C" void LLVMInitialize##Name##TargetMC() {}                                      \
-  extern "C" void LLVMInitialize##Name##AsmPrinter() {}                                    \
+#define QSHAPE_FOREIGN_TARGET(Name)                                                                \
+  extern "C" void LLVMInitialize##Name##TargetInfo() {}                                            \
+  extern "C" void LLVMInitialize##Name##Target() {}                                                \
+  extern "C" void LLVMInitialize##Name##TargetMC() {}                                              \
+  extern "C" void LLVMInitialize##Name##AsmPrinter() {}                                            \
   extern "C" void LLVMInitialize##Name##AsmParser() {}
 #include "ForeignTargets.inc"

@@ -32,15 +32,15 @@ static cl::list<std::string> inputs(cl::Positional, cl::desc("<file.mlir ...> ('
                                     cl::OneOrMore, cl::cat(category));
 static cl::opt<bool> json("json", cl::desc("Print a JSON array instead of lines"),
                           cl::cat(category));
-static cl::opt<bool> functions("functions",
-                               cl::desc("Also print the digests of every function"),
+static cl::opt<bool> functions("functions", cl::desc("Also print the digests of every function"),
                                cl::cat(category));
 static cl::opt<bool> timing("timing",
                             cl::desc("Print parse and fingerprint times per file to stderr"),
                             cl::cat(category));
-static cl::opt<bool> allowUnregistered(
-    "allow-unregistered-dialect",
-    cl::desc("Accept ops of dialects qshape does not know (generic form)"), cl::cat(category));
+static cl::opt<bool>
+    allowUnregistered("allow-unregistered-dialect",
+                      cl::desc("Accept ops of dialects qshape does not know (generic form)"),
+                      cl::cat(category));
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
@@ -107,12 +107,12 @@ int main(int argc, char **argv) {
       out.push_back(std::move(entry));
       continue;
     }
-    llvm::outs() << fps->module.exactString() << " " << fps->module.shapeString() << " "
-                 << path << "\n";
+    llvm::outs() << fps->module.exactString() << " " << fps->module.shapeString() << " " << path
+                 << "\n";
     if (functions)
       for (auto &[name, fp] : fps->functions)
-        llvm::outs() << fp.exactString() << " " << fp.shapeString() << " " << path << "@"
-                     << name << "\n";
+        llvm::outs() << fp.exactString() << " " << fp.shapeString() << " " << path << "@" << name
+                     << "\n";
   }
   if (json)
     llvm::outs() << llvm::formatv("{0:2}", llvm::json::Value(std::move(out))) << "\n";

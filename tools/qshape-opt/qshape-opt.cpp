@@ -49,9 +49,9 @@ int main(int argc, char **argv) {
   }
   {
     llvm::SourceMgr sourceMgr; // a view: MlirOptMain takes the buffer
-    sourceMgr.AddNewSourceBuffer(
-        llvm::MemoryBuffer::getMemBuffer(input->getMemBufferRef(), /*RequiresNullTerminator=*/false),
-        llvm::SMLoc());
+    sourceMgr.AddNewSourceBuffer(llvm::MemoryBuffer::getMemBuffer(input->getMemBufferRef(),
+                                                                  /*RequiresNullTerminator=*/false),
+                                 llvm::SMLoc());
     if (mlir::failed(qshape::checkToolInput(sourceMgr, /*ctx=*/nullptr)))
       return 1;
   }

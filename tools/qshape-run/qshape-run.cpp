@@ -31,24 +31,23 @@ namespace cl = llvm::cl;
 static cl::OptionCategory category("qshape-run options");
 static cl::opt<std::string> libraryFile(cl::Positional, cl::desc("<library.so>"), cl::Required,
                                         cl::cat(category));
-static cl::opt<std::string> entryName(
-    "entry",
-    cl::desc("Function to run (default: the one qshape-sim runs without --entry, or the "
-             "only one); --info lists them"),
-    cl::value_desc("name"), cl::cat(category));
-static cl::opt<std::string> argsText(
-    "args",
-    cl::desc("JSON list with one entry per argument, as qshape-sim's --args; @FILE reads "
-             "it from FILE"),
-    cl::value_desc("json|@file"), cl::cat(category));
+static cl::opt<std::string>
+    entryName("entry",
+              cl::desc("Function to run (default: the one qshape-sim runs without --entry, or the "
+                       "only one); --info lists them"),
+              cl::value_desc("name"), cl::cat(category));
+static cl::opt<std::string>
+    argsText("args",
+             cl::desc("JSON list with one entry per argument, as qshape-sim's --args; @FILE reads "
+                      "it from FILE"),
+             cl::value_desc("json|@file"), cl::cat(category));
 // `--args @file` arrives here (qshape::interp::rewriteArgsFileOption).
 static cl::opt<std::string> argsFile("args-file", cl::Hidden, cl::cat(category));
 static cl::opt<uint64_t> seed("seed",
                               cl::desc("Seed of measurements and samples (default: qshape-sim's "
                                        "default seed)"),
                               cl::cat(category));
-static cl::opt<int64_t> shots("shots",
-                              cl::desc("Shots (overrides quantum.device's; 0 = analytic)"),
+static cl::opt<int64_t> shots("shots", cl::desc("Shots (overrides quantum.device's; 0 = analytic)"),
                               cl::init(-1), cl::cat(category));
 static cl::opt<int> decimals("decimals",
                              cl::desc("Round printed floats to N decimal places "
@@ -79,15 +78,14 @@ static void onRuntimeError(const char *message) {
   std::_Exit(1);
 }
 
-static llvm::Expected<SmallVector<Type>> parseTypes(MLIRContext &context,
-                                                    const std::vector<std::string> &texts,
-                                                    llvm::StringRef what) {
+static llvm::Expected<SmallVector<Type>>
+parseTypes(MLIRContext &context, const std::vector<std::string> &texts, llvm::StringRef what) {
   SmallVector<Type> types;
   for (const std::string &text : texts) {
     Type t = parseType(text, &context);
     if (!t)
-      return llvm::createStringError("the library info names " + what.str() + " type '" +
-                                     text + "', which this qshape-run cannot read");
+      return llvm::createStringError("the library info names " + what.str() + " type '" + text +
+                                     "', which this qshape-run cannot read");
     types.push_back(t);
   }
   return types;
@@ -160,8 +158,7 @@ int main(int argc, char **argv) {
   auto start = std::chrono::steady_clock::now();
   llvm::Expected<SmallVector<interp::RtValue>> results =
       lib.run(**entry, *argTypes, *resultTypes, *args, options);
-  double elapsed =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (!results)
     return fail(llvm::toString(results.takeError()));
   if (printStats) {

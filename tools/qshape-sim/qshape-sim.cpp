@@ -47,40 +47,38 @@ static cl::opt<std::string> entryName("entry",
                                       cl::desc("Function to run (default: the only public "
                                                "function, else the only qnode)"),
                                       cl::value_desc("name"), cl::cat(category));
-static cl::opt<std::string> argsText(
-    "args",
-    cl::desc("JSON list with one entry per argument (number, [re, im], list); "
-             "@FILE reads it from FILE"),
-    cl::value_desc("json|@file"), cl::cat(category));
+static cl::opt<std::string>
+    argsText("args",
+             cl::desc("JSON list with one entry per argument (number, [re, im], list); "
+                      "@FILE reads it from FILE"),
+             cl::value_desc("json|@file"), cl::cat(category));
 // `--args @file` arrives here (qshape::interp::rewriteArgsFileOption).
 static cl::opt<std::string> argsFile("args-file", cl::Hidden, cl::cat(category));
 static cl::opt<uint64_t> seed("seed", cl::desc("Seed of measurements and samples"),
                               cl::init(qshape::interp::InterpreterOptions().seed),
                               cl::cat(category));
-static cl::opt<int64_t> shots("shots",
-                              cl::desc("Shots (overrides quantum.device's; 0 = analytic)"),
+static cl::opt<int64_t> shots("shots", cl::desc("Shots (overrides quantum.device's; 0 = analytic)"),
                               cl::init(-1), cl::cat(category));
 static cl::opt<int> decimals("decimals",
                              cl::desc("Round printed floats to N decimal places "
                                       "(default: shortest exact text)"),
                              cl::init(-1), cl::cat(category));
-static cl::opt<bool> allowUnregistered(
-    "allow-unregistered-dialect",
-    cl::desc("Accept ops of dialects qshape does not know (generic form)"), cl::cat(category));
+static cl::opt<bool>
+    allowUnregistered("allow-unregistered-dialect",
+                      cl::desc("Accept ops of dialects qshape does not know (generic form)"),
+                      cl::cat(category));
 static cl::opt<bool> noQuantumDialect(
     "no-quantum-dialect",
     cl::desc("Do not register qshape's quantum dialect: quantum ops stay unregistered "
              "(generic form; implies --allow-unregistered-dialect)"),
     cl::cat(category));
-static cl::opt<bool> printStats("sim-stats",
-                                cl::desc("Print op/gate counts and timing on stderr"),
+static cl::opt<bool> printStats("sim-stats", cl::desc("Print op/gate counts and timing on stderr"),
                                 cl::cat(category));
 
 static void registerUpstreamDialects(DialectRegistry &registry) {
   registry.insert<arith::ArithDialect, complex::ComplexDialect, cf::ControlFlowDialect,
-                  func::FuncDialect, index::IndexDialect, LLVM::LLVMDialect,
-                  math::MathDialect, memref::MemRefDialect, scf::SCFDialect,
-                  tensor::TensorDialect>();
+                  func::FuncDialect, index::IndexDialect, LLVM::LLVMDialect, math::MathDialect,
+                  memref::MemRefDialect, scf::SCFDialect, tensor::TensorDialect>();
 }
 
 static int fail(const llvm::Twine &message) {

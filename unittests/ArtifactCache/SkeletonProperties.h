@@ -10,8 +10,8 @@
 #ifndef QSHAPE_UNITTESTS_COMPILE_SKELETONPROPERTIES_H
 #define QSHAPE_UNITTESTS_COMPILE_SKELETONPROPERTIES_H
 
-#include "qshape/Cache/CacheKey.h"
 #include "qshape/ArtifactCache/TopologyIndex.h"
+#include "qshape/Cache/CacheKey.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/Twine.h"
@@ -116,8 +116,8 @@ inline std::optional<std::string> skeletonPropertyViolation(llvm::StringRef text
     SourceSkeleton shifted = scanSkeleton(padded);
     std::string literalsOnly = describe(shifted, pad).substr(shifted.digest.size());
     if (literalsOnly != expected.substr(skeleton.digest.size()))
-      return ("after " + llvm::Twine(pad) + " spaces the literals are" + literalsOnly +
-              " against" + expected.substr(skeleton.digest.size()))
+      return ("after " + llvm::Twine(pad) + " spaces the literals are" + literalsOnly + " against" +
+              expected.substr(skeleton.digest.size()))
           .str();
   }
   if (!text.contains("//") && framedDigest(text, skeleton) != skeleton.digest)

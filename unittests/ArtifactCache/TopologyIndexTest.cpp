@@ -3,8 +3,8 @@
 // What the topology index treats as a float literal (and what it must not),
 // a hand-written table of cases; the properties every scan must satisfy
 // (SkeletonProperties.h) on random and real texts; that equal skeletons
-// mean equal texts up to those literals; and the map's refusals. test/Tools/qshape-compile/topology-index.py checks the whole
-// path against the oracle.
+// mean equal texts up to those literals; and the map's refusals.
+// test/Tools/qshape-compile/topology-index.py checks the whole path against the oracle.
 //
 //===----------------------------------------------------------------------===//
 
@@ -142,10 +142,40 @@ TEST(TopologyIndexTest, PropertiesHoldOnRandomBytes) {
 TEST(TopologyIndexTest, PropertiesHoldOnTokenSoup) {
   std::mt19937 rng(7);
   static constexpr llvm::StringLiteral pieces[] = {
-      "%cst_1 = arith.constant ", "0.5", "-1.5e-3", "2.", "3.0E+2", "1.0e", "->", "0x1.5",
-      "%a-1.5", "@f1.5", "#a2.5", "!t3.5", "^bb4.5", "x2.5", "$3.5", "a.1.5", "\"RZ\"",
-      "\"1.5\\\"2.5\"", "\"\\\\\"", "\"", "\\", "// 0.5 \"c\n", "//", "/", "-", ".", "1",
-      " : f64\n", "quantum.custom ", "    ", "\n", "dense<[1.5, -2.0]>", "e+3", "9.",
+      "%cst_1 = arith.constant ",
+      "0.5",
+      "-1.5e-3",
+      "2.",
+      "3.0E+2",
+      "1.0e",
+      "->",
+      "0x1.5",
+      "%a-1.5",
+      "@f1.5",
+      "#a2.5",
+      "!t3.5",
+      "^bb4.5",
+      "x2.5",
+      "$3.5",
+      "a.1.5",
+      "\"RZ\"",
+      "\"1.5\\\"2.5\"",
+      "\"\\\\\"",
+      "\"",
+      "\\",
+      "// 0.5 \"c\n",
+      "//",
+      "/",
+      "-",
+      ".",
+      "1",
+      " : f64\n",
+      "quantum.custom ",
+      "    ",
+      "\n",
+      "dense<[1.5, -2.0]>",
+      "e+3",
+      "9.",
       "tensor<16xf64> attributes {diff_method = \"adjoint\"}",
       "%a_name_longer_than_one_block_of_the_scan_with_digits_1_2_3_and.dots.4",
       "\"a long string that straddles the blocks of the scan 1.5 // not a comment\"",
@@ -162,8 +192,8 @@ TEST(TopologyIndexTest, PropertiesHoldOnTokenSoup) {
 // first and last bytes.
 TEST(TopologyIndexTest, PropertiesHoldAtBlockEdges) {
   static constexpr llvm::StringLiteral cases[] = {
-      ".5", "1.", "1.5", "-1.5", "%a-1.5", "\"1.5\"", "\"\\", "\"ab", "//", "// x\n2.5",
-      "0x1.5", "-", "/", "\"", "a\"1.5\"2.5", "1e-3.5", "1.5e+3.5", "\\\"1.5",
+      ".5",        "1.",    "1.5", "-1.5", "%a-1.5", "\"1.5\"",     "\"\\",   "\"ab",     "//",
+      "// x\n2.5", "0x1.5", "-",   "/",    "\"",     "a\"1.5\"2.5", "1e-3.5", "1.5e+3.5", "\\\"1.5",
   };
   for (llvm::StringRef tail : cases) {
     for (size_t pad = 0; pad <= 130; ++pad) {
@@ -228,8 +258,8 @@ TEST(TopologyIndexTest, MapClaimsEveryLiteralOnce) {
                          "%s = arith.constant dense<0.25> : tensor<3xf64>\n";
   SourceSkeleton skeleton = scanSkeleton(text);
   uint32_t second = uint32_t(text.find("%t")), third = uint32_t(text.find("%s"));
-  std::vector<LiftedSource> sources = {{0, 0, 1, false}, {second, 1, 2, false},
-                                       {third, 3, 3, true}};
+  std::vector<LiftedSource> sources = {
+      {0, 0, 1, false}, {second, 1, 2, false}, {third, 3, 3, true}};
   std::vector<double> values = {0.5, 1.5, -2.0, 0.25, 0.25, 0.25};
   llvm::Expected<TopologyMap> map = mapLiterals(text, skeleton, sources, values);
   ASSERT_TRUE(bool(map)) << llvm::toString(map.takeError());

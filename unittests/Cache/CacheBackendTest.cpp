@@ -51,10 +51,10 @@ template <typename T> std::string failureOf(llvm::Expected<T> Value) {
     return "<succeeded>";
   return llvm::toString(Value.takeError());
 }
-#define EXPECT_FAILS_WITH(Expr, Text)                                          \
-  do {                                                                         \
-    std::string Message = failureOf(Expr);                                     \
-    EXPECT_NE(Message.find(Text), std::string::npos) << Message;               \
+#define EXPECT_FAILS_WITH(Expr, Text)                                                              \
+  do {                                                                                             \
+    std::string Message = failureOf(Expr);                                                         \
+    EXPECT_NE(Message.find(Text), std::string::npos) << Message;                                   \
   } while (false)
 
 std::string encode(EntryHeader H, llvm::StringRef Payload) {
@@ -105,8 +105,8 @@ protected:
 
 TEST(EntryBytesTest, DecodeChecksWhatReadEntryFileChecks) {
   std::string Payload = "payload \x00\x01 bytes";
-  std::string Bytes = encode(
-      makeEntryHeader(key(1), PayloadKind::MLIRBytecode, Payload, 42), Payload);
+  std::string Bytes =
+      encode(makeEntryHeader(key(1), PayloadKind::MLIRBytecode, Payload, 42), Payload);
   EntryReadResult R = decodeEntry(Bytes, &key(1), ReadMode::Load);
   ASSERT_EQ(R.Status, ReadStatus::Ok) << R.Detail;
   EXPECT_EQ(R.Payload->getBuffer(), Payload);
@@ -117,28 +117,22 @@ TEST(EntryBytesTest, DecodeChecksWhatReadEntryFileChecks) {
   for (size_t I = 0; I < Bytes.size(); ++I) {
     std::string Bad = Bytes;
     Bad[I] ^= 0x20;
-    EXPECT_EQ(decodeEntry(Bad, &key(1), ReadMode::Verify).Status,
-              ReadStatus::Corrupt)
+    EXPECT_EQ(decodeEntry(Bad, &key(1), ReadMode::Verify).Status, ReadStatus::Corrupt)
         << "flipped byte " << I;
   }
   for (size_t N = 0; N < Bytes.size(); ++N)
-    EXPECT_EQ(decodeEntry(llvm::StringRef(Bytes).take_front(N), &key(1),
-                          ReadMode::Verify)
-                  .Status,
+    EXPECT_EQ(decodeEntry(llvm::StringRef(Bytes).take_front(N), &key(1), ReadMode::Verify).Status,
               ReadStatus::Corrupt)
         << "cut to " << N;
-  EXPECT_EQ(decodeEntry(Bytes + "x", &key(1), ReadMode::Verify).Status,
-            ReadStatus::Corrupt);
+  EXPECT_EQ(decodeEntry(Bytes + "x", &key(1), ReadMode::Verify).Status, ReadStatus::Corrupt);
   EntryReadResult Other = decodeEntry(Bytes, &key(2), ReadMode::Verify);
   EXPECT_EQ(Other.Status, ReadStatus::Corrupt);
   EXPECT_NE(Other.Detail.find("not the requested one"), std::string::npos);
 }
 
 TEST(EntryBytesTest, TagsBindTheEntryToTheTeamKey) {
-  std::optional<EntryTagKey> Team =
-      EntryTagKey::fromSecret("correct horse battery staple");
-  std::optional<EntryTagKey> Other =
-      EntryTagKey::fromSecret("another team's secret, 32 chars");
+  std::optional<EntryTagKey> Team = EntryTagKey::fromSecret("correct horse battery staple");
+  std::optional<EntryTagKey> Other = EntryTagKey::fromSecret("another team's secret, 32 chars");
   ASSERT_TRUE(Team && Other);
   EXPECT_FALSE(Team == *Other);
   EXPECT_FALSE(EntryTagKey::fromSecret("too short"));
@@ -146,25 +140,21 @@ TEST(EntryBytesTest, TagsBindTheEntryToTheTeamKey) {
               *Team); // derived, not random
 
   std::string Payload = "shared library bytes";
-  EntryHeader Tagged =
-      makeEntryHeader(key(1), PayloadKind::SharedLibrary, Payload, 7, &*Team);
+  EntryHeader Tagged = makeEntryHeader(key(1), PayloadKind::SharedLibrary, Payload, 7, &*Team);
   EXPECT_TRUE(Tagged.tagged());
   EXPECT_TRUE(Team->verifies(Tagged));
   EXPECT_FALSE(Other->verifies(Tagged));
 
-  EntryHeader Untagged =
-      makeEntryHeader(key(1), PayloadKind::SharedLibrary, Payload, 7);
+  EntryHeader Untagged = makeEntryHeader(key(1), PayloadKind::SharedLibrary, Payload, 7);
   EXPECT_FALSE(Untagged.tagged());
   EXPECT_FALSE(Team->verifies(Untagged));
 
   // Any field changed after signing breaks the tag: the payload's hash, the
   // key, the kind, the compile time.
   for (auto Change : std::vector<std::function<void(EntryHeader &)>>{
-           [](EntryHeader &H) { H.PayloadHash[0] ^= 1; },
-           [](EntryHeader &H) { H.Key[31] ^= 1; },
+           [](EntryHeader &H) { H.PayloadHash[0] ^= 1; }, [](EntryHeader &H) { H.Key[31] ^= 1; },
            [](EntryHeader &H) { H.Kind = uint32_t(PayloadKind::Blob); },
-           [](EntryHeader &H) { H.CompileTimeMs += 1; },
-           [](EntryHeader &H) { H.Tag[5] ^= 1; }}) {
+           [](EntryHeader &H) { H.CompileTimeMs += 1; }, [](EntryHeader &H) { H.Tag[5] ^= 1; }}) {
     EntryHeader H = Tagged;
     Change(H);
     EXPECT_FALSE(Team->verifies(H));
@@ -175,9 +165,8 @@ TEST(EntryBytesTest, TagsBindTheEntryToTheTeamKey) {
   // without a key accepts both.
   std::string TaggedBytes = encode(Tagged, Payload);
   std::string UntaggedBytes = encode(Untagged, Payload);
-  std::string OtherBytes = encode(
-      makeEntryHeader(key(1), PayloadKind::SharedLibrary, Payload, 7, &*Other),
-      Payload);
+  std::string OtherBytes =
+      encode(makeEntryHeader(key(1), PayloadKind::SharedLibrary, Payload, 7, &*Other), Payload);
   auto Check = [&](const std::string &Bytes, const EntryTagKey *K) {
     EntryReadResult R = decodeEntry(Bytes, &key(1), ReadMode::Load);
     checkEntryTag(R, K);
@@ -205,10 +194,10 @@ protected:
 };
 
 TEST_F(RemoteOptionsTest, FullUrl) {
-  llvm::Expected<RemoteOptions> O = RemoteOptions::parse(
-      "redis://ci:s%40cret@cache.example:6380/3?prefix=team-a&read-only&"
-      "ttl=7d&connect-timeout=250ms&timeout=5s&retry-after=2m&"
-      "max-entry-size=16M");
+  llvm::Expected<RemoteOptions> O =
+      RemoteOptions::parse("redis://ci:s%40cret@cache.example:6380/3?prefix=team-a&read-only&"
+                           "ttl=7d&connect-timeout=250ms&timeout=5s&retry-after=2m&"
+                           "max-entry-size=16M");
   ASSERT_TRUE(bool(O)) << llvm::toString(O.takeError());
   EXPECT_EQ(O->Host, "cache.example");
   EXPECT_EQ(O->Port, 6380u);
@@ -245,8 +234,7 @@ TEST_F(RemoteOptionsTest, Defaults) {
   EXPECT_EQ(O->RetryAfterSeconds, 60u);
   EXPECT_EQ(O->MaxEntryBytes, DefaultRemoteMaxEntryBytes);
   EXPECT_EQ(O->describe(), "redis://10.0.0.5:6379/0");
-  llvm::Expected<RemoteOptions> V6 =
-      RemoteOptions::parse("redis://[::1]:7000?retry-after=never");
+  llvm::Expected<RemoteOptions> V6 = RemoteOptions::parse("redis://[::1]:7000?retry-after=never");
   ASSERT_TRUE(bool(V6)) << llvm::toString(V6.takeError());
   EXPECT_EQ(V6->Host, "::1");
   EXPECT_EQ(V6->Port, 7000u);
@@ -256,7 +244,9 @@ TEST_F(RemoteOptionsTest, Defaults) {
 
 TEST_F(RemoteOptionsTest, SecretsFromFiles) {
   std::string PasswordPath = std::string(Dir.path("password"));
-  { std::ofstream(PasswordPath) << "from-file\n"; }
+  {
+    std::ofstream(PasswordPath) << "from-file\n";
+  }
   llvm::Expected<RemoteOptions> O =
       RemoteOptions::parse("redis://ci@h:1?password-file=" + PasswordPath);
   ASSERT_TRUE(bool(O)) << llvm::toString(O.takeError());
@@ -268,15 +258,15 @@ TEST_F(RemoteOptionsTest, SecretsFromFiles) {
     ASSERT_TRUE(bool(E)) << llvm::toString(E.takeError());
     EXPECT_EQ(E->Password, "from-file");
   }
-  EXPECT_FAILS_WITH(
-      RemoteOptions::parse("redis://:inline@h:1?password-file=" + PasswordPath),
-      "give one");
-  EXPECT_FAILS_WITH(
-      RemoteOptions::parse("redis://h:1?password-file=/no/such/file"),
-      "cannot read the password");
+  EXPECT_FAILS_WITH(RemoteOptions::parse("redis://:inline@h:1?password-file=" + PasswordPath),
+                    "give one");
+  EXPECT_FAILS_WITH(RemoteOptions::parse("redis://h:1?password-file=/no/such/file"),
+                    "cannot read the password");
 
   std::string KeyPath = std::string(Dir.path("key"));
-  { std::ofstream(KeyPath) << "a-team-secret-of-enough-length\n"; }
+  {
+    std::ofstream(KeyPath) << "a-team-secret-of-enough-length\n";
+  }
   {
     ScopedEnv Key("QSHAPE_CACHE_REMOTE_KEY", "a-team-secret-of-enough-length");
     llvm::Expected<RemoteOptions> FromEnv = RemoteOptions::parse("redis://h");
@@ -291,8 +281,7 @@ TEST_F(RemoteOptionsTest, SecretsFromFiles) {
     ASSERT_TRUE(bool(FromFile)) << llvm::toString(FromFile.takeError());
     ASSERT_TRUE(FromFile->TagKey);
     // The file's line end is not part of the secret.
-    EXPECT_TRUE(*FromFile->TagKey ==
-                *EntryTagKey::fromSecret("a-team-secret-of-enough-length"));
+    EXPECT_TRUE(*FromFile->TagKey == *EntryTagKey::fromSecret("a-team-secret-of-enough-length"));
   }
   {
     ScopedEnv Key("QSHAPE_CACHE_REMOTE_KEY", "short");
@@ -346,8 +335,7 @@ class OpenTest : public CleanEnvironment {
 protected:
   void SetUp() override {
     resetProblemsForTesting();
-    Previous = setWarningHandler(
-        [this](llvm::StringRef M) { Warnings.push_back(M.str()); });
+    Previous = setWarningHandler([this](llvm::StringRef M) { Warnings.push_back(M.str()); });
   }
   void TearDown() override {
     setWarningHandler(std::move(Previous));
@@ -434,8 +422,7 @@ public:
     R.Entry = CacheEntry{*Read.Header, std::move(Read.Payload)};
     return R;
   }
-  StoreResult storeEntry(const EntryHeader &Header,
-                         llvm::StringRef Payload) override {
+  StoreResult storeEntry(const EntryHeader &Header, llvm::StringRef Payload) override {
     EntryHeader H = Header;
     Values[CacheKey(H.Key).hex()] = encodeEntryHeader(H) + Payload.str();
     return {};
@@ -467,8 +454,7 @@ protected:
 };
 
 TEST_F(LayeredTest, StoreWritesTheSameTaggedBytesToBothLevels) {
-  ASSERT_TRUE(
-      Cache->store(key(1), PayloadKind::SharedLibrary, "lib", 9).stored());
+  ASSERT_TRUE(Cache->store(key(1), PayloadKind::SharedLibrary, "lib", 9).stored());
   std::string File = readFile(Local->entryPath(key(1)));
   ASSERT_EQ(Remote->Values.count(key(1).hex()), 1u);
   EXPECT_EQ(File, Remote->Values[key(1).hex()]);
@@ -488,16 +474,14 @@ TEST_F(LayeredTest, LocalHitNeverAsksTheRemote) {
 
 TEST_F(LayeredTest, RemoteHitFillsLocalWithAFetchedCopy) {
   // Another machine stored it: only the remote has it.
-  EntryHeader H = makeEntryHeader(key(2), PayloadKind::MLIRBytecode, "ir", 50,
-                                  &*Remote->Key);
+  EntryHeader H = makeEntryHeader(key(2), PayloadKind::MLIRBytecode, "ir", 50, &*Remote->Key);
   ASSERT_TRUE(Remote->storeEntry(H, "ir").stored());
   LookupResult R = Cache->lookup(key(2));
   ASSERT_TRUE(R.hit());
   EXPECT_EQ(R.Level, CacheLevel::Remote);
   EXPECT_EQ(R.Entry->Payload->getBuffer(), "ir");
   // The copy: the remote's header and payload, marked fetched, its tag kept.
-  EntryReadResult Copy =
-      decodeEntry(readFile(Local->entryPath(key(2))), &key(2), ReadMode::Load);
+  EntryReadResult Copy = decodeEntry(readFile(Local->entryPath(key(2))), &key(2), ReadMode::Load);
   ASSERT_EQ(Copy.Status, ReadStatus::Ok) << Copy.Detail;
   EXPECT_TRUE(Copy.Header->fetched());
   EXPECT_TRUE(Remote->Key->verifies(*Copy.Header));
@@ -515,10 +499,11 @@ TEST_F(LayeredTest, AFetchedCopyTheKeyRefusesIsAskedForAgain) {
   H.Flags |= EntryFlagFetched;
   ASSERT_TRUE(Local->storeEntry(H, "bad").stored());
   // Today the team key is set: the copy is refused, the remote answers.
-  ASSERT_TRUE(Remote->storeEntry(makeEntryHeader(key(6), PayloadKind::SharedLibrary,
-                                                 "good", 1, &*Remote->Key),
-                                 "good")
-                  .stored());
+  ASSERT_TRUE(
+      Remote
+          ->storeEntry(
+              makeEntryHeader(key(6), PayloadKind::SharedLibrary, "good", 1, &*Remote->Key), "good")
+          .stored());
   LookupResult R = Cache->lookup(key(6));
   ASSERT_TRUE(R.hit());
   EXPECT_EQ(R.Level, CacheLevel::Remote);
@@ -530,15 +515,12 @@ TEST_F(LayeredTest, AFetchedCopyTheKeyRefusesIsAskedForAgain) {
 
 TEST_F(LayeredTest, BadRemoteEntriesAreMissesAndAreReplacedByTheStore) {
   // Corrupt bytes, an untagged entry, an entry of another team key.
-  std::string Corrupt = encode(
-      makeEntryHeader(key(3), PayloadKind::Blob, "payload", 1, &*Remote->Key),
-      "payload");
+  std::string Corrupt =
+      encode(makeEntryHeader(key(3), PayloadKind::Blob, "payload", 1, &*Remote->Key), "payload");
   Corrupt.back() ^= 1;
   Remote->Values[key(3).hex()] = Corrupt;
-  Remote->Values[key(4).hex()] =
-      encode(makeEntryHeader(key(4), PayloadKind::Blob, "p", 1), "p");
-  std::optional<EntryTagKey> Other =
-      EntryTagKey::fromSecret("somebody else's secret");
+  Remote->Values[key(4).hex()] = encode(makeEntryHeader(key(4), PayloadKind::Blob, "p", 1), "p");
+  std::optional<EntryTagKey> Other = EntryTagKey::fromSecret("somebody else's secret");
   Remote->Values[key(5).hex()] =
       encode(makeEntryHeader(key(5), PayloadKind::Blob, "p", 1, &*Other), "p");
   EXPECT_EQ(Cache->lookup(key(3)).Status, LookupStatus::Corrupt);
@@ -548,8 +530,7 @@ TEST_F(LayeredTest, BadRemoteEntriesAreMissesAndAreReplacedByTheStore) {
     EXPECT_FALSE(llvm::sys::fs::exists(Local->entryPath(key(N))))
         << "a bad remote entry never reaches L1";
     ASSERT_TRUE(Cache->store(key(N), PayloadKind::Blob, "good", 1).stored());
-    EntryReadResult Fixed =
-        decodeEntry(Remote->Values[key(N).hex()], &key(N), ReadMode::Verify);
+    EntryReadResult Fixed = decodeEntry(Remote->Values[key(N).hex()], &key(N), ReadMode::Verify);
     ASSERT_EQ(Fixed.Status, ReadStatus::Ok);
     EXPECT_TRUE(Remote->Key->verifies(*Fixed.Header));
   }
@@ -592,17 +573,16 @@ TEST_F(DirectoryLevelTest, LookupToFileWritesOnlyVerifiedPayloads) {
   std::string Path = Store.entryPath(key(1));
   std::string Bytes = readFile(Path);
   Bytes.back() ^= 1;
-  { std::ofstream(Path, std::ios::binary | std::ios::trunc) << Bytes; }
+  {
+    std::ofstream(Path, std::ios::binary | std::ios::trunc) << Bytes;
+  }
   std::string Fresh = std::string(Root.path("fresh.so"));
-  EXPECT_EQ(Store.lookupToFile(key(1), Fresh, 0755).Status,
-            LookupStatus::Corrupt);
+  EXPECT_EQ(Store.lookupToFile(key(1), Fresh, 0755).Status, LookupStatus::Corrupt);
   EXPECT_FALSE(llvm::sys::fs::exists(Fresh));
   // No temp file is left next to the output.
   std::error_code EC;
-  for (llvm::sys::fs::directory_iterator I(Root.path(), EC), E; I != E && !EC;
-       I.increment(EC))
-    EXPECT_EQ(llvm::StringRef(I->path()).find(".tmp-"), llvm::StringRef::npos)
-        << I->path();
+  for (llvm::sys::fs::directory_iterator I(Root.path(), EC), E; I != E && !EC; I.increment(EC))
+    EXPECT_EQ(llvm::StringRef(I->path()).find(".tmp-"), llvm::StringRef::npos) << I->path();
 }
 
 /// Runs \p Body in a forked child; returns its pid.
@@ -630,8 +610,7 @@ TEST_F(DirectoryLevelTest, KeyLockIsSingleFlightAcrossProcesses) {
               DirectoryCache Own(options());
               KeyLockResult R = Own.lockKey(key(1), milliseconds(50));
               KeyLockResult Other = Own.lockKey(key(2), milliseconds(0));
-              return R.Result == KeyLockResult::State::TimedOut &&
-                             !R.acquired() &&
+              return R.Result == KeyLockResult::State::TimedOut && !R.acquired() &&
                              Other.Result == KeyLockResult::State::Acquired
                          ? 0
                          : 1;
@@ -675,8 +654,7 @@ TEST_F(DirectoryLevelTest, KeyLockIsHandedOnThroughItsDescriptor) {
   EXPECT_NE(::fcntl(FD, F_GETFD) & FD_CLOEXEC, 0);
   EXPECT_EQ(waitExit(spawn([&] {
               DirectoryCache Own(options());
-              return Own.lockKey(key(3), milliseconds(50)).Result ==
-                             KeyLockResult::State::TimedOut
+              return Own.lockKey(key(3), milliseconds(50)).Result == KeyLockResult::State::TimedOut
                          ? 0
                          : 1;
             })),
@@ -707,8 +685,7 @@ TEST_F(DirectoryLevelTest, KeyLockOfAKilledHolderIsFreeAtOnce) {
   char C = 0;
   ASSERT_EQ(::read(Ready[0], &C, 1), 1);
   ASSERT_EQ(C, 'y');
-  EXPECT_EQ(Store.lockKey(key(7), milliseconds(0)).Result,
-            KeyLockResult::State::TimedOut);
+  EXPECT_EQ(Store.lockKey(key(7), milliseconds(0)).Result, KeyLockResult::State::TimedOut);
   ::kill(Holder, SIGKILL);
   waitExit(Holder);
   // The kernel dropped the flock; the file the dead holder left is reused.
@@ -725,9 +702,10 @@ TEST_F(DirectoryLevelTest, CleanupRemovesOnlyOldUnheldKeyLocks) {
   ASSERT_TRUE(Held.acquired());
   // A lock file a killed process left an hour ago, and one held for as long.
   std::string Left = CacheDir + "/locks/" + key(2).hex();
-  { std::ofstream(Left) << ""; }
-  struct timespec Old[2] = {{::time(nullptr) - 7200, 0},
-                            {::time(nullptr) - 7200, 0}};
+  {
+    std::ofstream(Left) << "";
+  }
+  struct timespec Old[2] = {{::time(nullptr) - 7200, 0}, {::time(nullptr) - 7200, 0}};
   ASSERT_EQ(::utimensat(AT_FDCWD, Left.c_str(), Old, 0), 0);
   std::string HeldPath = CacheDir + "/locks/" + key(1).hex();
   ASSERT_EQ(::utimensat(AT_FDCWD, HeldPath.c_str(), Old, 0), 0);

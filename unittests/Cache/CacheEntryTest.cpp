@@ -37,8 +37,7 @@ std::string makeEntry(const CacheKey &Key, llvm::StringRef Payload,
   H.Key = Key.bytes();
   H.Kind = uint32_t(PayloadKind::MLIRBytecode);
   H.PayloadSize = Payload.size();
-  H.PayloadHash = llvm::BLAKE3::hash<CacheKey::NumBytes>(
-      llvm::arrayRefFromStringRef(Payload));
+  H.PayloadHash = llvm::BLAKE3::hash<CacheKey::NumBytes>(llvm::arrayRefFromStringRef(Payload));
   H.CompileTimeMs = 220000;
   H.CreationTime = 1700000000;
   H.Producer = "qshape test";
@@ -101,13 +100,11 @@ TEST_F(CacheEntryTest, LargePayloadCrossesReadChunks) {
   std::string Bytes = makeEntry(Key, Big);
   Bytes[Bytes.size() - 3] ^= 1;
   writeFile(Path, Bytes);
-  EXPECT_EQ(readEntryFile(Path, &Key, ReadMode::Verify).Status,
-            ReadStatus::Corrupt);
+  EXPECT_EQ(readEntryFile(Path, &Key, ReadMode::Verify).Status, ReadStatus::Corrupt);
 }
 
 TEST_F(CacheEntryTest, MissingFileIsNotFound) {
-  EXPECT_EQ(readEntryFile(Path, &Key, ReadMode::Load).Status,
-            ReadStatus::NotFound);
+  EXPECT_EQ(readEntryFile(Path, &Key, ReadMode::Load).Status, ReadStatus::NotFound);
 }
 
 TEST_F(CacheEntryTest, EveryFlippedByteIsCorrupt) {
@@ -153,16 +150,14 @@ TEST_F(CacheEntryTest, WrongKeyIsCorrupt) {
   EXPECT_FALSE(R.Payload);
   EXPECT_NE(R.Detail.find("header holds key"), std::string::npos) << R.Detail;
   // Without an expected key the same file is fine.
-  EXPECT_EQ(readEntryFile(Path, nullptr, ReadMode::Load).Status,
-            ReadStatus::Ok);
+  EXPECT_EQ(readEntryFile(Path, nullptr, ReadMode::Load).Status, ReadStatus::Ok);
 }
 
 TEST_F(CacheEntryTest, OtherFormatVersionIsRejected) {
   writeFile(Path, makeEntry(Key, Payload, EntryFormatVersion + 1));
   EntryReadResult R = readEntryFile(Path, &Key, ReadMode::Load);
   EXPECT_EQ(R.Status, ReadStatus::Corrupt);
-  EXPECT_NE(R.Detail.find("unsupported format version"), std::string::npos)
-      << R.Detail;
+  EXPECT_NE(R.Detail.find("unsupported format version"), std::string::npos) << R.Detail;
 }
 
 TEST_F(CacheEntryTest, HugePayloadSizeInHeaderIsNotTrusted) {
@@ -181,19 +176,16 @@ TEST_F(CacheEntryTest, SymlinkFifoAndDirectoryAreCorrupt) {
   std::string Target = std::string(Dir.path("target"));
   writeFile(Target, makeEntry(Key, Payload));
   ASSERT_EQ(::symlink(Target.c_str(), Path.c_str()), 0);
-  EXPECT_EQ(readEntryFile(Path, &Key, ReadMode::Load).Status,
-            ReadStatus::Corrupt);
+  EXPECT_EQ(readEntryFile(Path, &Key, ReadMode::Load).Status, ReadStatus::Corrupt);
   ::unlink(Path.c_str());
 
   ASSERT_EQ(::mkfifo(Path.c_str(), 0600), 0);
   // Must not block waiting for a writer.
-  EXPECT_EQ(readEntryFile(Path, &Key, ReadMode::Load).Status,
-            ReadStatus::Corrupt);
+  EXPECT_EQ(readEntryFile(Path, &Key, ReadMode::Load).Status, ReadStatus::Corrupt);
   ::unlink(Path.c_str());
 
   ASSERT_EQ(::mkdir(Path.c_str(), 0700), 0);
-  EXPECT_EQ(readEntryFile(Path, &Key, ReadMode::Load).Status,
-            ReadStatus::Corrupt);
+  EXPECT_EQ(readEntryFile(Path, &Key, ReadMode::Load).Status, ReadStatus::Corrupt);
   ::rmdir(Path.c_str());
 }
 
@@ -267,8 +259,7 @@ TEST(PayloadKindTest, NamesRoundTrip) {
     std::optional<PayloadKind> Parsed = parsePayloadKind(payloadKindName(K));
     ASSERT_TRUE(Parsed) << K;
     EXPECT_EQ(uint32_t(*Parsed), K);
-    EXPECT_NE(payloadKindNames().find(payloadKindName(K)),
-              llvm::StringRef::npos);
+    EXPECT_NE(payloadKindNames().find(payloadKindName(K)), llvm::StringRef::npos);
   }
   EXPECT_EQ(payloadKindName(99), "kind-99");
   EXPECT_FALSE(parsePayloadKind("kind-99"));

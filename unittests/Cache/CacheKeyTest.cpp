@@ -110,12 +110,8 @@ TEST(KeyBuilderTest, EveryInputChangesTheKey) {
   EXPECT_EQ(makeKeyBuilder(Base).final(), *Keys.begin());
 
   std::string KeyInputs::*Fields[] = {
-      &KeyInputs::Fingerprint,
-      &KeyInputs::Pipeline,
-      &KeyInputs::QShapeVersion,
-      &KeyInputs::BuildId,
-      &KeyInputs::ToolchainVersion,
-      &KeyInputs::TargetTriple,
+      &KeyInputs::Fingerprint, &KeyInputs::Pipeline,         &KeyInputs::QShapeVersion,
+      &KeyInputs::BuildId,     &KeyInputs::ToolchainVersion, &KeyInputs::TargetTriple,
       &KeyInputs::Salt,
   };
   for (auto Field : Fields) {
@@ -168,8 +164,8 @@ TEST(SizeTest, Parse) {
   EXPECT_EQ(parseSize("1.5G"), uint64_t(3) << 29);
   EXPECT_EQ(parseSize("1T"), uint64_t(1) << 40);
   EXPECT_EQ(parseSize(" 3M "), 3u << 20);
-  for (const char *Bad : {"", "G", "-1", "1X", "1.2.3", "1GG", "1iB", "1 G",
-                          "99999999999999999999", "20000000000T", "."})
+  for (const char *Bad : {"", "G", "-1", "1X", "1.2.3", "1GG", "1iB", "1 G", "99999999999999999999",
+                          "20000000000T", "."})
     EXPECT_FALSE(parseSize(Bad)) << Bad;
 }
 

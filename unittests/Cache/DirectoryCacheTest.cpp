@@ -46,8 +46,7 @@ void setMTime(llvm::StringRef Path, int64_t Seconds) {
   struct timespec Times[2];
   Times[0].tv_sec = Times[1].tv_sec = Seconds;
   Times[0].tv_nsec = Times[1].tv_nsec = 0;
-  ASSERT_EQ(::utimensat(AT_FDCWD, Path.str().c_str(), Times, 0), 0)
-      << Path.str();
+  ASSERT_EQ(::utimensat(AT_FDCWD, Path.str().c_str(), Times, 0), 0) << Path.str();
 }
 
 void writeFile(llvm::StringRef Path, llvm::StringRef Bytes) {
@@ -61,16 +60,13 @@ std::string readFile(llvm::StringRef Path) {
   return Buffer ? (*Buffer)->getBuffer().str() : std::string();
 }
 
-bool exists(llvm::StringRef Path) {
-  return ::access(Path.str().c_str(), F_OK) == 0;
-}
+bool exists(llvm::StringRef Path) { return ::access(Path.str().c_str(), F_OK) == 0; }
 
 /// Every file and directory under \p Root.
 std::vector<std::string> treeOf(llvm::StringRef Root) {
   std::vector<std::string> Paths;
   std::error_code EC;
-  for (llvm::sys::fs::recursive_directory_iterator I(Root, EC), E;
-       I != E && !EC; I.increment(EC))
+  for (llvm::sys::fs::recursive_directory_iterator I(Root, EC), E; I != E && !EC; I.increment(EC))
     Paths.push_back(I->path());
   std::sort(Paths.begin(), Paths.end());
   return Paths;
@@ -88,13 +84,12 @@ int runInChild(llvm::function_ref<int()> Body) {
   return WIFEXITED(Status) ? WEXITSTATUS(Status) : 128 + WTERMSIG(Status);
 }
 
-#define CHILD_CHECK(Cond)                                                      \
-  do {                                                                         \
-    if (!(Cond)) {                                                             \
-      std::fprintf(stderr, "child check failed at %s:%d: %s\n", __FILE__,      \
-                   __LINE__, #Cond);                                           \
-      return 1;                                                                \
-    }                                                                          \
+#define CHILD_CHECK(Cond)                                                                          \
+  do {                                                                                             \
+    if (!(Cond)) {                                                                                 \
+      std::fprintf(stderr, "child check failed at %s:%d: %s\n", __FILE__, __LINE__, #Cond);        \
+      return 1;                                                                                    \
+    }                                                                                              \
   } while (false)
 
 class DirectoryCacheTest : public ::testing::Test {
@@ -105,8 +100,8 @@ protected:
       SavedMaxSize = Cap;
     ::unsetenv("QSHAPE_CACHE_MAX_SIZE");
     resetProblemsForTesting();
-    Previous = setWarningHandler(
-        [this](llvm::StringRef Message) { Warnings.push_back(Message.str()); });
+    Previous =
+        setWarningHandler([this](llvm::StringRef Message) { Warnings.push_back(Message.str()); });
   }
   void TearDown() override {
     setWarningHandler(std::move(Previous));
@@ -128,9 +123,7 @@ protected:
     return S ? *S : CacheStats();
   }
 
-  std::string entryPath(const DirectoryCache &Store, unsigned N) {
-    return Store.entryPath(key(N));
-  }
+  std::string entryPath(const DirectoryCache &Store, unsigned N) { return Store.entryPath(key(N)); }
 
   /// Runs \p Body in a child that permission bits apply to: as "nobody" when
   /// the tests run as root (root ignores them). CacheDir moves into a fresh
@@ -173,9 +166,8 @@ TEST_F(DirectoryCacheTest, RoundTrip) {
   ASSERT_EQ(::stat(CacheDir.c_str(), &St), 0);
   EXPECT_EQ(St.st_mode & 0777, 0700u);
 
-  ASSERT_EQ(
-      Store.store(key(1), PayloadKind::MLIRBytecode, "payload", 1234).Status,
-      StoreStatus::Stored);
+  ASSERT_EQ(Store.store(key(1), PayloadKind::MLIRBytecode, "payload", 1234).Status,
+            StoreStatus::Stored);
   LookupResult R = Store.lookup(key(1));
   ASSERT_TRUE(R.hit()) << R.Detail;
   EXPECT_EQ(R.Entry->Payload->getBuffer(), "payload");
@@ -203,8 +195,7 @@ TEST_F(DirectoryCacheTest, RoundTrip) {
 
 TEST_F(DirectoryCacheTest, HitRefreshesLastUse) {
   DirectoryCache Store(options());
-  ASSERT_EQ(Store.store(key(1), PayloadKind::Blob, "x", 0).Status,
-            StoreStatus::Stored);
+  ASSERT_EQ(Store.store(key(1), PayloadKind::Blob, "x", 0).Status, StoreStatus::Stored);
   std::string Path = entryPath(Store, 1);
   setMTime(Path, nowSeconds() - 5000);
   ASSERT_TRUE(Store.lookup(key(1)).hit());
@@ -215,8 +206,7 @@ TEST_F(DirectoryCacheTest, HitRefreshesLastUse) {
 
 TEST_F(DirectoryCacheTest, CorruptEntryIsMissThenReplacedThenHit) {
   DirectoryCache Store(options());
-  ASSERT_EQ(Store.store(key(1), PayloadKind::Blob, "good payload", 10).Status,
-            StoreStatus::Stored);
+  ASSERT_EQ(Store.store(key(1), PayloadKind::Blob, "good payload", 10).Status, StoreStatus::Stored);
   std::string Path = entryPath(Store, 1);
   std::string Bytes = readFile(Path);
   Bytes[Bytes.size() - 2] ^= 0x20;
@@ -232,8 +222,7 @@ TEST_F(DirectoryCacheTest, CorruptEntryIsMissThenReplacedThenHit) {
   EXPECT_EQ(S.Hits, 0u);
 
   // The caller recompiles and stores: the bad entry is replaced.
-  ASSERT_EQ(Store.store(key(1), PayloadKind::Blob, "good payload", 10).Status,
-            StoreStatus::Stored);
+  ASSERT_EQ(Store.store(key(1), PayloadKind::Blob, "good payload", 10).Status, StoreStatus::Stored);
   R = Store.lookup(key(1));
   ASSERT_TRUE(R.hit()) << R.Detail;
   EXPECT_EQ(R.Entry->Payload->getBuffer(), "good payload");
@@ -244,14 +233,11 @@ TEST_F(DirectoryCacheTest, TruncatedAndEmptyEntriesAreCorruptMisses) {
   DirectoryCache Store(options());
   std::string Payload(5000, 'p');
   for (size_t Length : {size_t(0), size_t(1), size_t(100), size_t(3000)}) {
-    ASSERT_EQ(Store.store(key(1), PayloadKind::Blob, Payload, 1).Status,
-              StoreStatus::Stored);
+    ASSERT_EQ(Store.store(key(1), PayloadKind::Blob, Payload, 1).Status, StoreStatus::Stored);
     std::string Path = entryPath(Store, 1);
     ASSERT_EQ(::truncate(Path.c_str(), off_t(Length)), 0);
-    EXPECT_EQ(Store.lookup(key(1)).Status, LookupStatus::Corrupt)
-        << "length " << Length;
-    ASSERT_EQ(Store.store(key(1), PayloadKind::Blob, Payload, 1).Status,
-              StoreStatus::Stored);
+    EXPECT_EQ(Store.lookup(key(1)).Status, LookupStatus::Corrupt) << "length " << Length;
+    ASSERT_EQ(Store.store(key(1), PayloadKind::Blob, Payload, 1).Status, StoreStatus::Stored);
     LookupResult R = Store.lookup(key(1));
     ASSERT_TRUE(R.hit()) << R.Detail;
     EXPECT_EQ(R.Entry->Payload->getBuffer(), Payload);
@@ -296,8 +282,7 @@ TEST_F(DirectoryCacheTest, PartialTempFileIsNeverVisible) {
   DirectoryCache Store(options());
   std::string Hex = keyHex(7);
   ASSERT_EQ(::mkdir((CacheDir + "/00").c_str(), 0700), 0);
-  writeFile(CacheDir + "/00/.tmp-" + Hex.substr(0, 16) + "-12345-1",
-            "QSHCACHE partial");
+  writeFile(CacheDir + "/00/.tmp-" + Hex.substr(0, 16) + "-12345-1", "QSHCACHE partial");
   EXPECT_EQ(Store.lookup(key(7)).Status, LookupStatus::Miss);
   llvm::ErrorOr<ScanResult> Scan = Store.scan();
   ASSERT_TRUE(Scan);
@@ -307,13 +292,10 @@ TEST_F(DirectoryCacheTest, PartialTempFileIsNeverVisible) {
 
 TEST_F(DirectoryCacheTest, ReplacingAnEntryKeepsTheSizeEstimate) {
   DirectoryCache Store(options());
-  ASSERT_EQ(Store.store(key(1), PayloadKind::Blob, "small", 1).Status,
+  ASSERT_EQ(Store.store(key(1), PayloadKind::Blob, "small", 1).Status, StoreStatus::Stored);
+  ASSERT_EQ(Store.store(key(1), PayloadKind::Blob, std::string(1000, 'b'), 1).Status,
             StoreStatus::Stored);
-  ASSERT_EQ(
-      Store.store(key(1), PayloadKind::Blob, std::string(1000, 'b'), 1).Status,
-      StoreStatus::Stored);
-  ASSERT_EQ(Store.store(key(2), PayloadKind::Blob, "other", 1).Status,
-            StoreStatus::Stored);
+  ASSERT_EQ(Store.store(key(2), PayloadKind::Blob, "other", 1).Status, StoreStatus::Stored);
   CacheStats S = persisted(Store);
   EXPECT_EQ(S.Entries, 2u);
   EXPECT_EQ(S.SizeBytes, Store.scan()->TotalBytes);
@@ -327,14 +309,12 @@ TEST_F(DirectoryCacheTest, ReplacingAnEntryKeepsTheSizeEstimate) {
 // Eviction, cleanup and locks
 //===----------------------------------------------------------------------===//
 
-TEST_F(DirectoryCacheTest,
-       EvictionKeepsTheCapAndRemovesLeastRecentlyUsedFirst) {
+TEST_F(DirectoryCacheTest, EvictionKeepsTheCapAndRemovesLeastRecentlyUsedFirst) {
   std::string Payload(1000, 'e');
   uint64_t EntrySize;
   {
     DirectoryCache Probe(options());
-    ASSERT_EQ(Probe.store(key(1), PayloadKind::Blob, Payload, 1).Status,
-              StoreStatus::Stored);
+    ASSERT_EQ(Probe.store(key(1), PayloadKind::Blob, Payload, 1).Status, StoreStatus::Stored);
     EntrySize = Probe.scan()->TotalBytes;
   }
   // 7 entries fit under the cap, the 8th triggers an eviction down to 5.25.
@@ -344,16 +324,13 @@ TEST_F(DirectoryCacheTest,
   DirectoryCache Store(O);
   int64_t Now = nowSeconds();
   for (unsigned N = 1; N <= 6; ++N) {
-    ASSERT_EQ(Store.store(key(N), PayloadKind::Blob, Payload, 1).Status,
-              StoreStatus::Stored);
+    ASSERT_EQ(Store.store(key(N), PayloadKind::Blob, Payload, 1).Status, StoreStatus::Stored);
     setMTime(entryPath(Store, N), Now - 1000 + N * 10); // 1 is the oldest
   }
   ASSERT_TRUE(Store.lookup(key(1)).hit()); // 1 becomes the most recent
-  ASSERT_EQ(Store.store(key(7), PayloadKind::Blob, Payload, 1).Status,
-            StoreStatus::Stored);
+  ASSERT_EQ(Store.store(key(7), PayloadKind::Blob, Payload, 1).Status, StoreStatus::Stored);
   EXPECT_EQ(persisted(Store).Evictions, 0u) << "7 entries are under the cap";
-  ASSERT_EQ(Store.store(key(8), PayloadKind::Blob, Payload, 1).Status,
-            StoreStatus::Stored);
+  ASSERT_EQ(Store.store(key(8), PayloadKind::Blob, Payload, 1).Status, StoreStatus::Stored);
 
   // Down to the low-water mark: 2, 3 and 4 (least recently used) go.
   for (unsigned N : {2u, 3u, 4u})
@@ -373,8 +350,7 @@ TEST_F(DirectoryCacheTest,
 TEST_F(DirectoryCacheTest, StoresUnderTheCapDoNotScan) {
   DirectoryCache Store(options(1 << 20));
   // The first store of a cache runs one cleanup to establish the estimate.
-  ASSERT_EQ(Store.store(key(1), PayloadKind::Blob, "a", 1).Status,
-            StoreStatus::Stored);
+  ASSERT_EQ(Store.store(key(1), PayloadKind::Blob, "a", 1).Status, StoreStatus::Stored);
   uint64_t FirstCleanup = persisted(Store).LastCleanupTime;
   EXPECT_NE(FirstCleanup, 0u);
   // An orphaned temp file would be removed by any cleanup...
@@ -382,8 +358,7 @@ TEST_F(DirectoryCacheTest, StoresUnderTheCapDoNotScan) {
   writeFile(Orphan, "partial");
   setMTime(Orphan, nowSeconds() - 7200);
   for (unsigned N = 2; N < 20; ++N)
-    ASSERT_EQ(Store.store(key(N), PayloadKind::Blob, "a", 1).Status,
-              StoreStatus::Stored);
+    ASSERT_EQ(Store.store(key(N), PayloadKind::Blob, "a", 1).Status, StoreStatus::Stored);
   // ... so its survival shows that none of these stores scanned.
   EXPECT_TRUE(exists(Orphan));
   EXPECT_EQ(persisted(Store).LastCleanupTime, FirstCleanup);
@@ -391,10 +366,8 @@ TEST_F(DirectoryCacheTest, StoresUnderTheCapDoNotScan) {
 
 TEST_F(DirectoryCacheTest, EntryLargerThanTheCapIsNotWritten) {
   DirectoryCache Store(options(4096));
-  ASSERT_EQ(Store.store(key(1), PayloadKind::Blob, "small", 1).Status,
-            StoreStatus::Stored);
-  StoreResult R =
-      Store.store(key(2), PayloadKind::Blob, std::string(5000, 'x'), 1);
+  ASSERT_EQ(Store.store(key(1), PayloadKind::Blob, "small", 1).Status, StoreStatus::Stored);
+  StoreResult R = Store.store(key(2), PayloadKind::Blob, std::string(5000, 'x'), 1);
   EXPECT_EQ(R.Status, StoreStatus::TooLarge);
   EXPECT_NE(R.Detail.find("QSHAPE_CACHE_MAX_SIZE"), std::string::npos);
   EXPECT_EQ(Warnings.size(), 1u);
@@ -407,8 +380,7 @@ TEST_F(DirectoryCacheTest, CleanupRemovesOnlyOldTempFiles) {
   DirectoryOptions O = options();
   O.TempFileMaxAgeSeconds = 3600;
   DirectoryCache Store(O);
-  ASSERT_EQ(Store.store(key(1), PayloadKind::Blob, "a", 1).Status,
-            StoreStatus::Stored);
+  ASSERT_EQ(Store.store(key(1), PayloadKind::Blob, "a", 1).Status, StoreStatus::Stored);
   std::string Old = CacheDir + "/00/.tmp-0000000000000000-1-1";
   std::string Fresh = CacheDir + "/00/.tmp-0000000000000000-1-2";
   std::string Foreign = CacheDir + "/00/notes.txt"; // not ours: never touched
@@ -429,8 +401,7 @@ TEST_F(DirectoryCacheTest, CleanupRemovesOnlyOldTempFiles) {
 TEST_F(DirectoryCacheTest, PruneToExplicitSize) {
   DirectoryCache Store(options());
   for (unsigned N = 1; N <= 10; ++N) {
-    ASSERT_EQ(Store.store(key(N), PayloadKind::Blob, std::string(1000, 'x'), 1)
-                  .Status,
+    ASSERT_EQ(Store.store(key(N), PayloadKind::Blob, std::string(1000, 'x'), 1).Status,
               StoreStatus::Stored);
     setMTime(entryPath(Store, N), nowSeconds() - 100 + N);
   }
@@ -447,8 +418,7 @@ TEST_F(DirectoryCacheTest, PruneToExplicitSize) {
 
 TEST_F(DirectoryCacheTest, StaleLockIsBrokenAndLiveLockRespected) {
   DirectoryCache Store(options());
-  ASSERT_EQ(Store.store(key(1), PayloadKind::Blob, "a", 1).Status,
-            StoreStatus::Stored);
+  ASSERT_EQ(Store.store(key(1), PayloadKind::Blob, "a", 1).Status, StoreStatus::Stored);
   std::string Lock = CacheDir + "/cleanup.lock";
   char Host[HOST_NAME_MAX + 1] = {};
   ::gethostname(Host, sizeof(Host) - 1);
@@ -476,11 +446,9 @@ TEST_F(DirectoryCacheTest, BusyCleanerDoesNotFailStores) {
   char Host[HOST_NAME_MAX + 1] = {};
   ::gethostname(Host, sizeof(Host) - 1);
   ASSERT_EQ(::mkdir(CacheDir.c_str(), 0700) == 0 || errno == EEXIST, true);
-  writeFile(CacheDir + "/cleanup.lock",
-            std::to_string(::getpid()) + " " + Host + " 0\n");
+  writeFile(CacheDir + "/cleanup.lock", std::to_string(::getpid()) + " " + Host + " 0\n");
   for (unsigned N = 1; N <= 4; ++N)
-    EXPECT_EQ(Store.store(key(N), PayloadKind::Blob, std::string(1000, 'x'), 1)
-                  .Status,
+    EXPECT_EQ(Store.store(key(N), PayloadKind::Blob, std::string(1000, 'x'), 1).Status,
               StoreStatus::Stored);
   EXPECT_TRUE(Warnings.empty());
   EXPECT_EQ(persisted(Store).Evictions, 0u) << "eviction waits for the lock";
@@ -489,8 +457,7 @@ TEST_F(DirectoryCacheTest, BusyCleanerDoesNotFailStores) {
 TEST_F(DirectoryCacheTest, ClearRemovesEntriesAndKeepsCounters) {
   DirectoryCache Store(options());
   for (unsigned N = 1; N <= 3; ++N)
-    ASSERT_EQ(Store.store(key(N), PayloadKind::Blob, "x", 1).Status,
-              StoreStatus::Stored);
+    ASSERT_EQ(Store.store(key(N), PayloadKind::Blob, "x", 1).Status, StoreStatus::Stored);
   ASSERT_TRUE(Store.lookup(key(1)).hit());
   CleanupResult R = Store.clear();
   EXPECT_EQ(R.Result, CleanupResult::State::Done);
@@ -522,8 +489,7 @@ TEST_F(DirectoryCacheTest, GroupOrOtherWritableDirectoryIsRefused) {
     EXPECT_EQ(Warnings[0], Store.disabledReason());
     // The cache is bypassed, the caller goes on.
     EXPECT_EQ(Store.lookup(key(1)).Status, LookupStatus::Disabled);
-    EXPECT_EQ(Store.store(key(1), PayloadKind::Blob, "x", 1).Status,
-              StoreStatus::Disabled);
+    EXPECT_EQ(Store.store(key(1), PayloadKind::Blob, "x", 1).Status, StoreStatus::Disabled);
     EXPECT_EQ(Store.prune().Result, CleanupResult::State::Disabled);
     EXPECT_EQ(Warnings.size(), 1u);
     EXPECT_TRUE(treeOf(CacheDir).empty()) << "nothing written";
@@ -555,8 +521,7 @@ TEST_F(DirectoryCacheTest, MissingDirectoriesAreCreatedPrivate) {
     ASSERT_EQ(::stat(std::string(Root.path(Sub)).c_str(), &St), 0);
     EXPECT_EQ(St.st_mode & 0777, 0700u) << Sub;
   }
-  ASSERT_EQ(Store.store(key(0xab0000), PayloadKind::Blob, "x", 1).Status,
-            StoreStatus::Stored);
+  ASSERT_EQ(Store.store(key(0xab0000), PayloadKind::Blob, "x", 1).Status, StoreStatus::Stored);
   struct stat St;
   ASSERT_EQ(::stat((CacheDir + "/00").c_str(), &St), 0);
   EXPECT_EQ(St.st_mode & 0777, 0700u);
@@ -607,8 +572,7 @@ TEST_F(DirectoryCacheTest, MaxSizeFromEnvironment) {
   EXPECT_EQ(DirectoryCache(options()).maxSizeBytes(), DefaultMaxSizeBytes);
   ::unsetenv("QSHAPE_CACHE_MAX_SIZE");
   ASSERT_EQ(Warnings.size(), 1u);
-  EXPECT_NE(Warnings[0].find("QSHAPE_CACHE_MAX_SIZE='lots'"),
-            std::string::npos);
+  EXPECT_NE(Warnings[0].find("QSHAPE_CACHE_MAX_SIZE='lots'"), std::string::npos);
   EXPECT_EQ(DirectoryCache(options()).maxSizeBytes(), DefaultMaxSizeBytes);
 }
 
@@ -619,8 +583,7 @@ TEST_F(DirectoryCacheTest, MaxSizeFromEnvironment) {
 TEST_F(DirectoryCacheTest, StatsFromSeveralProcessesAreNotLost) {
   constexpr unsigned Children = 4, Rounds = 50, Stores = 5;
   DirectoryCache Parent(options());
-  ASSERT_EQ(Parent.store(key(1), PayloadKind::Blob, "shared", 7).Status,
-            StoreStatus::Stored);
+  ASSERT_EQ(Parent.store(key(1), PayloadKind::Blob, "shared", 7).Status, StoreStatus::Stored);
   std::vector<pid_t> Pids;
   for (unsigned C = 0; C < Children; ++C) {
     std::fflush(nullptr);
@@ -635,13 +598,11 @@ TEST_F(DirectoryCacheTest, StatsFromSeveralProcessesAreNotLost) {
       int Failures = 0;
       for (unsigned R = 0; R < Rounds; ++R) {
         Failures += !Store.lookup(key(1)).hit();
-        Failures += Store.lookup(key(1000 + C * Rounds + R)).Status !=
-                    LookupStatus::Miss;
+        Failures += Store.lookup(key(1000 + C * Rounds + R)).Status != LookupStatus::Miss;
       }
       for (unsigned S = 0; S < Stores; ++S)
-        Failures +=
-            Store.store(key(5000 + C * Stores + S), PayloadKind::Blob, "x", 1)
-                .Status != StoreStatus::Stored;
+        Failures += Store.store(key(5000 + C * Stores + S), PayloadKind::Blob, "x", 1).Status !=
+                    StoreStatus::Stored;
       ::_exit(Failures ? 1 : 0);
     }
     Pids.push_back(Pid);
@@ -682,9 +643,9 @@ TEST_F(DirectoryCacheTest, ConcurrentWritersOfOneKeyNeverExposeATornEntry) {
           }
           continue;
         }
-        Failures += Own.store(key(1), PayloadKind::Blob,
-                              std::string(65536, char('a' + W)), 1)
-                        .Status != StoreStatus::Stored;
+        Failures +=
+            Own.store(key(1), PayloadKind::Blob, std::string(65536, char('a' + W)), 1).Status !=
+            StoreStatus::Stored;
       }
       ::_exit(Failures ? 1 : 0);
     }
@@ -708,8 +669,7 @@ TEST_F(DirectoryCacheTest, ConcurrentWritersOfOneKeyNeverExposeATornEntry) {
 
 TEST_F(DirectoryCacheTest, ThreadsShareOneStore) {
   DirectoryCache Store(options());
-  ASSERT_EQ(Store.store(key(1), PayloadKind::Blob, "x", 1).Status,
-            StoreStatus::Stored);
+  ASSERT_EQ(Store.store(key(1), PayloadKind::Blob, "x", 1).Status, StoreStatus::Stored);
   std::vector<std::thread> Threads;
   for (unsigned T = 0; T < 4; ++T)
     Threads.emplace_back([&Store, T] {
@@ -734,20 +694,17 @@ TEST_F(DirectoryCacheTest, WriteFailureWarnsOnceAndGoesOn) {
   int Exit = runInChild([&] {
     DirectoryCache Store(options());
     CHILD_CHECK(Store.isEnabled());
-    CHILD_CHECK(Store.store(key(1), PayloadKind::Blob, "small", 1).Status ==
-                StoreStatus::Stored);
+    CHILD_CHECK(Store.store(key(1), PayloadKind::Blob, "small", 1).Status == StoreStatus::Stored);
     std::signal(SIGXFSZ, SIG_IGN);
     struct rlimit Limit = {16384, 16384};
     CHILD_CHECK(::setrlimit(RLIMIT_FSIZE, &Limit) == 0);
     std::string Big(100000, 'b');
-    CHILD_CHECK(Store.store(key(2), PayloadKind::Blob, Big, 1).Status ==
-                StoreStatus::Failed);
+    CHILD_CHECK(Store.store(key(2), PayloadKind::Blob, Big, 1).Status == StoreStatus::Failed);
     StoreResult Failed = Store.store(key(3), PayloadKind::Blob, Big, 1);
     CHILD_CHECK(Failed.Status == StoreStatus::Failed);
     CHILD_CHECK(Failed.Detail.find("File too large") != std::string::npos);
     CHILD_CHECK(Warnings.size() == 1);
-    CHILD_CHECK(Warnings[0].find("cannot store cache entry") !=
-                std::string::npos);
+    CHILD_CHECK(Warnings[0].find("cannot store cache entry") != std::string::npos);
     CHILD_CHECK(problemCount() == 2);
     CHILD_CHECK(Store.processStats().WriteErrors == 2);
     llvm::ErrorOr<CacheStats> P = Store.persistentStats();
@@ -756,8 +713,7 @@ TEST_F(DirectoryCacheTest, WriteFailureWarnsOnceAndGoesOn) {
     CHILD_CHECK(Store.lookup(key(2)).Status == LookupStatus::Miss);
     CHILD_CHECK(Store.scan()->TempFiles.empty());
     CHILD_CHECK(Store.lookup(key(1)).hit());
-    CHILD_CHECK(Store.store(key(4), PayloadKind::Blob, "fits", 1).Status ==
-                StoreStatus::Stored);
+    CHILD_CHECK(Store.store(key(4), PayloadKind::Blob, "fits", 1).Status == StoreStatus::Stored);
     CHILD_CHECK(Store.lookup(key(4)).hit());
     return 0;
   });
@@ -780,13 +736,11 @@ TEST_F(DirectoryCacheTest, ReadOnlyDirectoryStillHits) {
     CHILD_CHECK(Hit.hit());
     CHILD_CHECK(Hit.Entry->Payload->getBuffer() == "cached");
     CHILD_CHECK(Store.lookup(key(2)).Status == LookupStatus::Miss);
-    CHILD_CHECK(Store.store(key(2), PayloadKind::Blob, "new", 1).Status ==
-                StoreStatus::Failed);
+    CHILD_CHECK(Store.store(key(2), PayloadKind::Blob, "new", 1).Status == StoreStatus::Failed);
     // A new shard directory cannot be created either.
-    CHILD_CHECK(Store
-                    .store(*CacheKey::parse("ff" + keyHex(2).substr(2)),
-                           PayloadKind::Blob, "new", 1)
-                    .Status == StoreStatus::Failed);
+    CHILD_CHECK(
+        Store.store(*CacheKey::parse("ff" + keyHex(2).substr(2)), PayloadKind::Blob, "new", 1)
+            .Status == StoreStatus::Failed);
     CHILD_CHECK(Warnings.size() == 1);
     CHILD_CHECK(Store.processStats().WriteErrors == 2);
     CHILD_CHECK(Store.processStats().Hits == 1);
@@ -799,8 +753,7 @@ TEST_F(DirectoryCacheTest, ReadOnlyDirectoryStillHits) {
 TEST_F(DirectoryCacheTest, UnreadableEntryIsAReadErrorWithOneWarning) {
   expectPassesUnprivileged([&] {
     DirectoryCache Store(options());
-    CHILD_CHECK(Store.store(key(1), PayloadKind::Blob, "x", 1).Status ==
-                StoreStatus::Stored);
+    CHILD_CHECK(Store.store(key(1), PayloadKind::Blob, "x", 1).Status == StoreStatus::Stored);
     CHILD_CHECK(::chmod(entryPath(Store, 1).c_str(), 0) == 0);
     LookupResult R = Store.lookup(key(1));
     CHILD_CHECK(R.Status == LookupStatus::IOError);

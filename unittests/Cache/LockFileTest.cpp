@@ -34,8 +34,7 @@ pid_t deadPid() {
   return Pid;
 }
 
-void plantLock(llvm::StringRef Path, llvm::StringRef Content,
-               int64_t AgeSeconds) {
+void plantLock(llvm::StringRef Path, llvm::StringRef Content, int64_t AgeSeconds) {
   using namespace fileutil;
   UniqueFD FD = openFile(Path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
   ASSERT_TRUE(FD.valid());
@@ -62,8 +61,7 @@ TEST_F(LockFileTest, OneHolderAtATime) {
   EXPECT_FALSE(Second.acquired());
   First.Lock.reset();
   EXPECT_FALSE(exists());
-  EXPECT_EQ(LockFile::tryAcquire(Path, 600).Result,
-            LockFile::Outcome::Acquired);
+  EXPECT_EQ(LockFile::tryAcquire(Path, 600).Result, LockFile::Outcome::Acquired);
 }
 
 TEST_F(LockFileTest, LockOfDeadProcessIsBroken) {
@@ -75,8 +73,7 @@ TEST_F(LockFileTest, LockOfDeadProcessIsBroken) {
 
 TEST_F(LockFileTest, OldLockIsBrokenEvenIfHolderLives) {
   plantLock(Path, std::to_string(::getpid()) + " " + host() + " 0\n", 1000);
-  EXPECT_EQ(LockFile::tryAcquire(Path, 600).Result,
-            LockFile::Outcome::AcquiredAfterBreakingStale);
+  EXPECT_EQ(LockFile::tryAcquire(Path, 600).Result, LockFile::Outcome::AcquiredAfterBreakingStale);
 }
 
 TEST_F(LockFileTest, FreshLockOfLiveProcessIsKept) {
@@ -91,8 +88,7 @@ TEST_F(LockFileTest, FreshLockFromAnotherHostIsKept) {
   plantLock(Path, Content, 10);
   EXPECT_EQ(LockFile::tryAcquire(Path, 600).Result, LockFile::Outcome::Busy);
   plantLock(Path, Content, 1000);
-  EXPECT_EQ(LockFile::tryAcquire(Path, 600).Result,
-            LockFile::Outcome::AcquiredAfterBreakingStale);
+  EXPECT_EQ(LockFile::tryAcquire(Path, 600).Result, LockFile::Outcome::AcquiredAfterBreakingStale);
 }
 
 TEST_F(LockFileTest, EmptyFreshLockIsKept) {
@@ -119,8 +115,7 @@ TEST_F(LockFileTest, BrokenHolderDoesNotRemoveTheNewLock) {
 }
 
 TEST_F(LockFileTest, UnwritableDirectoryIsAnError) {
-  LockFile::Attempt A =
-      LockFile::tryAcquire("/nonexistent-dir/cleanup.lock", 600);
+  LockFile::Attempt A = LockFile::tryAcquire("/nonexistent-dir/cleanup.lock", 600);
   EXPECT_EQ(A.Result, LockFile::Outcome::Error);
   EXPECT_TRUE(A.EC);
 }

@@ -68,8 +68,7 @@ public:
       // Fill the accept queue so that the next SYN is dropped: a connect
       // to this port then hangs, like one to a host that does not answer.
       for (int I = 0; I < 8; ++I) {
-        int S =
-            ::socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+        int S = ::socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
         (void)::connect(S, reinterpret_cast<sockaddr *>(&A), sizeof(A));
         Fillers.push_back(S);
       }
@@ -89,8 +88,7 @@ public:
       ::close(S);
   }
 
-  std::string url(const std::string &Attributes = "",
-                  const std::string &UserInfo = "") const {
+  std::string url(const std::string &Attributes = "", const std::string &UserInfo = "") const {
     return "redis://" + (UserInfo.empty() ? "" : UserInfo + "@") +
            "127.0.0.1:" + std::to_string(Port) + "/0" +
            (Attributes.empty() ? "" : "?" + Attributes);
@@ -128,9 +126,7 @@ private:
     return Total;
   }
 
-  void send(int C, const char *Text) {
-    (void)::send(C, Text, std::strlen(Text), MSG_NOSIGNAL);
-  }
+  void send(int C, const char *Text) { (void)::send(C, Text, std::strlen(Text), MSG_NOSIGNAL); }
 
   void handle(int C) {
     switch (B) {
@@ -191,13 +187,11 @@ protected:
   void SetUp() override {
     if (!haveRedisSupport())
       GTEST_SKIP() << "built without hiredis (QSHAPE_ENABLE_REDIS=OFF)";
-    for (const char *Var :
-         {"QSHAPE_CACHE_REMOTE_KEY", "QSHAPE_CACHE_REMOTE_KEY_FILE",
-          "QSHAPE_CACHE_REMOTE_PASSWORD_FILE"})
+    for (const char *Var : {"QSHAPE_CACHE_REMOTE_KEY", "QSHAPE_CACHE_REMOTE_KEY_FILE",
+                            "QSHAPE_CACHE_REMOTE_PASSWORD_FILE"})
       ::unsetenv(Var);
     resetProblemsForTesting();
-    Previous = setWarningHandler(
-        [this](llvm::StringRef M) { Warnings.push_back(M.str()); });
+    Previous = setWarningHandler([this](llvm::StringRef M) { Warnings.push_back(M.str()); });
   }
   void TearDown() override {
     setWarningHandler(std::move(Previous));
@@ -235,15 +229,13 @@ TEST_F(RedisCacheTest, RefusedConnectionOpensTheBreaker) {
   EXPECT_NE(R.Detail.find("Connection refused"), std::string::npos) << R.Detail;
   for (int I = 0; I < 20; ++I)
     EXPECT_EQ(Remote->lookup(testKey()).Status, LookupStatus::Disabled);
-  EXPECT_EQ(Remote->store(testKey(), PayloadKind::Blob, "x", 1).Status,
-            StoreStatus::Disabled);
+  EXPECT_EQ(Remote->store(testKey(), PayloadKind::Blob, "x", 1).Status, StoreStatus::Disabled);
   EXPECT_LT(secondsSince(Start), 5.0);
   CacheStats S2 = Remote->processStats();
   EXPECT_EQ(S2.RemoteErrors, 1u);
   EXPECT_EQ(S2.RemoteSkipped, 21u);
   ASSERT_EQ(Warnings.size(), 1u);
-  EXPECT_NE(Warnings[0].find("uses the local cache only for the next 60 s"),
-            std::string::npos)
+  EXPECT_NE(Warnings[0].find("uses the local cache only for the next 60 s"), std::string::npos)
       << Warnings[0];
 }
 
@@ -272,15 +264,12 @@ TEST_F(RedisCacheTest, SilentServerCostsOneOperationTimeout) {
   LookupResult R = Remote->lookup(testKey());
   double First = secondsSince(Start);
   EXPECT_EQ(R.Status, LookupStatus::Timeout);
-  EXPECT_NE(R.Detail.find("within the operation timeout (300 ms"),
-            std::string::npos)
-      << R.Detail;
+  EXPECT_NE(R.Detail.find("within the operation timeout (300 ms"), std::string::npos) << R.Detail;
   EXPECT_GE(First, 0.25);
   EXPECT_LT(First, 5.0);
   for (int I = 0; I < 10; ++I)
     (void)Remote->lookup(testKey());
-  EXPECT_EQ(Remote->store(testKey(), PayloadKind::Blob, "x", 1).Status,
-            StoreStatus::Disabled);
+  EXPECT_EQ(Remote->store(testKey(), PayloadKind::Blob, "x", 1).Status, StoreStatus::Disabled);
   EXPECT_LT(secondsSince(Start), First + 1.0);
   EXPECT_EQ(Remote->processStats().RemoteTimeouts, 1u);
   EXPECT_EQ(Server.connections(), 1u);
@@ -305,9 +294,7 @@ TEST_F(RedisCacheTest, ReplyCutShortIsALostConnection) {
   ASSERT_TRUE(Remote);
   LookupResult R = Remote->lookup(testKey());
   EXPECT_EQ(R.Status, LookupStatus::IOError);
-  EXPECT_NE(R.Detail.find("closed the connection during GET"),
-            std::string::npos)
-      << R.Detail;
+  EXPECT_NE(R.Detail.find("closed the connection during GET"), std::string::npos) << R.Detail;
   EXPECT_FALSE(R.Entry);
   EXPECT_EQ(Remote->processStats().RemoteErrors, 1u);
 }
@@ -351,9 +338,7 @@ TEST_F(RedisCacheTest, ServerHangingUpDuringAnUploadDoesNotKillTheProcess) {
   StoreResult R = Remote->store(testKey(), PayloadKind::SharedLibrary, Big, 1);
   EXPECT_EQ(R.Status, StoreStatus::Failed) << R.Detail;
   EXPECT_LT(secondsSince(Start), 10.0);
-  EXPECT_EQ(Remote->processStats().RemoteErrors +
-                Remote->processStats().RemoteTimeouts,
-            1u);
+  EXPECT_EQ(Remote->processStats().RemoteErrors + Remote->processStats().RemoteTimeouts, 1u);
   ::sigaction(SIGPIPE, &Old, nullptr);
 }
 
@@ -361,8 +346,7 @@ TEST_F(RedisCacheTest, OversizedEntriesStayLocalWithoutTouchingTheServer) {
   FakeServer Server(FakeServer::Behaviour::Silent);
   auto Remote = open(Server.url("max-entry-size=1K&timeout=200ms"));
   ASSERT_TRUE(Remote);
-  StoreResult R =
-      Remote->store(testKey(), PayloadKind::Blob, std::string(4096, 'x'), 1);
+  StoreResult R = Remote->store(testKey(), PayloadKind::Blob, std::string(4096, 'x'), 1);
   EXPECT_EQ(R.Status, StoreStatus::TooLarge);
   EXPECT_NE(R.Detail.find("over the remote size limit (1.0 KiB, "
                           "max-entry-size)"),

@@ -113,8 +113,7 @@ class BarriersTest : public ::testing::TestWithParam<bool> {};
 TEST_P(BarriersTest, RuleDoesNotDependOnTheHost) {
   bool registered = GetParam();
   DialectRegistry registry;
-  registry.insert<arith::ArithDialect, func::FuncDialect, memref::MemRefDialect,
-                  scf::SCFDialect>();
+  registry.insert<arith::ArithDialect, func::FuncDialect, memref::MemRefDialect, scf::SCFDialect>();
   if (registered)
     qshape::registerQuantumDialect(registry);
   MLIRContext ctx(registry);

@@ -128,9 +128,7 @@ constexpr llvm::StringLiteral kOperators = R"mlir(
 
 enum class Host { Registered, Unregistered };
 
-std::string hostName(Host host) {
-  return host == Host::Registered ? "Registered" : "Unregistered";
-}
+std::string hostName(Host host) { return host == Host::Registered ? "Registered" : "Unregistered"; }
 
 std::unique_ptr<MLIRContext> makeContext(Host host) {
   DialectRegistry registry;
@@ -165,8 +163,7 @@ std::string nameOf(Value v) {
   }
   auto res = cast<OpResult>(v);
   StringRef tag = tagOf(res.getOwner());
-  std::string owner =
-      tag.empty() ? res.getOwner()->getName().getStringRef().str() : tag.str();
+  std::string owner = tag.empty() ? res.getOwner()->getName().getStringRef().str() : tag.str();
   return owner + "#" + std::to_string(res.getResultNumber());
 }
 
@@ -222,8 +219,7 @@ std::string describe(Operation *op) {
     for (unsigned i = 0, e = op->getNumOperands(); i < e; ++i)
       os << nameOf(g->getOutFor(i)) << ";";
     os << " forward=" << namesOf(g->getForwardArgs()) << " inreg=" << nameOf(g->getInRegister())
-       << " outreg=" << nameOf(g->getOutRegister())
-       << " indices=" << namesOf(g->getIndexArrays())
+       << " outreg=" << nameOf(g->getOutRegister()) << " indices=" << namesOf(g->getIndexArrays())
        << " ctrlindices=" << nameOf(g->getCtrlIndexArray())
        << " ctrlvalues=" << nameOf(g->getCtrlValueArray());
   }
@@ -275,22 +271,38 @@ TEST_P(GateViewHostTest, HostRegistersQuantumOpsOrNot) {
 
 TEST_P(GateViewHostTest, Classify) {
   const std::pair<const char *, QOpKind> expected[] = {
-      {"device", QOpKind::Device},         {"device_release", QOpKind::Device},
-      {"alloc", QOpKind::Alloc},           {"alloc_dyn", QOpKind::Alloc},
-      {"alloc_qb", QOpKind::AllocQubit},   {"dealloc", QOpKind::Dealloc},
-      {"extract", QOpKind::Extract},       {"extract_dyn", QOpKind::Extract},
-      {"insert", QOpKind::Insert},         {"insert_dyn", QOpKind::Insert},
-      {"h", QOpKind::Gate},                {"rot", QOpKind::Gate},
-      {"cnot", QOpKind::Gate},             {"crx", QOpKind::Gate},
-      {"paulirot", QOpKind::Gate},         {"multirz", QOpKind::Gate},
-      {"pcphase", QOpKind::Gate},          {"unitary", QOpKind::Gate},
-      {"gphase", QOpKind::GlobalPhase},    {"gphase_ctrl", QOpKind::GlobalPhase},
-      {"adjoint", QOpKind::Adjoint},       {"ctrl", QOpKind::Ctrl},
-      {"adj_yield", QOpKind::Yield},       {"namedobs", QOpKind::Observable},
-      {"compbasis", QOpKind::Observable},  {"tensor", QOpKind::Observable},
-      {"expval", QOpKind::Measurement},    {"measure", QOpKind::Measure},
-      {"const", QOpKind::NotQuantum},      {"for_gates", QOpKind::NotQuantum},
-      {"unknown", QOpKind::NotQuantum},    {"return", QOpKind::NotQuantum},
+      {"device", QOpKind::Device},
+      {"device_release", QOpKind::Device},
+      {"alloc", QOpKind::Alloc},
+      {"alloc_dyn", QOpKind::Alloc},
+      {"alloc_qb", QOpKind::AllocQubit},
+      {"dealloc", QOpKind::Dealloc},
+      {"extract", QOpKind::Extract},
+      {"extract_dyn", QOpKind::Extract},
+      {"insert", QOpKind::Insert},
+      {"insert_dyn", QOpKind::Insert},
+      {"h", QOpKind::Gate},
+      {"rot", QOpKind::Gate},
+      {"cnot", QOpKind::Gate},
+      {"crx", QOpKind::Gate},
+      {"paulirot", QOpKind::Gate},
+      {"multirz", QOpKind::Gate},
+      {"pcphase", QOpKind::Gate},
+      {"unitary", QOpKind::Gate},
+      {"gphase", QOpKind::GlobalPhase},
+      {"gphase_ctrl", QOpKind::GlobalPhase},
+      {"adjoint", QOpKind::Adjoint},
+      {"ctrl", QOpKind::Ctrl},
+      {"adj_yield", QOpKind::Yield},
+      {"namedobs", QOpKind::Observable},
+      {"compbasis", QOpKind::Observable},
+      {"tensor", QOpKind::Observable},
+      {"expval", QOpKind::Measurement},
+      {"measure", QOpKind::Measure},
+      {"const", QOpKind::NotQuantum},
+      {"for_gates", QOpKind::NotQuantum},
+      {"unknown", QOpKind::NotQuantum},
+      {"return", QOpKind::NotQuantum},
   };
   for (const auto &[tag, kind] : expected)
     EXPECT_EQ(kindName(classify(op(tag))), kindName(kind)) << tag;
@@ -335,10 +347,18 @@ TEST_P(GateViewHostTest, OnlyGateLikeOpsHaveAView) {
 
 TEST_P(GateViewHostTest, GateNames) {
   const std::pair<const char *, const char *> expected[] = {
-      {"h", "Hadamard"},          {"rot", "Rot"},         {"cnot", "CNOT"},
-      {"crx", "RX"},              {"paulirot", "PauliRot"}, {"multirz", "MultiRZ"},
-      {"pcphase", "PCPhase"},     {"unitary", "QubitUnitary"}, {"gphase", "GlobalPhase"},
-      {"gphase_ctrl", "GlobalPhase"}, {"adj_t", "T"},   {"ctrl_h", "Hadamard"},
+      {"h", "Hadamard"},
+      {"rot", "Rot"},
+      {"cnot", "CNOT"},
+      {"crx", "RX"},
+      {"paulirot", "PauliRot"},
+      {"multirz", "MultiRZ"},
+      {"pcphase", "PCPhase"},
+      {"unitary", "QubitUnitary"},
+      {"gphase", "GlobalPhase"},
+      {"gphase_ctrl", "GlobalPhase"},
+      {"adj_t", "T"},
+      {"ctrl_h", "Hadamard"},
   };
   for (const auto &[tag, name] : expected) {
     EXPECT_EQ(gate(tag).getGateName(), name) << tag;
@@ -440,8 +460,8 @@ TEST_P(GateViewHostTest, GetOutFor) {
   EXPECT_EQ(nameOf(gp.getOutFor(1)), "gphase_ctrl#0");
   EXPECT_EQ(nameOf(gp.getOutFor(2)), "<null>");
   // Every qubit result is reachable from exactly the operand it replaces.
-  for (StringRef tag : {"h", "rot", "cnot", "crx", "paulirot", "multirz", "pcphase", "unitary",
-                        "gphase_ctrl"}) {
+  for (StringRef tag :
+       {"h", "rot", "cnot", "crx", "paulirot", "multirz", "pcphase", "unitary", "gphase_ctrl"}) {
     Operation *o = op(tag);
     GateView g = gate(tag);
     unsigned found = 0;
@@ -621,9 +641,11 @@ TEST_P(GateViewHostTest, RegisterAccessWire) {
     if (std::optional<RegisterAccess> a = RegisterAccess::get(o))
       wires[tagOf(o).str()] = a->wire();
   });
-  std::map<std::string, std::optional<int64_t>> want = {
-      {"static", 1}, {"constant", 2}, {"negative", std::nullopt},
-      {"computed", std::nullopt}, {"insert", 2}};
+  std::map<std::string, std::optional<int64_t>> want = {{"static", 1},
+                                                        {"constant", 2},
+                                                        {"negative", std::nullopt},
+                                                        {"computed", std::nullopt},
+                                                        {"insert", 2}};
   EXPECT_EQ(wires, want);
 }
 
@@ -640,15 +662,16 @@ TEST_P(GateViewHostTest, AllocSize) {
 
 TEST_P(GateViewHostTest, IsOrdered) {
   // Value semantics: order is carried by SSA values only.
-  for (StringRef tag : {"h", "rot", "cnot", "crx", "paulirot", "multirz", "pcphase", "unitary",
-                        "extract", "extract_dyn", "insert", "insert_dyn", "namedobs",
-                        "compbasis", "tensor", "adj_yield", "adjoint", "ctrl", "ctrl_h",
-                        "const", "for_gates", "return"})
+  for (StringRef tag :
+       {"h",        "rot",       "cnot",      "crx",         "paulirot", "multirz",
+        "pcphase",  "unitary",   "extract",   "extract_dyn", "insert",   "insert_dyn",
+        "namedobs", "compbasis", "tensor",    "adj_yield",   "adjoint",  "ctrl",
+        "ctrl_h",   "const",     "for_gates", "return"})
     EXPECT_FALSE(isOrdered(op(tag))) << tag.str();
   // Side effects (or unknown effects): must keep their order.
-  for (StringRef tag : {"device", "device_release", "alloc", "alloc_dyn", "alloc_qb", "dealloc",
-                        "gphase", "gphase_ctrl", "measure", "expval", "adjoint_phase",
-                        "for_measure", "unknown"})
+  for (StringRef tag :
+       {"device", "device_release", "alloc", "alloc_dyn", "alloc_qb", "dealloc", "gphase",
+        "gphase_ctrl", "measure", "expval", "adjoint_phase", "for_measure", "unknown"})
     EXPECT_TRUE(isOrdered(op(tag))) << tag.str();
 }
 

@@ -64,8 +64,7 @@ TEST_F(OpTableTest, SameOpsAsTheDialect) {
 
 TEST_F(OpTableTest, SegmentTraitsMatchTheGroups) {
   for (const QuantumOpInfo &info : getQuantumOpTable()) {
-    std::optional<RegisteredOperationName> name =
-        RegisteredOperationName::lookup(info.name, &ctx);
+    std::optional<RegisteredOperationName> name = RegisteredOperationName::lookup(info.name, &ctx);
     ASSERT_TRUE(name) << info.name.str();
     bool operandSegments = name->hasTrait<OpTrait::AttrSizedOperandSegments>();
     bool resultSegments = name->hasTrait<OpTrait::AttrSizedResultSegments>();
@@ -79,8 +78,8 @@ TEST_F(OpTableTest, SegmentTraitsMatchTheGroups) {
 }
 
 TEST_F(OpTableTest, GroupsCoverEveryOperandOfTheRoundTripTest) {
-  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(
-      QSHAPE_SOURCE_DIR "/test/Dialect/Quantum/round-trip.mlir", &ctx);
+  OwningOpRef<ModuleOp> module =
+      parseSourceFile<ModuleOp>(QSHAPE_SOURCE_DIR "/test/Dialect/Quantum/round-trip.mlir", &ctx);
   ASSERT_TRUE(module);
   llvm::StringSet<> seen;
   module->walk([&](Operation *op) {

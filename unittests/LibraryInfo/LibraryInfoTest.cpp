@@ -22,10 +22,18 @@ LibraryInfo sample() {
   info.optLevel = 2;
   info.roll = false;
   info.defaultEntry = "jit_circuit";
-  info.entries.push_back({"jit_circuit", "circuit", "_catalyst_pyface_jit_circuit",
-                          "_mlir_ciface_jit_circuit", {"tensor<3xf64>", "f64"}, {"tensor<f64>"}});
-  info.entries.push_back({"jit_other", "other", "_catalyst_pyface_jit_other",
-                          "_mlir_ciface_jit_other", {}, {"tensor<4xf64>"}});
+  info.entries.push_back({"jit_circuit",
+                          "circuit",
+                          "_catalyst_pyface_jit_circuit",
+                          "_mlir_ciface_jit_circuit",
+                          {"tensor<3xf64>", "f64"},
+                          {"tensor<f64>"}});
+  info.entries.push_back({"jit_other",
+                          "other",
+                          "_catalyst_pyface_jit_other",
+                          "_mlir_ciface_jit_other",
+                          {},
+                          {"tensor<4xf64>"}});
   return info;
 }
 

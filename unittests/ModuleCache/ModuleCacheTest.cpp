@@ -7,8 +7,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "qshape/InitAll.h"
 #include "qshape/ModuleCache/ModuleCache.h"
+#include "qshape/InitAll.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/DialectRegistry.h"
@@ -96,15 +96,13 @@ void reverseUseLists(ModuleOp module) {
 TEST_F(ModuleCacheTest, PayloadRecordsNoUseListOrder) {
   OwningOpRef<ModuleOp> parsed = parse();
   ASSERT_TRUE(parsed);
-  FailureOr<std::string> natural =
-      modulecache::encodeModule(*parsed, kKey);
+  FailureOr<std::string> natural = modulecache::encodeModule(*parsed, kKey);
   ASSERT_TRUE(succeeded(natural));
 
   OwningOpRef<ModuleOp> shuffled = parse();
   reverseUseLists(*shuffled);
   ASSERT_EQ(multiUseValues(*shuffled).size(), 2u);
-  FailureOr<std::string> payload =
-      modulecache::encodeModule(*shuffled, kKey);
+  FailureOr<std::string> payload = modulecache::encodeModule(*shuffled, kKey);
   ASSERT_TRUE(succeeded(payload));
   // With an order recorded, the bytes would differ (and be more).
   EXPECT_EQ(*payload, *natural);
@@ -113,13 +111,11 @@ TEST_F(ModuleCacheTest, PayloadRecordsNoUseListOrder) {
 TEST_F(ModuleCacheTest, MissAndHitHaveTheirUsesInOneOrder) {
   OwningOpRef<ModuleOp> miss = parse();
   reverseUseLists(*miss);
-  FailureOr<std::string> payload =
-      modulecache::encodeModule(*miss, kKey);
+  FailureOr<std::string> payload = modulecache::encodeModule(*miss, kKey);
   ASSERT_TRUE(succeeded(payload));
 
   std::string why;
-  FailureOr<OwningOpRef<ModuleOp>> hit =
-      modulecache::loadModule(&context, *payload, why);
+  FailureOr<OwningOpRef<ModuleOp>> hit = modulecache::loadModule(&context, *payload, why);
   ASSERT_TRUE(succeeded(hit)) << why;
   SmallVector<Value> missValues = multiUseValues(*miss);
   SmallVector<Value> hitValues = multiUseValues(**hit);

@@ -20,7 +20,7 @@ using ::testing::ExitedWithCode;
 
 namespace {
 
-#define EXPECT_RUNTIME_ERROR(statement, pattern)                               \
+#define EXPECT_RUNTIME_ERROR(statement, pattern)                                                   \
   EXPECT_EXIT(statement, ExitedWithCode(1), "^qshape-runtime: error: " pattern)
 
 class RuntimeErrors : public RuntimeTest {
@@ -140,8 +140,8 @@ TEST_F(RuntimeErrors, OutOfMemoryIsAnErrorNotACrash) {
   o.max_state_bytes = std::uint64_t{1} << 40; // past the estimate, into malloc
   restart(o);
   EXPECT_RUNTIME_ERROR(applyGateUnderAMemoryLimit(),
-      "__catalyst__qis__PauliX: out of memory: cannot allocate the state of 26 "
-      "qubits \\(1 GiB\\)");
+                       "__catalyst__qis__PauliX: out of memory: cannot allocate the state of 26 "
+                       "qubits \\(1 GiB\\)");
 }
 
 TEST_F(RuntimeErrors, BadPauliWord) {

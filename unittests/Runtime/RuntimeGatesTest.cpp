@@ -28,38 +28,52 @@ struct FixedGate {
   std::function<void(const double *, QUBIT *const *, const Modifiers *)> call;
 };
 
-#define G0(N, W, ...)                                                          \
-  FixedGate {                                                                  \
-    GateKind::N, 0, W, [](const double *p, QUBIT *const *q, const Modifiers *m) { \
-      (void)p;                                                                 \
-      __catalyst__qis__##N(__VA_ARGS__, m);                                    \
-    }                                                                          \
+#define G0(N, W, ...)                                                                              \
+  FixedGate {                                                                                      \
+    GateKind::N, 0, W, [](const double *p, QUBIT *const *q, const Modifiers *m) {                  \
+      (void)p;                                                                                     \
+      __catalyst__qis__##N(__VA_ARGS__, m);                                                        \
+    }                                                                                              \
   }
-#define GP(N, P, W, ...)                                                       \
-  FixedGate {                                                                  \
-    GateKind::N, P, W, [](const double *p, QUBIT *const *q, const Modifiers *m) { \
-      __catalyst__qis__##N(__VA_ARGS__, m);                                    \
-    }                                                                          \
+#define GP(N, P, W, ...)                                                                           \
+  FixedGate {                                                                                      \
+    GateKind::N, P, W, [](const double *p, QUBIT *const *q, const Modifiers *m) {                  \
+      __catalyst__qis__##N(__VA_ARGS__, m);                                                        \
+    }                                                                                              \
   }
 
 std::vector<FixedGate> fixedGates() {
   return {
-      G0(PauliX, 1, q[0]), G0(PauliY, 1, q[0]), G0(PauliZ, 1, q[0]),
-      G0(Hadamard, 1, q[0]), G0(S, 1, q[0]), G0(T, 1, q[0]), G0(SX, 1, q[0]),
-      GP(PhaseShift, 1, 1, p[0], q[0]), GP(RX, 1, 1, p[0], q[0]),
-      GP(RY, 1, 1, p[0], q[0]), GP(RZ, 1, 1, p[0], q[0]),
+      G0(PauliX, 1, q[0]),
+      G0(PauliY, 1, q[0]),
+      G0(PauliZ, 1, q[0]),
+      G0(Hadamard, 1, q[0]),
+      G0(S, 1, q[0]),
+      G0(T, 1, q[0]),
+      G0(SX, 1, q[0]),
+      GP(PhaseShift, 1, 1, p[0], q[0]),
+      GP(RX, 1, 1, p[0], q[0]),
+      GP(RY, 1, 1, p[0], q[0]),
+      GP(RZ, 1, 1, p[0], q[0]),
       GP(Rot, 3, 1, p[0], p[1], p[2], q[0]),
-      G0(CNOT, 2, q[0], q[1]), G0(CY, 2, q[0], q[1]), G0(CZ, 2, q[0], q[1]),
-      G0(SWAP, 2, q[0], q[1]), G0(ISWAP, 2, q[0], q[1]),
-      GP(PSWAP, 1, 2, p[0], q[0], q[1]), GP(IsingXX, 1, 2, p[0], q[0], q[1]),
-      GP(IsingYY, 1, 2, p[0], q[0], q[1]), GP(IsingXY, 1, 2, p[0], q[0], q[1]),
+      G0(CNOT, 2, q[0], q[1]),
+      G0(CY, 2, q[0], q[1]),
+      G0(CZ, 2, q[0], q[1]),
+      G0(SWAP, 2, q[0], q[1]),
+      G0(ISWAP, 2, q[0], q[1]),
+      GP(PSWAP, 1, 2, p[0], q[0], q[1]),
+      GP(IsingXX, 1, 2, p[0], q[0], q[1]),
+      GP(IsingYY, 1, 2, p[0], q[0], q[1]),
+      GP(IsingXY, 1, 2, p[0], q[0], q[1]),
       GP(IsingZZ, 1, 2, p[0], q[0], q[1]),
       GP(SingleExcitation, 1, 2, p[0], q[0], q[1]),
       GP(ControlledPhaseShift, 1, 2, p[0], q[0], q[1]),
-      GP(CRX, 1, 2, p[0], q[0], q[1]), GP(CRY, 1, 2, p[0], q[0], q[1]),
+      GP(CRX, 1, 2, p[0], q[0], q[1]),
+      GP(CRY, 1, 2, p[0], q[0], q[1]),
       GP(CRZ, 1, 2, p[0], q[0], q[1]),
       GP(CRot, 3, 2, p[0], p[1], p[2], q[0], q[1]),
-      G0(CSWAP, 3, q[0], q[1], q[2]), G0(Toffoli, 3, q[0], q[1], q[2]),
+      G0(CSWAP, 3, q[0], q[1], q[2]),
+      G0(Toffoli, 3, q[0], q[1], q[2]),
       GP(DoubleExcitation, 1, 4, p[0], q[0], q[1], q[2], q[3]),
   };
 }
@@ -68,9 +82,8 @@ std::vector<FixedGate> fixedGates() {
 /// qshape-sim and compiled programs disagree on what runs) and its row in
 /// fixedGates() (or it goes untested here).
 TEST(RuntimeCatalogue, EveryGateOfTheSimulatorHasItsFunction) {
-  std::set<GateKind> tested = {GateKind::Identity, GateKind::MultiRZ, GateKind::PCPhase,
-                               GateKind::GlobalPhase, GateKind::PauliRot,
-                               GateKind::QubitUnitary};
+  std::set<GateKind> tested = {GateKind::Identity,    GateKind::MultiRZ,  GateKind::PCPhase,
+                               GateKind::GlobalPhase, GateKind::PauliRot, GateKind::QubitUnitary};
   for (const FixedGate &gate : fixedGates())
     tested.insert(gate.kind);
   for (int k = 0; k <= static_cast<int>(GateKind::QubitUnitary); ++k) {
@@ -231,15 +244,11 @@ TEST_F(RuntimeGatesAnalytic, AdjointAndControlValues) {
   bool values[1] = {false};
   Modifiers ctrl0{false, 1, reinterpret_cast<QUBIT *>(ctrls), values};
   __catalyst__qis__RX(0.8, q[1], &ctrl0);
-  EXPECT_LT(maxDistance(runtimeState(),
-                        {std::cos(0.4), Complex(0, -std::sin(0.4)), 0, 0}),
-            Tol);
+  EXPECT_LT(maxDistance(runtimeState(), {std::cos(0.4), Complex(0, -std::sin(0.4)), 0, 0}), Tol);
   // Controlled on |1>: nothing happens.
   values[0] = true;
   __catalyst__qis__RX(0.8, q[1], &ctrl0);
-  EXPECT_LT(maxDistance(runtimeState(),
-                        {std::cos(0.4), Complex(0, -std::sin(0.4)), 0, 0}),
-            Tol);
+  EXPECT_LT(maxDistance(runtimeState(), {std::cos(0.4), Complex(0, -std::sin(0.4)), 0, 0}), Tol);
 }
 
 TEST_F(RuntimeGatesAnalytic, ControlledGlobalPhase) {
@@ -253,8 +262,7 @@ TEST_F(RuntimeGatesAnalytic, ControlledGlobalPhase) {
   EXPECT_LT(maxDistance(runtimeState(), {r, r * std::polar(1.0, -0.6)}), Tol);
   // Uncontrolled: a phase on everything.
   __catalyst__qis__GlobalPhase(0.6, nullptr);
-  EXPECT_LT(maxDistance(runtimeState(), {r * std::polar(1.0, -0.6),
-                                         r * std::polar(1.0, -1.2)}),
+  EXPECT_LT(maxDistance(runtimeState(), {r * std::polar(1.0, -0.6), r * std::polar(1.0, -1.2)}),
             Tol);
 }
 
@@ -283,9 +291,7 @@ TEST_F(RuntimeGatesAnalytic, PauliRotIsARotationAndHonoursCond) {
   EXPECT_LT(maxDistance(runtimeState(), basis(2, 0)), Tol);
   __catalyst__qis__PauliRot("IX", 0.9, nullptr, true, 2, q[0], q[1]);
   // exp(-i 0.45 X) on wire 1.
-  EXPECT_LT(maxDistance(runtimeState(),
-                        {std::cos(0.45), Complex(0, -std::sin(0.45)), 0, 0}),
-            Tol);
+  EXPECT_LT(maxDistance(runtimeState(), {std::cos(0.45), Complex(0, -std::sin(0.45)), 0, 0}), Tol);
 }
 
 TEST_F(RuntimeGatesAnalytic, QubitUnitaryReadsStrides) {

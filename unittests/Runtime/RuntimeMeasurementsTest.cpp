@@ -241,8 +241,8 @@ TEST_F(RuntimeShots, PostselectCollapses) {
     __catalyst__qis__Hadamard(slot(r, 0), nullptr);
     RESULT *m = __catalyst__qis__Measure(slot(r, 0), outcome);
     EXPECT_EQ(*m, outcome == 1);
-    EXPECT_TRUE(__catalyst__rt__result_equal(
-        m, outcome ? __catalyst__rt__result_get_one() : __catalyst__rt__result_get_zero()));
+    EXPECT_TRUE(__catalyst__rt__result_equal(m, outcome ? __catalyst__rt__result_get_one()
+                                                        : __catalyst__rt__result_get_zero()));
     const std::vector<double> p = runtimeProbs();
     EXPECT_NEAR(p[outcome ? 2 : 0], 1.0, Tol);
   }

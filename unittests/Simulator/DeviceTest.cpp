@@ -18,8 +18,7 @@ namespace {
 
 constexpr double Tol = 1e-12;
 
-Status apply(Device &device, GateKind kind, std::vector<double> params,
-             std::vector<int> wires) {
+Status apply(Device &device, GateKind kind, std::vector<double> params, std::vector<int> wires) {
   GateApplication gate;
   gate.kind = kind;
   gate.params = params;
@@ -102,7 +101,7 @@ TEST(SimulatorDevice, ShotEstimates) {
   ASSERT_TRUE(apply(device, GateKind::RY, {1.0}, {0}).succeeded());
   const Observable z = Observable::named(NamedObservable::PauliZ, 0);
   const double e = *device.expval(z), v = *device.var(z);
-  EXPECT_NE(e, std::cos(1.0)); // estimated...
+  EXPECT_NE(e, std::cos(1.0));         // estimated...
   EXPECT_NEAR(e, std::cos(1.0), 0.05); // ...from 4000 shots
   // Its own 4000 samples (the stream moved on): near sin^2, not equal.
   EXPECT_NE(v, std::sin(1.0) * std::sin(1.0));

@@ -20,10 +20,10 @@ constexpr double Pi = 3.14159265358979323846;
 constexpr double Tol = 1e-10;
 const Complex I{0.0, 1.0};
 
-#define EXPECT_OK(expr)                                                        \
-  do {                                                                         \
-    Status status_ = (expr);                                                   \
-    EXPECT_TRUE(status_.succeeded()) << status_.message();                     \
+#define EXPECT_OK(expr)                                                                            \
+  do {                                                                                             \
+    Status status_ = (expr);                                                                       \
+    EXPECT_TRUE(status_.succeeded()) << status_.message();                                         \
   } while (false)
 
 Observable X(int w) { return Observable::named(NamedObservable::PauliX, w); }
@@ -112,8 +112,7 @@ TEST(SimulatorMeasurements, NamedObservables) {
   EXPECT_NEAR(expval(sv, Z(1)), std::cos(Phi), Tol);
   EXPECT_NEAR(expval(sv, Z(2)), 1.0, Tol);
   EXPECT_NEAR(expval(sv, Id(1)), 1.0, Tol);
-  EXPECT_NEAR(expval(sv, H(1)), (std::sin(Phi) + std::cos(Phi)) / std::sqrt(2),
-              Tol);
+  EXPECT_NEAR(expval(sv, H(1)), (std::sin(Phi) + std::cos(Phi)) / std::sqrt(2), Tol);
 
   EXPECT_NEAR(var(sv, Z(0)), std::sin(Theta) * std::sin(Theta), Tol);
   EXPECT_NEAR(var(sv, X(0)), 1.0, Tol);
@@ -125,14 +124,12 @@ TEST(SimulatorMeasurements, NamedObservables) {
 
 TEST(SimulatorMeasurements, TensorProducts) {
   const StateVector sv = product();
-  EXPECT_NEAR(expval(sv, Observable::tensor({Z(0), X(1)})),
-              std::cos(Theta) * std::sin(Phi), Tol);
-  EXPECT_NEAR(expval(sv, Observable::tensor({Y(0), Z(1), Z(2)})),
-              -std::sin(Theta) * std::cos(Phi), Tol);
+  EXPECT_NEAR(expval(sv, Observable::tensor({Z(0), X(1)})), std::cos(Theta) * std::sin(Phi), Tol);
+  EXPECT_NEAR(expval(sv, Observable::tensor({Y(0), Z(1), Z(2)})), -std::sin(Theta) * std::cos(Phi),
+              Tol);
   // A Hadamard factor takes the general (copy-and-apply) path.
   EXPECT_NEAR(expval(sv, Observable::tensor({Z(0), H(1)})),
-              std::cos(Theta) * (std::sin(Phi) + std::cos(Phi)) / std::sqrt(2),
-              Tol);
+              std::cos(Theta) * (std::sin(Phi) + std::cos(Phi)) / std::sqrt(2), Tol);
   const double zx = std::cos(Theta) * std::sin(Phi);
   EXPECT_NEAR(var(sv, Observable::tensor({Z(0), X(1)})), 1.0 - zx * zx, Tol);
 
@@ -146,8 +143,8 @@ TEST(SimulatorMeasurements, TensorProducts) {
 
 TEST(SimulatorMeasurements, HamiltonianExpvalAndVar) {
   const StateVector sv = product();
-  const Observable ham = Observable::hamiltonian(
-      {0.5, 0.3, -0.2}, {Z(0), X(1), Observable::tensor({Z(0), X(1)})});
+  const Observable ham =
+      Observable::hamiltonian({0.5, 0.3, -0.2}, {Z(0), X(1), Observable::tensor({Z(0), X(1)})});
   const double c = std::cos(Theta), s = std::sin(Phi);
   EXPECT_NEAR(expval(sv, ham), 0.5 * c + 0.3 * s - 0.2 * c * s, Tol);
 
@@ -165,17 +162,14 @@ TEST(SimulatorMeasurements, HermitianObservables) {
   const StateVector sv = product();
   // Z (x) Z as a matrix on wires (0, 1) equals the tensor product.
   const Observable zz = Observable::hermitian(
-      {1.0, 0.0, 0.0, 0.0, 0.0, -1.0, 0.0, 0.0, 0.0, 0.0, -1.0, 0.0, 0.0, 0.0,
-       0.0, 1.0},
-      {0, 1});
+      {1.0, 0.0, 0.0, 0.0, 0.0, -1.0, 0.0, 0.0, 0.0, 0.0, -1.0, 0.0, 0.0, 0.0, 0.0, 1.0}, {0, 1});
   EXPECT_NEAR(expval(sv, zz), std::cos(Theta) * std::cos(Phi), Tol);
 
   // A generic 2x2 Hermitian on RY(phi)|0> = (cos, sin): <A> = a00 c^2 +
   // a11 s^2 + 2 Re(a01) c s.
   StateVector one(1);
   EXPECT_OK(one.applyGate("RY", {Phi}, {0}));
-  const Observable a =
-      Observable::hermitian({1.0, 2.0 - I, 2.0 + I, -3.0}, {0});
+  const Observable a = Observable::hermitian({1.0, 2.0 - I, 2.0 + I, -3.0}, {0});
   const double c = std::cos(Phi / 2), s = std::sin(Phi / 2);
   const double mean = c * c - 3 * s * s + 4 * c * s;
   EXPECT_NEAR(expval(one, a), mean, Tol);
@@ -188,8 +182,7 @@ TEST(SimulatorMeasurements, RejectsBadObservables) {
   const StateVector sv = product();
   EXPECT_TRUE(sv.expval(Z(3)).failed());
   EXPECT_TRUE(sv.expval(Observable::tensor({Z(0), X(0)})).failed());
-  EXPECT_TRUE(
-      sv.expval(Observable::hermitian({1.0, I, I, 1.0}, {0})).failed());
+  EXPECT_TRUE(sv.expval(Observable::hermitian({1.0, I, I, 1.0}, {0})).failed());
   EXPECT_TRUE(sv.expval(Observable::hermitian({1.0, 0.0}, {0})).failed());
   EXPECT_TRUE(sv.var(Observable::hamiltonian({1.0}, {Z(0), Z(1)})).failed());
   EXPECT_TRUE(lookupNamedObservable("PauliQ").failed());
@@ -317,15 +310,13 @@ TEST(SimulatorMeasurements, SampleObservableEigenvalues) {
   StateVector sv(3, 77);
   EXPECT_OK(sv.applyGate("Hadamard", {}, {0}));
   EXPECT_OK(sv.applyGate("RX", {-Pi / 2}, {1}));
-  for (const Observable &obs :
-       {X(0), Y(1), Z(2), Observable::tensor({X(0), Y(1)})}) {
+  for (const Observable &obs : {X(0), Y(1), Z(2), Observable::tensor({X(0), Y(1)})}) {
     Expected<std::vector<double>> eig = sv.sample(obs, 200);
     ASSERT_TRUE(eig.succeeded()) << eig.message();
     for (double e : *eig)
       EXPECT_EQ(e, 1.0) << obs.str();
   }
-  Expected<std::vector<double>> minus =
-      sv.sample(Observable::tensor({X(0), Y(1), Z(2)}), 50);
+  Expected<std::vector<double>> minus = sv.sample(Observable::tensor({X(0), Y(1), Z(2)}), 50);
   ASSERT_TRUE(minus.succeeded());
   EXPECT_EQ((*minus)[0], 1.0);
   // Z on |+>: +-1 with mean ~0; Hadamard on |0>: mean 1/sqrt2.
@@ -341,8 +332,7 @@ TEST(SimulatorMeasurements, SampleObservableEigenvalues) {
   EXPECT_NEAR(sumZ / shots, 0.0, 5 / std::sqrt(double(shots)));
   EXPECT_NEAR(sumH / shots, 1 / std::sqrt(2.0), 5 / std::sqrt(double(shots)));
 
-  Expected<std::vector<std::pair<double, std::uint64_t>>> counts =
-      sv.counts(Z(0), shots);
+  Expected<std::vector<std::pair<double, std::uint64_t>>> counts = sv.counts(Z(0), shots);
   ASSERT_TRUE(counts.succeeded());
   ASSERT_EQ(counts->size(), 2u);
   EXPECT_EQ((*counts)[0].first, -1.0);
@@ -351,8 +341,7 @@ TEST(SimulatorMeasurements, SampleObservableEigenvalues) {
   EXPECT_GT((*counts)[0].second, 0u);
   EXPECT_GT((*counts)[1].second, 0u);
 
-  EXPECT_TRUE(sv.sample(Observable::hermitian({1.0, 0.0, 0.0, -1.0}, {0}), 5)
-                  .failed());
+  EXPECT_TRUE(sv.sample(Observable::hermitian({1.0, 0.0, 0.0, -1.0}, {0}), 5).failed());
 }
 
 } // namespace

@@ -55,16 +55,15 @@ double maxDistance(const StateVector &a, const StateVector &b) {
   return dist;
 }
 
-#define EXPECT_OK(expr)                                                        \
-  do {                                                                         \
-    Status status_ = (expr);                                                   \
-    EXPECT_TRUE(status_.succeeded()) << status_.message();                     \
+#define EXPECT_OK(expr)                                                                            \
+  do {                                                                                             \
+    Status status_ = (expr);                                                                       \
+    EXPECT_TRUE(status_.succeeded()) << status_.message();                                         \
   } while (false)
 
 /// The matrix of a gate on wires 0..k-1 of a k-qubit register, column j
 /// being the image of basis state |j>.
-std::vector<Complex> gateMatrix(std::string_view name,
-                                std::vector<double> params, unsigned k) {
+std::vector<Complex> gateMatrix(std::string_view name, std::vector<double> params, unsigned k) {
   const std::size_t dim = std::size_t{1} << k;
   std::vector<Complex> m(dim * dim);
   for (std::size_t j = 0; j < dim; ++j) {
@@ -79,14 +78,12 @@ std::vector<Complex> gateMatrix(std::string_view name,
   return m;
 }
 
-void expectMatrixNear(const std::vector<Complex> &actual,
-                      const std::vector<Complex> &expected,
+void expectMatrixNear(const std::vector<Complex> &actual, const std::vector<Complex> &expected,
                       const std::string &what) {
   ASSERT_EQ(actual.size(), expected.size()) << what;
   for (std::size_t i = 0; i < actual.size(); ++i)
     EXPECT_LT(std::abs(actual[i] - expected[i]), Tol)
-        << what << " entry " << i << ": got " << actual[i] << ", expected "
-        << expected[i];
+        << what << " entry " << i << ": got " << actual[i] << ", expected " << expected[i];
 }
 
 /// diag(I, u) for a 2x2 or 4x4 `u`: the singly-controlled version.
@@ -109,19 +106,16 @@ std::vector<Complex> diag(std::vector<Complex> d) {
 }
 
 std::vector<Complex> rxMatrix(double t) {
-  return {std::cos(t / 2), -I * std::sin(t / 2), -I * std::sin(t / 2),
-          std::cos(t / 2)};
+  return {std::cos(t / 2), -I * std::sin(t / 2), -I * std::sin(t / 2), std::cos(t / 2)};
 }
 std::vector<Complex> ryMatrix(double t) {
   return {std::cos(t / 2), -std::sin(t / 2), std::sin(t / 2), std::cos(t / 2)};
 }
-std::vector<Complex> rzMatrix(double t) {
-  return {expi(-t / 2), 0.0, 0.0, expi(t / 2)};
-}
+std::vector<Complex> rzMatrix(double t) { return {expi(-t / 2), 0.0, 0.0, expi(t / 2)}; }
 std::vector<Complex> rotMatrix(double phi, double theta, double omega) {
   const double c = std::cos(theta / 2), s = std::sin(theta / 2);
-  return {expi(-(phi + omega) / 2) * c, -expi((phi - omega) / 2) * s,
-          expi(-(phi - omega) / 2) * s, expi((phi + omega) / 2) * c};
+  return {expi(-(phi + omega) / 2) * c, -expi((phi - omega) / 2) * s, expi(-(phi - omega) / 2) * s,
+          expi((phi + omega) / 2) * c};
 }
 
 //===----------------------------------------------------------------------===//
@@ -177,26 +171,20 @@ TEST(SimulatorGates, SingleQubitMatrices) {
   expectMatrixNear(gateMatrix("S", {}, 1), diag({1.0, I}), "S");
   expectMatrixNear(gateMatrix("T", {}, 1), diag({1.0, expi(Pi / 4)}), "T");
   expectMatrixNear(gateMatrix("SX", {}, 1),
-                   {0.5 + 0.5 * I, 0.5 - 0.5 * I, 0.5 - 0.5 * I,
-                    0.5 + 0.5 * I},
-                   "SX");
+                   {0.5 + 0.5 * I, 0.5 - 0.5 * I, 0.5 - 0.5 * I, 0.5 + 0.5 * I}, "SX");
   expectMatrixNear(gateMatrix("RX", {0.7}, 1), rxMatrix(0.7), "RX");
   expectMatrixNear(gateMatrix("RY", {0.7}, 1), ryMatrix(0.7), "RY");
   expectMatrixNear(gateMatrix("RZ", {0.7}, 1), rzMatrix(0.7), "RZ");
-  expectMatrixNear(gateMatrix("Rot", {0.3, 0.5, 0.9}, 1),
-                   rotMatrix(0.3, 0.5, 0.9), "Rot");
-  expectMatrixNear(gateMatrix("PhaseShift", {0.4}, 1), diag({1.0, expi(0.4)}),
-                   "PhaseShift");
-  expectMatrixNear(gateMatrix("GlobalPhase", {0.4}, 1),
-                   diag({expi(-0.4), expi(-0.4)}), "GlobalPhase");
+  expectMatrixNear(gateMatrix("Rot", {0.3, 0.5, 0.9}, 1), rotMatrix(0.3, 0.5, 0.9), "Rot");
+  expectMatrixNear(gateMatrix("PhaseShift", {0.4}, 1), diag({1.0, expi(0.4)}), "PhaseShift");
+  expectMatrixNear(gateMatrix("GlobalPhase", {0.4}, 1), diag({expi(-0.4), expi(-0.4)}),
+                   "GlobalPhase");
 }
 
 TEST(SimulatorGates, TwoQubitMatrices) {
   const double t = 0.83, c = std::cos(t / 2), s = std::sin(t / 2);
-  expectMatrixNear(gateMatrix("CNOT", {}, 2), controlled({0.0, 1.0, 1.0, 0.0}),
-                   "CNOT");
-  expectMatrixNear(gateMatrix("CY", {}, 2), controlled({0.0, -I, I, 0.0}),
-                   "CY");
+  expectMatrixNear(gateMatrix("CNOT", {}, 2), controlled({0.0, 1.0, 1.0, 0.0}), "CNOT");
+  expectMatrixNear(gateMatrix("CY", {}, 2), controlled({0.0, -I, I, 0.0}), "CY");
   expectMatrixNear(gateMatrix("CZ", {}, 2), diag({1.0, 1.0, 1.0, -1.0}), "CZ");
   expectMatrixNear(gateMatrix("SWAP", {}, 2),
                    {1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, //
@@ -213,10 +201,10 @@ TEST(SimulatorGates, TwoQubitMatrices) {
   expectMatrixNear(gateMatrix("CRX", {t}, 2), controlled(rxMatrix(t)), "CRX");
   expectMatrixNear(gateMatrix("CRY", {t}, 2), controlled(ryMatrix(t)), "CRY");
   expectMatrixNear(gateMatrix("CRZ", {t}, 2), controlled(rzMatrix(t)), "CRZ");
-  expectMatrixNear(gateMatrix("CRot", {0.1, 0.2, 0.3}, 2),
-                   controlled(rotMatrix(0.1, 0.2, 0.3)), "CRot");
-  expectMatrixNear(gateMatrix("ControlledPhaseShift", {t}, 2),
-                   diag({1.0, 1.0, 1.0, expi(t)}), "ControlledPhaseShift");
+  expectMatrixNear(gateMatrix("CRot", {0.1, 0.2, 0.3}, 2), controlled(rotMatrix(0.1, 0.2, 0.3)),
+                   "CRot");
+  expectMatrixNear(gateMatrix("ControlledPhaseShift", {t}, 2), diag({1.0, 1.0, 1.0, expi(t)}),
+                   "ControlledPhaseShift");
   expectMatrixNear(gateMatrix("IsingXX", {t}, 2),
                    {c, 0.0, 0.0, -I * s, 0.0, c, -I * s, 0.0, //
                     0.0, -I * s, c, 0.0, -I * s, 0.0, 0.0, c},
@@ -226,8 +214,7 @@ TEST(SimulatorGates, TwoQubitMatrices) {
                     0.0, -I * s, c, 0.0, I * s, 0.0, 0.0, c},
                    "IsingYY");
   expectMatrixNear(gateMatrix("IsingZZ", {t}, 2),
-                   diag({expi(-t / 2), expi(t / 2), expi(t / 2), expi(-t / 2)}),
-                   "IsingZZ");
+                   diag({expi(-t / 2), expi(t / 2), expi(t / 2), expi(-t / 2)}), "IsingZZ");
   expectMatrixNear(gateMatrix("IsingXY", {t}, 2),
                    {1.0, 0.0, 0.0, 0.0, 0.0, c, I * s, 0.0, //
                     0.0, I * s, c, 0.0, 0.0, 0.0, 0.0, 1.0},
@@ -237,8 +224,7 @@ TEST(SimulatorGates, TwoQubitMatrices) {
                     0.0, s, c, 0.0, 0.0, 0.0, 0.0, 1.0},
                    "SingleExcitation");
   expectMatrixNear(gateMatrix("MultiRZ", {t}, 2),
-                   diag({expi(-t / 2), expi(t / 2), expi(t / 2), expi(-t / 2)}),
-                   "MultiRZ");
+                   diag({expi(-t / 2), expi(t / 2), expi(t / 2), expi(-t / 2)}), "MultiRZ");
 }
 
 TEST(SimulatorGates, MultiQubitMatrices) {
@@ -249,8 +235,7 @@ TEST(SimulatorGates, MultiQubitMatrices) {
   dbl[3 * 16 + 12] = -s;
   dbl[12 * 16 + 3] = s;
   dbl[12 * 16 + 12] = c;
-  expectMatrixNear(gateMatrix("DoubleExcitation", {t}, 4), dbl,
-                   "DoubleExcitation");
+  expectMatrixNear(gateMatrix("DoubleExcitation", {t}, 4), dbl, "DoubleExcitation");
 
   std::vector<Complex> toffoli = diag(std::vector<Complex>(8, 1.0));
   toffoli[6 * 8 + 6] = toffoli[7 * 8 + 7] = 0.0;
@@ -271,13 +256,11 @@ TEST(SimulatorGates, MultiQubitMatrices) {
   // PCPhase(phi, dim=3) on 2 wires: e^{i phi} on the first 3 basis states,
   // e^{-i phi} on the rest (PennyLane's documented example).
   expectMatrixNear(gateMatrix("PCPhase", {0.27, 3.0}, 2),
-                   diag({expi(0.27), expi(0.27), expi(0.27), expi(-0.27)}),
-                   "PCPhase");
-  expectMatrixNear(
-      gateMatrix("PCPhase", {0.27, 2.0}, 3),
-      diag({expi(0.27), expi(0.27), expi(-0.27), expi(-0.27), expi(-0.27),
-            expi(-0.27), expi(-0.27), expi(-0.27)}),
-      "PCPhase3");
+                   diag({expi(0.27), expi(0.27), expi(0.27), expi(-0.27)}), "PCPhase");
+  expectMatrixNear(gateMatrix("PCPhase", {0.27, 2.0}, 3),
+                   diag({expi(0.27), expi(0.27), expi(-0.27), expi(-0.27), expi(-0.27), expi(-0.27),
+                         expi(-0.27), expi(-0.27)}),
+                   "PCPhase3");
 }
 
 //===----------------------------------------------------------------------===//
@@ -320,8 +303,7 @@ TEST(SimulatorGates, ControlValueZero) {
   // control values work for every kernel family.
   for (std::string_view gate : {"RX", "PhaseShift", "IsingXY", "MultiRZ"}) {
     const bool twoWire = gate == "IsingXY" || gate == "MultiRZ";
-    const std::vector<int> targets =
-        twoWire ? std::vector<int>{3, 1} : std::vector<int>{3};
+    const std::vector<int> targets = twoWire ? std::vector<int>{3, 1} : std::vector<int>{3};
     StateVector a = randomState(4, 3), b = a;
     EXPECT_OK(a.applyGate(gate, {0.9}, targets, false, {0, 2}, {false, true}));
     EXPECT_OK(b.applyGate("PauliX", {}, {0}));
@@ -345,8 +327,7 @@ TEST(SimulatorGates, BuiltinControlsMatchExplicitControls) {
   EXPECT_OK(b.applyGate("SWAP", {}, {3, 2}, false, {1}));
   // A builtin control plus an extra user control.
   EXPECT_OK(a.applyGate("CRot", {0.1, 0.2, 0.3}, {0, 1}, false, {3}, {false}));
-  EXPECT_OK(b.applyGate("Rot", {0.1, 0.2, 0.3}, {1}, false, {0, 3},
-                        {true, false}));
+  EXPECT_OK(b.applyGate("Rot", {0.1, 0.2, 0.3}, {1}, false, {0, 3}, {true, false}));
   EXPECT_LT(maxDistance(a, b), Tol);
 }
 
@@ -370,12 +351,10 @@ TEST(SimulatorGates, AdjointInvertsEveryGate) {
     params.resize(info.numParams);
     if (kind == GateKind::PCPhase)
       params = {0.731, 5.0};
-    const std::size_t numWires =
-        info.numWires >= 0 ? static_cast<std::size_t>(info.numWires) : 3;
+    const std::size_t numWires = info.numWires >= 0 ? static_cast<std::size_t>(info.numWires) : 3;
     const std::vector<int> gateWires(wires.begin(), wires.begin() + numWires);
     for (bool withControl : {false, true}) {
-      const std::vector<int> ctrls =
-          withControl ? std::vector<int>{2} : std::vector<int>{};
+      const std::vector<int> ctrls = withControl ? std::vector<int>{2} : std::vector<int>{};
       const StateVector original = randomState(5, 10 + k);
       StateVector sv = original;
       EXPECT_OK(sv.applyGate(kind, params, gateWires, false, ctrls));
@@ -383,12 +362,10 @@ TEST(SimulatorGates, AdjointInvertsEveryGate) {
       EXPECT_LT(maxDistance(sv, original), Tol) << info.name;
 
       const bool selfInverse =
-          kind == GateKind::Identity || kind == GateKind::PauliX ||
-          kind == GateKind::PauliY || kind == GateKind::PauliZ ||
-          kind == GateKind::Hadamard || kind == GateKind::CNOT ||
-          kind == GateKind::CY || kind == GateKind::CZ ||
-          kind == GateKind::SWAP || kind == GateKind::Toffoli ||
-          kind == GateKind::CSWAP;
+          kind == GateKind::Identity || kind == GateKind::PauliX || kind == GateKind::PauliY ||
+          kind == GateKind::PauliZ || kind == GateKind::Hadamard || kind == GateKind::CNOT ||
+          kind == GateKind::CY || kind == GateKind::CZ || kind == GateKind::SWAP ||
+          kind == GateKind::Toffoli || kind == GateKind::CSWAP;
       if (!selfInverse) {
         StateVector twice = original;
         EXPECT_OK(twice.applyGate(kind, params, gateWires, false, ctrls));
@@ -486,14 +463,12 @@ TEST(SimulatorGates, QFTOfBasisState) {
   for (int j = 0; j < n; ++j) {
     EXPECT_OK(sv.applyGate("Hadamard", {}, {j}));
     for (int k = j + 1; k < n; ++k)
-      EXPECT_OK(
-          sv.applyGate("ControlledPhaseShift", {Pi / (1 << (k - j))}, {k, j}));
+      EXPECT_OK(sv.applyGate("ControlledPhaseShift", {Pi / (1 << (k - j))}, {k, j}));
   }
   for (int j = 0; j < n / 2; ++j)
     EXPECT_OK(sv.applyGate("SWAP", {}, {j, n - 1 - j}));
   for (std::uint64_t y = 0; y < dim; ++y) {
-    const Complex expected = expi(2 * Pi * double(x * y) / double(dim)) /
-                             std::sqrt(double(dim));
+    const Complex expected = expi(2 * Pi * double(x * y) / double(dim)) / std::sqrt(double(dim));
     EXPECT_LT(std::abs(sv.getAmplitude(y) - expected), Tol) << "y=" << y;
   }
 }
@@ -521,13 +496,13 @@ TEST(SimulatorStateVector, SetStateOnSubsetOfWires) {
   const double r = 1.0 / std::sqrt(2.0);
   // (|01> + i|10>)/sqrt2 on wires (3, 1): wire 3 is the MSB of the sub-index.
   EXPECT_OK(sv.setState({0.0, r, I * r, 0.0}, {3, 1}));
-  EXPECT_LT(std::abs(sv.getAmplitude(0b0100) - r), Tol);      // wire 1 set
-  EXPECT_LT(std::abs(sv.getAmplitude(0b0001) - I * r), Tol);  // wire 3 set
+  EXPECT_LT(std::abs(sv.getAmplitude(0b0100) - r), Tol);     // wire 1 set
+  EXPECT_LT(std::abs(sv.getAmplitude(0b0001) - I * r), Tol); // wire 3 set
   EXPECT_NEAR(sv.getNormSquared(), 1.0, Tol);
-  EXPECT_TRUE(sv.setState({1.0, 0.0}, {0, 1}).failed());        // wrong size
-  EXPECT_TRUE(sv.setState({1.0, 1.0}, {0}).failed());           // not normed
-  EXPECT_TRUE(sv.setState({1.0, 0.0}, {7}).failed());           // bad wire
-  EXPECT_LT(std::abs(sv.getAmplitude(0b0100) - r), Tol);        // untouched
+  EXPECT_TRUE(sv.setState({1.0, 0.0}, {0, 1}).failed()); // wrong size
+  EXPECT_TRUE(sv.setState({1.0, 1.0}, {0}).failed());    // not normed
+  EXPECT_TRUE(sv.setState({1.0, 0.0}, {7}).failed());    // bad wire
+  EXPECT_LT(std::abs(sv.getAmplitude(0b0100) - r), Tol); // untouched
 }
 
 //===----------------------------------------------------------------------===//
@@ -539,8 +514,7 @@ TEST(SimulatorGates, RejectsBadInputWithoutTouchingTheState) {
   StateVector sv = original;
   auto expectError = [&](Status status, const std::string &needle) {
     ASSERT_TRUE(status.failed()) << "expected an error mentioning " << needle;
-    EXPECT_NE(status.message().find(needle), std::string::npos)
-        << status.message();
+    EXPECT_NE(status.message().find(needle), std::string::npos) << status.message();
   };
   expectError(sv.applyGate("Foo", {}, {0}), "unknown gate 'Foo'");
   expectError(sv.applyGate("RX", {}, {0}), "expects 1 parameter(s), got 0");
@@ -550,8 +524,7 @@ TEST(SimulatorGates, RejectsBadInputWithoutTouchingTheState) {
   expectError(sv.applyGate("PauliX", {}, {-1}), "out of range");
   expectError(sv.applyGate("CNOT", {}, {1, 1}), "more than once");
   expectError(sv.applyGate("PauliX", {}, {1}, false, {1}), "more than once");
-  expectError(sv.applyGate("PauliX", {}, {1}, false, {0, 2}, {true}),
-              "control value");
+  expectError(sv.applyGate("PauliX", {}, {1}, false, {0, 2}, {true}), "control value");
   expectError(sv.applyGate("MultiRZ", {0.1}, {}), "at least one wire");
   expectError(sv.applyGate("RX", {std::nan("")}, {0}), "non-finite");
   expectError(sv.applyGate("PCPhase", {0.1, 9.0}, {0, 1}), "PCPhase");

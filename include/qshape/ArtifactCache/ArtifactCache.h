@@ -34,16 +34,16 @@
 #ifndef QSHAPE_ARTIFACTCACHE_ARTIFACTCACHE_H
 #define QSHAPE_ARTIFACTCACHE_ARTIFACTCACHE_H
 
-#include "qshape/Cache/AccessMode.h"
-#include "qshape/Cache/CacheBackend.h"
 #include "qshape/ArtifactCache/CompileOptions.h"
 #include "qshape/ArtifactCache/OutputFile.h"
 #include "qshape/ArtifactCache/Toolchain.h"
 #include "qshape/ArtifactCache/TopologyIndex.h"
+#include "qshape/Cache/AccessMode.h"
+#include "qshape/Cache/CacheBackend.h"
 
 #include "llvm/ADT/StringRef.h"
-#include "llvm/Support/raw_ostream.h"
 #include "llvm/Support/Error.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include <chrono>
 #include <memory>
@@ -53,15 +53,14 @@
 
 namespace qshape::compile {
 
-
 /// What a compilation did with the cache, as -v prints it.
 enum class CacheOutcome { Off, Hit, Miss };
 llvm::StringRef getCacheOutcomeName(CacheOutcome outcome);
 
 /// -v's line on stderr: "qshape-compile: hit|miss|off <key> <seconds> s",
 /// followed by " <input>" in a run with --output-dir (one or several inputs).
-void printSummary(llvm::raw_ostream &os, CacheOutcome outcome, llvm::StringRef key,
-                  double seconds, llvm::StringRef input = {});
+void printSummary(llvm::raw_ostream &os, CacheOutcome outcome, llvm::StringRef key, double seconds,
+                  llvm::StringRef input = {});
 /// --timing's lines for a hit (the stages that ran, and the output's size);
 /// `via`: the index that named the library ("source index", "topology
 /// index", or "compile key" after a parse).
@@ -97,8 +96,7 @@ std::string entryProducer();
 /// nothing itself): both halves of qshape-compile compute one key.
 cache::KeyBuilder sourceKeyBuilder(llvm::StringRef inputBytes, const CompileOptions &options,
                                    const TargetInfo &target, const Linker &linker,
-                                   llvm::StringRef parseOptions,
-                                   llvm::StringRef compilerBuildId);
+                                   llvm::StringRef parseOptions, llvm::StringRef compilerBuildId);
 
 /// What the front end (tools/qshape-compile/qshape-compile.cpp) hands the
 /// compiler it exec()s after a miss of an index (the source index, or the
@@ -129,10 +127,9 @@ struct IndexMissHandoff {
 /// The key of the topology index entry (--share-topology, TopologyIndex.h):
 /// the input's skeleton instead of its bytes, and the same other facts as
 /// the source index.
-cache::KeyBuilder topologyKeyBuilder(const SourceSkeleton &skeleton,
-                                     const CompileOptions &options, const TargetInfo &target,
-                                     const Linker &linker, llvm::StringRef parseOptions,
-                                     llvm::StringRef compilerBuildId);
+cache::KeyBuilder topologyKeyBuilder(const SourceSkeleton &skeleton, const CompileOptions &options,
+                                     const TargetInfo &target, const Linker &linker,
+                                     llvm::StringRef parseOptions, llvm::StringRef compilerBuildId);
 
 /// What becomes of a library ArtifactCache::lookupLibrary() finds.
 struct LibraryUse {
@@ -150,12 +147,8 @@ public:
   /// Null when `options.mode` is Off.
   static std::unique_ptr<ArtifactCache> open(const ArtifactCacheOptions &options);
 
-  bool reads() const {
-    return cache::reads(options.mode);
-  }
-  bool writes() const {
-    return cache::writes(options.mode);
-  }
+  bool reads() const { return cache::reads(options.mode); }
+  bool writes() const { return cache::writes(options.mode); }
   std::string describe() const { return backend->describe(); }
   /// The host's target for the index keys: as recorded in the cache
   /// directory for this boot (TargetInfo::recorded: the front end's hit then
@@ -212,8 +205,8 @@ private:
       : options(std::move(options)), backend(std::move(b)) {}
   std::optional<cache::CacheEntry> lookupChecked(const cache::CacheKey &key,
                                                  cache::PayloadKind kind);
-  void storeChecked(const cache::CacheKey &key, cache::PayloadKind kind,
-                    llvm::StringRef payload, uint64_t compileMs);
+  void storeChecked(const cache::CacheKey &key, cache::PayloadKind kind, llvm::StringRef payload,
+                    uint64_t compileMs);
 
   ArtifactCacheOptions options;
   std::shared_ptr<cache::CacheBackend> backend;

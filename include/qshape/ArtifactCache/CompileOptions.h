@@ -47,8 +47,7 @@ std::string getOutputPathInDirectory(llvm::StringRef dir, llvm::StringRef input,
 /// its own input). The compiler reports it; its front end hands over.
 llvm::Expected<std::vector<std::string>> getOutputPaths(llvm::ArrayRef<std::string> inputs,
                                                         llvm::StringRef outputFile,
-                                                        llvm::StringRef outputDir,
-                                                        EmitKind kind);
+                                                        llvm::StringRef outputDir, EmitKind kind);
 
 /// Catalyst's default. Its driver (mlir/lib/Driver) runs no LLVM IR
 /// optimisation pipeline unless a module needs Enzyme, and generates code

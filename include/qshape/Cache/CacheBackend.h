@@ -153,13 +153,12 @@ public:
   /// Stores \p Payload as the entry of \p Key, replacing any previous (or
   /// corrupt) one. The header is made here (makeEntryHeader), tagged when
   /// the backend has a tag key.
-  StoreResult store(const CacheKey &Key, PayloadKind Kind,
-                    llvm::StringRef Payload, uint64_t CompileTimeMs);
+  StoreResult store(const CacheKey &Key, PayloadKind Kind, llvm::StringRef Payload,
+                    uint64_t CompileTimeMs);
 
   /// Stores an entry whose header is already made (and perhaps tagged): a
   /// hit of one level copied into another keeps its bytes.
-  virtual StoreResult storeEntry(const EntryHeader &Header,
-                                 llvm::StringRef Payload) = 0;
+  virtual StoreResult storeEntry(const EntryHeader &Header, llvm::StringRef Payload) = 0;
 
   /// The key that tags new entries, if any (a remote's team key).
   virtual const EntryTagKey *tagKey() const { return nullptr; }
@@ -169,8 +168,7 @@ public:
   /// Pattern: miss -> lockKey -> if AcquiredAfterWait, look up again ->
   /// compile and store -> drop the lock. Directories implement it
   /// (flock on <dir>/locks/<key>); a layered cache uses its L1's.
-  virtual KeyLockResult lockKey(const CacheKey &Key,
-                                std::chrono::milliseconds MaxWait);
+  virtual KeyLockResult lockKey(const CacheKey &Key, std::chrono::milliseconds MaxWait);
   /// Takes over the lock of \p Key that this process inherited as \p FD
   /// (KeyLock::inheritableDescriptor before an exec()): Acquired if \p FD
   /// is that lock and still holds it, else Failed and \p FD is left alone.
@@ -211,8 +209,7 @@ class CacheInventory {
 public:
   virtual ~CacheInventory();
   /// Calls \p Visit for every entry, sorted by key.
-  virtual llvm::Error
-  listEntries(llvm::function_ref<void(const InventoryEntry &)> Visit) = 0;
+  virtual llvm::Error listEntries(llvm::function_ref<void(const InventoryEntry &)> Visit) = 0;
   /// Reads and checks one entry (ReadMode::Verify, and the tag where the
   /// level requires one), without counting it as a lookup.
   virtual EntryReadResult checkEntry(const CacheKey &Key) = 0;
@@ -258,7 +255,7 @@ struct RemoteOptions {
   bool ReadOnly = false;
   uint64_t TtlSeconds = 0; ///< 0: no expiry
   unsigned ConnectTimeoutMs = 100;
-  unsigned OperationTimeoutMs = 1000; ///< a lookup waits at most this
+  unsigned OperationTimeoutMs = 1000;             ///< a lookup waits at most this
   std::optional<unsigned> RetryAfterSeconds = 60; ///< nullopt: never
   uint64_t MaxEntryBytes = DefaultRemoteMaxEntryBytes;
   /// From $QSHAPE_CACHE_REMOTE_KEY or $QSHAPE_CACHE_REMOTE_KEY_FILE: when
@@ -327,9 +324,9 @@ struct CacheConfig {
 /// level (null: they stay in its processStats()). Errors are a bad URL or a
 /// scheme this build lacks; an unusable directory or server is not an error
 /// (the backend is returned disabled, or fails softly per operation).
-llvm::Expected<std::unique_ptr<CacheBackend>>
-openCacheBackend(llvm::StringRef Url, const DirectoryOptions &Local = {},
-                 CounterSink Sink = nullptr);
+llvm::Expected<std::unique_ptr<CacheBackend>> openCacheBackend(llvm::StringRef Url,
+                                                               const DirectoryOptions &Local = {},
+                                                               CounterSink Sink = nullptr);
 
 /// The cache of \p Config for this process: the directory, layered over the
 /// remote if one is configured (L1 first; a remote hit fills L1; a store
@@ -341,9 +338,8 @@ std::shared_ptr<CacheBackend> openCache(const CacheConfig &Config,
                                         std::string *RemoteError = nullptr);
 
 /// Layers \p Local over \p Remote (used by openCache; public for tests).
-std::unique_ptr<CacheBackend>
-makeLayeredCache(std::unique_ptr<CacheBackend> Local,
-                 std::unique_ptr<CacheBackend> Remote);
+std::unique_ptr<CacheBackend> makeLayeredCache(std::unique_ptr<CacheBackend> Local,
+                                               std::unique_ptr<CacheBackend> Remote);
 
 /// True if this build can open redis:// URLs (built with hiredis).
 bool haveRedisSupport();
@@ -355,8 +351,7 @@ std::optional<uint64_t> parseSize(llvm::StringRef Text);
 std::string formatSize(uint64_t Bytes);
 /// Parses "250ms", "3s", "5m", "2h", "7d"; a bare number is in
 /// \p BareUnitMs milliseconds. Returns milliseconds.
-std::optional<uint64_t> parseDurationMs(llvm::StringRef Text,
-                                        uint64_t BareUnitMs);
+std::optional<uint64_t> parseDurationMs(llvm::StringRef Text, uint64_t BareUnitMs);
 
 } // namespace qshape::cache
 

@@ -123,9 +123,8 @@ std::string encodeEntryHeader(EntryHeader &Header);
 
 /// The header of a new entry for \p Payload: hash, sizes, creation time and
 /// producer filled in; tagged with \p TagKey if given.
-EntryHeader makeEntryHeader(const CacheKey &Key, PayloadKind Kind,
-                            llvm::StringRef Payload, uint64_t CompileTimeMs,
-                            const EntryTagKey *TagKey = nullptr);
+EntryHeader makeEntryHeader(const CacheKey &Key, PayloadKind Kind, llvm::StringRef Payload,
+                            uint64_t CompileTimeMs, const EntryTagKey *TagKey = nullptr);
 
 /// How much of an entry readEntryFile() reads.
 enum class ReadMode {
@@ -160,13 +159,11 @@ struct EntryReadResult {
 /// Reads and checks the entry at \p Path. With \p ExpectedKey, a header that
 /// carries another key is Corrupt. Never follows a symlink, never blocks on a
 /// FIFO, never trusts a size before it has been checked against the file.
-EntryReadResult readEntryFile(llvm::StringRef Path, const CacheKey *ExpectedKey,
-                              ReadMode Mode);
+EntryReadResult readEntryFile(llvm::StringRef Path, const CacheKey *ExpectedKey, ReadMode Mode);
 
 /// The same checks on an entry held in memory (a remote cache's value).
 /// With ReadMode::Load the payload is copied out of \p Bytes.
-EntryReadResult decodeEntry(llvm::StringRef Bytes, const CacheKey *ExpectedKey,
-                            ReadMode Mode);
+EntryReadResult decodeEntry(llvm::StringRef Bytes, const CacheKey *ExpectedKey, ReadMode Mode);
 
 /// Turns an Ok result into Refused unless its header carries the tag of
 /// \p TagKey. A null \p TagKey accepts everything (no key, no check).

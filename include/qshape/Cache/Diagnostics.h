@@ -41,8 +41,7 @@ enum class ProblemSource { Local, Remote };
 /// Records a cache problem. The first problem of each source in the process
 /// is passed to the warning handler; the others only increase
 /// problemCount(). Returns true if this call emitted the warning.
-bool reportProblem(const llvm::Twine &Message,
-                   ProblemSource Source = ProblemSource::Local);
+bool reportProblem(const llvm::Twine &Message, ProblemSource Source = ProblemSource::Local);
 
 /// Number of problems reported in this process, emitted or not.
 uint64_t problemCount();

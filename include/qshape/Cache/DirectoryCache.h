@@ -102,8 +102,7 @@ public:
   /// Removes stale temp files and evicts least recently used entries until
   /// the total is at most \p TargetBytes (default: if over the cap, down to
   /// the low-water mark). Corrects the size estimate.
-  virtual CleanupResult
-  prune(std::optional<uint64_t> TargetBytes = std::nullopt) = 0;
+  virtual CleanupResult prune(std::optional<uint64_t> TargetBytes = std::nullopt) = 0;
   /// Removes every entry (not counted as evictions) and the temp files a
   /// prune would remove; younger temp files belong to stores in progress.
   /// Counters are kept; the size estimate is corrected.
@@ -130,10 +129,8 @@ public:
   /// remote would refuse today is Refused (FetchedEntryPolicy).
   LookupResult lookup(const CacheKey &Key) override;
   /// May evict other entries afterwards.
-  StoreResult storeEntry(const EntryHeader &Header,
-                         llvm::StringRef Payload) override;
-  KeyLockResult lockKey(const CacheKey &Key,
-                        std::chrono::milliseconds MaxWait) override;
+  StoreResult storeEntry(const EntryHeader &Header, llvm::StringRef Payload) override;
+  KeyLockResult lockKey(const CacheKey &Key, std::chrono::milliseconds MaxWait) override;
   KeyLockResult adoptKeyLock(const CacheKey &Key, int FD) override;
   CacheStats processStats() const override;
   llvm::ErrorOr<CacheStats> persistentStats() const override;
@@ -146,15 +143,13 @@ public:
   std::string entryPath(const CacheKey &Key) const override;
   std::string statsPath() const override;
   llvm::ErrorOr<ScanResult> scan() const override;
-  CleanupResult
-  prune(std::optional<uint64_t> TargetBytes = std::nullopt) override;
+  CleanupResult prune(std::optional<uint64_t> TargetBytes = std::nullopt) override;
   CleanupResult clear() override;
   void recordCounters(const CacheStats &Delta) override { record(Delta); }
   void flushStats() override;
 
   // CacheInventory
-  llvm::Error
-  listEntries(llvm::function_ref<void(const InventoryEntry &)> Visit) override;
+  llvm::Error listEntries(llvm::function_ref<void(const InventoryEntry &)> Visit) override;
   EntryReadResult checkEntry(const CacheKey &Key) override;
   /// Removes the entry file of \p Key if it exists (used by `verify --fix`).
   std::error_code removeEntry(const CacheKey &Key) override;
@@ -163,8 +158,7 @@ private:
   enum class CleanupMode { Evict, RemoveAll };
   /// Evicts only if the scanned total exceeds \p LimitBytes, then down to
   /// \p TargetBytes.
-  CleanupResult runCleanup(CleanupMode Mode, uint64_t LimitBytes,
-                           uint64_t TargetBytes);
+  CleanupResult runCleanup(CleanupMode Mode, uint64_t LimitBytes, uint64_t TargetBytes);
   /// Removes key locks that nobody holds and that are older than the temp
   /// file age; returns how many.
   uint64_t removeStaleKeyLocks();
@@ -175,13 +169,11 @@ private:
   /// Adds \p Delta to this process's counters and to the stats file;
   /// \p UpdateSize adjusts the persisted size estimate too. Returns the
   /// stats file after the update, or nullopt if it could not be written.
-  std::optional<CacheStats>
-  record(const CacheStats &Delta,
-         llvm::function_ref<void(CacheStats &)> UpdateSize = nullptr);
+  std::optional<CacheStats> record(const CacheStats &Delta,
+                                   llvm::function_ref<void(CacheStats &)> UpdateSize = nullptr);
   /// Adds \p Written to the stats file (and \p UpdateSize's change).
-  std::optional<CacheStats>
-  persist(const CacheStats &Written,
-          llvm::function_ref<void(CacheStats &)> UpdateSize);
+  std::optional<CacheStats> persist(const CacheStats &Written,
+                                    llvm::function_ref<void(CacheStats &)> UpdateSize);
   /// Reports \p Message (the one warning, if it is the first problem) and
   /// counts it in \p Counter.
   void countProblem(uint64_t CacheStats::*Counter, const std::string &Message);

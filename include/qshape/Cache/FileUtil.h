@@ -51,8 +51,7 @@ UniqueFD openFile(llvm::StringRef Path, int Flags, mode_t Mode = 0600);
 std::error_code writeAll(int FD, llvm::StringRef Data);
 
 /// Reads up to \p Size bytes at \p Offset; fewer only at end of file.
-llvm::ErrorOr<size_t> readAt(int FD, char *Buffer, size_t Size,
-                             uint64_t Offset);
+llvm::ErrorOr<size_t> readAt(int FD, char *Buffer, size_t Size, uint64_t Offset);
 
 /// mkdir -p; components that are created get \p Mode.
 std::error_code createDirectories(llvm::StringRef Path, mode_t Mode);

@@ -32,11 +32,11 @@
 #ifndef QSHAPE_COMPILE_COMPILER_H
 #define QSHAPE_COMPILE_COMPILER_H
 
-#include "qshape/Cache/CacheKey.h"
 #include "qshape/ArtifactCache/CompileOptions.h"
 #include "qshape/ArtifactCache/OutputFile.h"
 #include "qshape/ArtifactCache/Toolchain.h"
 #include "qshape/ArtifactCache/TopologyIndex.h"
+#include "qshape/Cache/CacheKey.h"
 #include "qshape/LibraryInfo/LibraryInfo.h"
 #include "qshape/Transforms/LiftParameters.h"
 
@@ -68,19 +68,15 @@ namespace qshape::compile {
 
 /// Seconds spent in each stage (0 for stages that did not run).
 struct StageTimes {
-  double parse = 0, facts = 0, mlirPasses = 0, translate = 0, llvmOpt = 0, codegen = 0,
-         link = 0;
-  double total() const {
-    return parse + facts + mlirPasses + translate + llvmOpt + codegen + link;
-  }
+  double parse = 0, facts = 0, mlirPasses = 0, translate = 0, llvmOpt = 0, codegen = 0, link = 0;
+  double total() const { return parse + facts + mlirPasses + translate + llvmOpt + codegen + link; }
 };
 
 /// The process's peak resident set size (getrusage's ru_maxrss, KB) at the
 /// end of each stage (0 for stages that did not run): the peak of the run
 /// is the last nonzero one. A child linker's memory is not in it.
 struct StagePeaks {
-  uint64_t parse = 0, facts = 0, mlirPasses = 0, translate = 0, llvmOpt = 0, codegen = 0,
-           link = 0;
+  uint64_t parse = 0, facts = 0, mlirPasses = 0, translate = 0, llvmOpt = 0, codegen = 0, link = 0;
 };
 
 /// Sizes seen on the way (for --timing and the benchmarks).

@@ -66,8 +66,7 @@ struct BlockOrder {
 /// resulting blocks. Fails (with a diagnostic at `root`) only when the tree
 /// exceeds the view's limits (2^31 ops or values).
 mlir::LogicalResult canonicalize(mlir::Operation *root, const CanonicalizeOptions &options = {},
-                                 CanonicalizeStats *stats = nullptr,
-                                 BlockOrder *order = nullptr);
+                                 CanonicalizeStats *stats = nullptr, BlockOrder *order = nullptr);
 
 /// True if `op` is a constant whose value is floating point (scalar or dense).
 bool isFloatConstant(mlir::Operation *op);
@@ -95,8 +94,8 @@ void forEachOperandDeep(mlir::Operation *op, llvm::function_ref<void(mlir::Value
 /// over the caller's array, never over the block's list (on large blocks each
 /// step of a list walk is a cache miss), prefetching a few ops ahead.
 /// Returns whether an op moved.
-bool placeInOrder(mlir::Block &block, size_t n,
-                  llvm::function_ref<mlir::Operation *(size_t)> opAt, mlir::Operation *end);
+bool placeInOrder(mlir::Block &block, size_t n, llvm::function_ref<mlir::Operation *(size_t)> opAt,
+                  mlir::Operation *end);
 } // namespace canonical
 
 } // namespace qshape

@@ -11,8 +11,8 @@
 #define QSHAPE_FINGERPRINT_ENCODING_H
 
 #include "mlir/IR/Attributes.h"
-#include "mlir/IR/Types.h"
 #include "mlir/IR/TypeRange.h"
+#include "mlir/IR/Types.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
@@ -68,8 +68,7 @@ public:
   void encodeOpHeader(mlir::Operation *op, ByteSink &out);
   /// The same from parts: `attrs` are the op's inherent (properties) and
   /// discardable attributes together, in any order (sorted here).
-  void encodeOpHeader(llvm::StringRef opName,
-                      llvm::SmallVectorImpl<mlir::NamedAttribute> &attrs,
+  void encodeOpHeader(llvm::StringRef opName, llvm::SmallVectorImpl<mlir::NamedAttribute> &attrs,
                       mlir::TypeRange resultTypes, ByteSink &out);
 
 private:

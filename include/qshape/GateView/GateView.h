@@ -146,8 +146,8 @@ struct IndexSpec {
 
 mlir::Operation *buildExtract(mlir::OpBuilder &b, mlir::Location loc, mlir::Value reg,
                               IndexSpec idx);
-mlir::Operation *buildInsert(mlir::OpBuilder &b, mlir::Location loc, mlir::Value reg,
-                             IndexSpec idx, mlir::Value qubit);
+mlir::Operation *buildInsert(mlir::OpBuilder &b, mlir::Location loc, mlir::Value reg, IndexSpec idx,
+                             mlir::Value qubit);
 
 /// Everything needed to create a `quantum.custom` gate.
 struct CustomGateSpec {

@@ -23,24 +23,24 @@ namespace qshape {
 
 /// What a quantum op is, decided by its name alone.
 enum class QOpKind : uint8_t {
-  NotQuantum,    ///< not in the `quantum` namespace
-  Gate,          ///< custom, paulirot, multirz, pcphase, unitary, operator
-  GlobalPhase,   ///< gphase (ordered: acts on the whole state)
-  Extract,       ///< extract
-  Insert,        ///< insert
-  Alloc,         ///< alloc
-  AllocQubit,    ///< alloc_qb
-  Dealloc,       ///< dealloc
-  DeallocQubit,  ///< dealloc_qb
-  Measure,       ///< measure (mid-circuit)
-  Observable,    ///< namedobs, compbasis, tensor, hamiltonian, hermitian, mcmobs
-  Measurement,   ///< expval, var, probs, state, sample, counts
-  StatePrep,     ///< set_state, set_basis_state
-  Adjoint,       ///< adjoint region
-  Ctrl,          ///< ctrl region
-  Yield,         ///< yield (terminator of adjoint/ctrl)
-  Device,        ///< device, device_release, init, finalize, num_qubits
-  OtherQuantum,  ///< a `quantum.*` name the table does not have
+  NotQuantum,   ///< not in the `quantum` namespace
+  Gate,         ///< custom, paulirot, multirz, pcphase, unitary, operator
+  GlobalPhase,  ///< gphase (ordered: acts on the whole state)
+  Extract,      ///< extract
+  Insert,       ///< insert
+  Alloc,        ///< alloc
+  AllocQubit,   ///< alloc_qb
+  Dealloc,      ///< dealloc
+  DeallocQubit, ///< dealloc_qb
+  Measure,      ///< measure (mid-circuit)
+  Observable,   ///< namedobs, compbasis, tensor, hamiltonian, hermitian, mcmobs
+  Measurement,  ///< expval, var, probs, state, sample, counts
+  StatePrep,    ///< set_state, set_basis_state
+  Adjoint,      ///< adjoint region
+  Ctrl,         ///< ctrl region
+  Yield,        ///< yield (terminator of adjoint/ctrl)
+  Device,       ///< device, device_release, init, finalize, num_qubits
+  OtherQuantum, ///< a `quantum.*` name the table does not have
 };
 
 /// Every op of the table.
@@ -51,8 +51,8 @@ enum class QOp : uint8_t {
 
 /// What an op does to state outside its SSA values.
 enum class OpEffect : uint8_t {
-  Pure,       ///< nothing: order is carried by SSA values
-  Ordered,    ///< acts on the device: keeps its place among effects
+  Pure,    ///< nothing: order is carried by SSA values
+  Ordered, ///< acts on the device: keeps its place among effects
   /// Ordered, and rewrites the whole device, wires it does not list too
   /// (set_state): a barrier (Barriers.h), nothing quantum crosses it.
   WholeDevice,
@@ -62,31 +62,31 @@ enum class OpEffect : uint8_t {
 
 /// What an operand or result group holds.
 enum class OpRole : uint8_t {
-  Params,     ///< gate parameters: f64 (or the one angle); operator: any type
-  Matrix,     ///< unitary / hermitian matrix
-  Qubits,     ///< target qubits
-  CtrlQubits, ///< control qubits
-  CtrlValues, ///< i1 control values
-  Register,   ///< a !quantum.reg
-  Index,      ///< dynamic register index (i64)
-  Qubit,      ///< one qubit
-  Size,       ///< dynamic register size (i64)
-  Shots,      ///< device shots (i64)
-  Count,      ///< num_qubits' result
-  State,      ///< set_state / set_basis_state input vector
-  Args,       ///< region arguments/results (qubits or registers)
-  Obs,        ///< an observable
-  Terms,      ///< observables combined by tensor / hamiltonian
-  Coeffs,     ///< hamiltonian coefficients
-  Mcms,       ///< mid-circuit measurement results (i1)
-  Shape,      ///< dynamic result shape (i64)
-  StateIn,    ///< bufferized output buffer of probs/state/sample
-  EigvalsIn,  ///< bufferized eigenvalue buffer of counts
-  CountsIn,   ///< bufferized counts buffer of counts
-  Bit,        ///< measure's i1 outcome
-  Value,      ///< a measurement's value
-  Eigvals,    ///< counts' eigenvalues
-  Counts,     ///< counts' counts
+  Params,         ///< gate parameters: f64 (or the one angle); operator: any type
+  Matrix,         ///< unitary / hermitian matrix
+  Qubits,         ///< target qubits
+  CtrlQubits,     ///< control qubits
+  CtrlValues,     ///< i1 control values
+  Register,       ///< a !quantum.reg
+  Index,          ///< dynamic register index (i64)
+  Qubit,          ///< one qubit
+  Size,           ///< dynamic register size (i64)
+  Shots,          ///< device shots (i64)
+  Count,          ///< num_qubits' result
+  State,          ///< set_state / set_basis_state input vector
+  Args,           ///< region arguments/results (qubits or registers)
+  Obs,            ///< an observable
+  Terms,          ///< observables combined by tensor / hamiltonian
+  Coeffs,         ///< hamiltonian coefficients
+  Mcms,           ///< mid-circuit measurement results (i1)
+  Shape,          ///< dynamic result shape (i64)
+  StateIn,        ///< bufferized output buffer of probs/state/sample
+  EigvalsIn,      ///< bufferized eigenvalue buffer of counts
+  CountsIn,       ///< bufferized counts buffer of counts
+  Bit,            ///< measure's i1 outcome
+  Value,          ///< a measurement's value
+  Eigvals,        ///< counts' eigenvalues
+  Counts,         ///< counts' counts
   ForwardArgs,    ///< operator: values passed on to its decomposition (with a UID)
   IndexArrays,    ///< operator (register mode): i64 tensors of target indices
   CtrlIndexArray, ///< operator (register mode): i64 tensor of control indices

@@ -18,8 +18,8 @@
 
 #include "qshape/Interpreter/RuntimeValue.h"
 
-#include "mlir/IR/Types.h"
 #include "mlir/IR/TypeRange.h"
+#include "mlir/IR/Types.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/Error.h"
 

@@ -114,8 +114,7 @@ llvm::Expected<std::optional<ElfSection>> findLibrarySection(llvm::StringRef byt
 llvm::Expected<LibraryInfo> readLibraryInfo(llvm::StringRef path);
 /// The same, of a library's bytes in memory (a cache entry's payload);
 /// `name` names them in errors.
-llvm::Expected<LibraryInfo> readLibraryInfoFromBytes(llvm::StringRef bytes,
-                                                     llvm::StringRef name);
+llvm::Expected<LibraryInfo> readLibraryInfoFromBytes(llvm::StringRef bytes, llvm::StringRef name);
 
 } // namespace qshape::native
 

@@ -42,21 +42,19 @@ struct CacheSettings {
 /// Parses the `dir`, `mode`, `max-size` and `remote` options (empty: the
 /// default; `mode` empty means readwrite). Emits an error at an unknown
 /// location and returns failure on a bad value.
-mlir::FailureOr<CacheSettings>
-parseCacheSettings(mlir::MLIRContext *ctx, llvm::StringRef passName,
-                   llvm::StringRef dir, llvm::StringRef mode,
-                   llvm::StringRef maxSize, llvm::StringRef remote);
+mlir::FailureOr<CacheSettings> parseCacheSettings(mlir::MLIRContext *ctx, llvm::StringRef passName,
+                                                  llvm::StringRef dir, llvm::StringRef mode,
+                                                  llvm::StringRef maxSize, llvm::StringRef remote);
 
 /// Parses a pipeline on `builtin.module`: either "a,func.func(b)" or
 /// "builtin.module(a,func.func(b))". The error text goes to `errors`.
-mlir::FailureOr<mlir::OpPassManager>
-parseModulePipeline(llvm::StringRef text, llvm::raw_ostream &errors);
+mlir::FailureOr<mlir::OpPassManager> parseModulePipeline(llvm::StringRef text,
+                                                         llvm::raw_ostream &errors);
 
 /// Registers the dialects `pipeline`'s passes depend on (nothing when it
 /// does not parse; initialize() reports that). The nested passes create ops
 /// of them, and a hit installs such ops, so they must be loaded up front.
-void addPipelineDependentDialects(llvm::StringRef pipeline,
-                                  mlir::DialectRegistry &registry);
+void addPipelineDependentDialects(llvm::StringRef pipeline, mlir::DialectRegistry &registry);
 
 /// The pipeline as MLIR prints it back (every option spelled out), which is
 /// what keys hash: spacing and defaults do not change a key.
@@ -73,8 +71,7 @@ mlir::FailureOr<std::string> fingerprintModule(mlir::ModuleOp module);
 
 /// The key of an input with exact fingerprint `fingerprint`, compiled by
 /// `normalizedPipeline` (printPipeline()) with `salt`.
-cache::CacheKey computeKey(llvm::StringRef fingerprint,
-                           llvm::StringRef normalizedPipeline,
+cache::CacheKey computeKey(llvm::StringRef fingerprint, llvm::StringRef normalizedPipeline,
                            llvm::StringRef salt);
 
 /// Puts every use list under `root` in the order MLIR's bytecode reader
@@ -88,8 +85,7 @@ void orderUsesAsRead(mlir::Operation *root);
 /// orderUsesAsRead(module): so the module a miss goes on with and the one a
 /// hit reads have their uses in the same order. Fails (reported once per
 /// process, like the cache's own problems) if it cannot be written.
-mlir::FailureOr<std::string> encodeModule(mlir::ModuleOp module,
-                                          const cache::CacheKey &key);
+mlir::FailureOr<std::string> encodeModule(mlir::ModuleOp module, const cache::CacheKey &key);
 
 /// Whether a hit's module is run through the verifier before it is used.
 /// The bytecode reader itself never verifies (ParserConfig's
@@ -153,10 +149,8 @@ struct LookupOutcome {
 /// is left as it was (qshape-cache-lookup installs it at the store). With
 /// HitVerification::Verify, a payload whose module does not verify is a
 /// corrupt entry too, and `module` is left as it was.
-LookupOutcome lookupAndInstall(cache::CacheBackend &backend,
-                               mlir::ModuleOp module,
-                               const cache::CacheKey &key,
-                               HitVerification verification,
+LookupOutcome lookupAndInstall(cache::CacheBackend &backend, mlir::ModuleOp module,
+                               const cache::CacheKey &key, HitVerification verification,
                                mlir::OwningOpRef<mlir::ModuleOp> *deferred = nullptr);
 
 /// Adds a lookup to the statistics every cache pass declares (hits, misses,
@@ -175,10 +169,8 @@ std::string describeLookup(const LookupOutcome &outcome, cache::AccessMode mode,
 /// (HitVerification::Skip). Failure if it does not verify (not reported:
 /// the pass manager's verifier reports it) or cannot be encoded (reported);
 /// success means the module verified, whether or not a level stored it.
-mlir::FailureOr<cache::StoreResult> storeModule(cache::CacheBackend &backend,
-                                                mlir::ModuleOp module,
-                                                const cache::CacheKey &key,
-                                                uint64_t compileMs);
+mlir::FailureOr<cache::StoreResult> storeModule(cache::CacheBackend &backend, mlir::ModuleOp module,
+                                                const cache::CacheKey &key, uint64_t compileMs);
 
 /// While alive, the first cache problem of the process (per source: local,
 /// remote) is emitted as an MLIR warning at `loc` when it happens on this

@@ -90,14 +90,12 @@ struct QShapeRuntimeOptions {
 };
 
 /* The defaults (abi_version set, no seed, no shots, no memory cap). */
-QSHAPE_RUNTIME_EXPORT void
-qshape_runtime_default_options(struct QShapeRuntimeOptions *options);
+QSHAPE_RUNTIME_EXPORT void qshape_runtime_default_options(struct QShapeRuntimeOptions *options);
 
 /* Sets the options of the sessions that __catalyst__rt__initialize starts
  * from now on (so call it before the library's setup()). NULL restores the
  * defaults. A wrong abi_version is an error. */
-QSHAPE_RUNTIME_EXPORT void
-qshape_runtime_configure(const struct QShapeRuntimeOptions *options);
+QSHAPE_RUNTIME_EXPORT void qshape_runtime_configure(const struct QShapeRuntimeOptions *options);
 
 /* The loaded library's QSHAPE_RUNTIME_ABI_VERSION. */
 QSHAPE_RUNTIME_EXPORT uint32_t qshape_runtime_abi_version(void);
@@ -108,9 +106,8 @@ typedef void (*QShapeRuntimeErrorHandler)(const char *message, void *user_data);
 /* Installs `handler` (with `user_data`) for all later errors; NULL restores
  * the default (print "qshape-runtime: error: <message>" on stderr, exit 1).
  * See "Errors" above: a handler must not return. */
-QSHAPE_RUNTIME_EXPORT void
-qshape_runtime_set_error_handler(QShapeRuntimeErrorHandler handler,
-                                 void *user_data);
+QSHAPE_RUNTIME_EXPORT void qshape_runtime_set_error_handler(QShapeRuntimeErrorHandler handler,
+                                                            void *user_data);
 
 /* What the current (or last finalized) session did: qshape-sim --sim-stats. */
 struct QShapeRuntimeStats {
@@ -118,8 +115,7 @@ struct QShapeRuntimeStats {
   /* Most wires the device had at once. */
   uint32_t max_wires;
 };
-QSHAPE_RUNTIME_EXPORT void
-qshape_runtime_get_stats(struct QShapeRuntimeStats *stats);
+QSHAPE_RUNTIME_EXPORT void qshape_runtime_get_stats(struct QShapeRuntimeStats *stats);
 
 /*===----------------------------------------------------------------------===
  * Runtime control
@@ -134,11 +130,8 @@ QSHAPE_RUNTIME_EXPORT void __catalyst__rt__finalize(void);
  * name and kwargs strings (may be NULL) and auto_qubit_management are
  * accepted and ignored: the device is always qshape's simulator, and a
  * register index out of range is an error as in qshape-sim. */
-QSHAPE_RUNTIME_EXPORT void __catalyst__rt__device_init(int8_t *lib,
-                                                       int8_t *name,
-                                                       int8_t *kwargs,
-                                                       int64_t shots,
-                                                       bool auto_qubit_management);
+QSHAPE_RUNTIME_EXPORT void __catalyst__rt__device_init(int8_t *lib, int8_t *name, int8_t *kwargs,
+                                                       int64_t shots, bool auto_qubit_management);
 /* quantum.device_release: all wires, the state, the shots and the
  * observables of the device session are gone. */
 QSHAPE_RUNTIME_EXPORT void __catalyst__rt__device_release(void);
@@ -148,8 +141,7 @@ QSHAPE_RUNTIME_EXPORT int64_t __catalyst__rt__num_qubits(void);
 /* The compiled program's own failures: reported as runtime errors. */
 QSHAPE_RUNTIME_EXPORT void __catalyst__rt__fail_cstr(const char *message);
 /* Fails with `message` (NULL: "assertion failed") when !condition. */
-QSHAPE_RUNTIME_EXPORT void __catalyst__rt__assert_bool(bool condition,
-                                                       char *message);
+QSHAPE_RUNTIME_EXPORT void __catalyst__rt__assert_bool(bool condition, char *message);
 QSHAPE_RUNTIME_EXPORT void __catalyst__host__rt__unrecoverable_error(void);
 
 /*===----------------------------------------------------------------------===
@@ -166,13 +158,12 @@ QSHAPE_RUNTIME_EXPORT void __catalyst__rt__qubit_release(QUBIT *qubit);
 /* Slots of a register: 0 <= idx < size, else an error. */
 QSHAPE_RUNTIME_EXPORT int64_t __catalyst__rt__array_get_size_1d(QirArray *array);
 /* quantum.extract: the address of slot idx; load a QUBIT* from it. */
-QSHAPE_RUNTIME_EXPORT int8_t *
-__catalyst__rt__array_get_element_ptr_1d(QirArray *array, int64_t idx);
+QSHAPE_RUNTIME_EXPORT int8_t *__catalyst__rt__array_get_element_ptr_1d(QirArray *array,
+                                                                       int64_t idx);
 /* quantum.insert, if a lowering keeps registers as arrays: slot idx holds
  * `qubit` from now on. (Catalyst's default lowering emits nothing.) */
-QSHAPE_RUNTIME_EXPORT void
-__catalyst__rt__array_update_element_1d(QirArray *array, int64_t idx,
-                                        QUBIT *qubit);
+QSHAPE_RUNTIME_EXPORT void __catalyst__rt__array_update_element_1d(QirArray *array, int64_t idx,
+                                                                   QUBIT *qubit);
 
 /* Results: true when both hold the same outcome; constant |1> and |0>. */
 QSHAPE_RUNTIME_EXPORT bool __catalyst__rt__result_equal(RESULT *a, RESULT *b);
@@ -195,90 +186,65 @@ QSHAPE_RUNTIME_EXPORT void __catalyst__qis__T(QUBIT *, const Modifiers *);
 /* qshape's extension: Catalyst's header has no SX, but its lowering calls
  * __catalyst__qis__SX for quantum.custom "SX" and qshape-sim runs it. */
 QSHAPE_RUNTIME_EXPORT void __catalyst__qis__SX(QUBIT *, const Modifiers *);
-QSHAPE_RUNTIME_EXPORT void __catalyst__qis__PhaseShift(double, QUBIT *,
-                                                       const Modifiers *);
+QSHAPE_RUNTIME_EXPORT void __catalyst__qis__PhaseShift(double, QUBIT *, const Modifiers *);
 QSHAPE_RUNTIME_EXPORT void __catalyst__qis__RX(double, QUBIT *, const Modifiers *);
 QSHAPE_RUNTIME_EXPORT void __catalyst__qis__RY(double, QUBIT *, const Modifiers *);
 QSHAPE_RUNTIME_EXPORT void __catalyst__qis__RZ(double, QUBIT *, const Modifiers *);
 /* Rot(phi, theta, omega) = RZ(omega) RY(theta) RZ(phi). */
-QSHAPE_RUNTIME_EXPORT void __catalyst__qis__Rot(double, double, double, QUBIT *,
-                                                const Modifiers *);
+QSHAPE_RUNTIME_EXPORT void __catalyst__qis__Rot(double, double, double, QUBIT *, const Modifiers *);
 QSHAPE_RUNTIME_EXPORT void __catalyst__qis__CNOT(QUBIT *, QUBIT *, const Modifiers *);
 QSHAPE_RUNTIME_EXPORT void __catalyst__qis__CY(QUBIT *, QUBIT *, const Modifiers *);
 QSHAPE_RUNTIME_EXPORT void __catalyst__qis__CZ(QUBIT *, QUBIT *, const Modifiers *);
 QSHAPE_RUNTIME_EXPORT void __catalyst__qis__SWAP(QUBIT *, QUBIT *, const Modifiers *);
 QSHAPE_RUNTIME_EXPORT void __catalyst__qis__ISWAP(QUBIT *, QUBIT *, const Modifiers *);
-QSHAPE_RUNTIME_EXPORT void __catalyst__qis__PSWAP(double, QUBIT *, QUBIT *,
-                                                  const Modifiers *);
-QSHAPE_RUNTIME_EXPORT void __catalyst__qis__IsingXX(double, QUBIT *, QUBIT *,
-                                                    const Modifiers *);
-QSHAPE_RUNTIME_EXPORT void __catalyst__qis__IsingYY(double, QUBIT *, QUBIT *,
-                                                    const Modifiers *);
-QSHAPE_RUNTIME_EXPORT void __catalyst__qis__IsingXY(double, QUBIT *, QUBIT *,
-                                                    const Modifiers *);
-QSHAPE_RUNTIME_EXPORT void __catalyst__qis__IsingZZ(double, QUBIT *, QUBIT *,
-                                                    const Modifiers *);
-QSHAPE_RUNTIME_EXPORT void __catalyst__qis__SingleExcitation(double, QUBIT *,
-                                                             QUBIT *,
+QSHAPE_RUNTIME_EXPORT void __catalyst__qis__PSWAP(double, QUBIT *, QUBIT *, const Modifiers *);
+QSHAPE_RUNTIME_EXPORT void __catalyst__qis__IsingXX(double, QUBIT *, QUBIT *, const Modifiers *);
+QSHAPE_RUNTIME_EXPORT void __catalyst__qis__IsingYY(double, QUBIT *, QUBIT *, const Modifiers *);
+QSHAPE_RUNTIME_EXPORT void __catalyst__qis__IsingXY(double, QUBIT *, QUBIT *, const Modifiers *);
+QSHAPE_RUNTIME_EXPORT void __catalyst__qis__IsingZZ(double, QUBIT *, QUBIT *, const Modifiers *);
+QSHAPE_RUNTIME_EXPORT void __catalyst__qis__SingleExcitation(double, QUBIT *, QUBIT *,
                                                              const Modifiers *);
-QSHAPE_RUNTIME_EXPORT void __catalyst__qis__DoubleExcitation(double, QUBIT *,
-                                                             QUBIT *, QUBIT *,
-                                                             QUBIT *,
-                                                             const Modifiers *);
-QSHAPE_RUNTIME_EXPORT void __catalyst__qis__ControlledPhaseShift(double, QUBIT *,
-                                                                 QUBIT *,
+QSHAPE_RUNTIME_EXPORT void __catalyst__qis__DoubleExcitation(double, QUBIT *, QUBIT *, QUBIT *,
+                                                             QUBIT *, const Modifiers *);
+QSHAPE_RUNTIME_EXPORT void __catalyst__qis__ControlledPhaseShift(double, QUBIT *, QUBIT *,
                                                                  const Modifiers *);
-QSHAPE_RUNTIME_EXPORT void __catalyst__qis__CRX(double, QUBIT *, QUBIT *,
-                                                const Modifiers *);
-QSHAPE_RUNTIME_EXPORT void __catalyst__qis__CRY(double, QUBIT *, QUBIT *,
-                                                const Modifiers *);
-QSHAPE_RUNTIME_EXPORT void __catalyst__qis__CRZ(double, QUBIT *, QUBIT *,
-                                                const Modifiers *);
+QSHAPE_RUNTIME_EXPORT void __catalyst__qis__CRX(double, QUBIT *, QUBIT *, const Modifiers *);
+QSHAPE_RUNTIME_EXPORT void __catalyst__qis__CRY(double, QUBIT *, QUBIT *, const Modifiers *);
+QSHAPE_RUNTIME_EXPORT void __catalyst__qis__CRZ(double, QUBIT *, QUBIT *, const Modifiers *);
 /* Exported for the ABI, but always an error: qshape's simulator (like
  * qshape-sim) has no definition of the Mølmer-Sørensen gate. */
-QSHAPE_RUNTIME_EXPORT void __catalyst__qis__MS(double, QUBIT *, QUBIT *,
-                                               const Modifiers *);
-QSHAPE_RUNTIME_EXPORT void __catalyst__qis__CRot(double, double, double, QUBIT *,
-                                                 QUBIT *, const Modifiers *);
-QSHAPE_RUNTIME_EXPORT void __catalyst__qis__CSWAP(QUBIT *, QUBIT *, QUBIT *,
-                                                  const Modifiers *);
-QSHAPE_RUNTIME_EXPORT void __catalyst__qis__Toffoli(QUBIT *, QUBIT *, QUBIT *,
-                                                    const Modifiers *);
+QSHAPE_RUNTIME_EXPORT void __catalyst__qis__MS(double, QUBIT *, QUBIT *, const Modifiers *);
+QSHAPE_RUNTIME_EXPORT void __catalyst__qis__CRot(double, double, double, QUBIT *, QUBIT *,
+                                                 const Modifiers *);
+QSHAPE_RUNTIME_EXPORT void __catalyst__qis__CSWAP(QUBIT *, QUBIT *, QUBIT *, const Modifiers *);
+QSHAPE_RUNTIME_EXPORT void __catalyst__qis__Toffoli(QUBIT *, QUBIT *, QUBIT *, const Modifiers *);
 
 /* Variadic gates: `n`, then n QUBIT* arguments. */
 /* Identity on n wires (qshape's simulator takes exactly one). */
-QSHAPE_RUNTIME_EXPORT void __catalyst__qis__Identity(const Modifiers *, int64_t n,
-                                                     ...);
+QSHAPE_RUNTIME_EXPORT void __catalyst__qis__Identity(const Modifiers *, int64_t n, ...);
 /* quantum.multirz: exp(-i theta/2 Z...Z). */
-QSHAPE_RUNTIME_EXPORT void __catalyst__qis__MultiRZ(double theta,
-                                                    const Modifiers *, int64_t n,
+QSHAPE_RUNTIME_EXPORT void __catalyst__qis__MultiRZ(double theta, const Modifiers *, int64_t n,
                                                     ...);
 /* quantum.pcphase: e^{i phi} on the first `dim` basis states of the wires,
  * e^{-i phi} on the others. */
-QSHAPE_RUNTIME_EXPORT void __catalyst__qis__PCPhase(double phi, int64_t dim,
-                                                    const Modifiers *, int64_t n,
-                                                    ...);
+QSHAPE_RUNTIME_EXPORT void __catalyst__qis__PCPhase(double phi, int64_t dim, const Modifiers *,
+                                                    int64_t n, ...);
 /* quantum.paulirot: exp(-i theta/2 P) for the NUL-terminated word P (letters
  * I, X, Y, Z, one per wire). Nothing happens when `cond` is false. */
-QSHAPE_RUNTIME_EXPORT void __catalyst__qis__PauliRot(const char *word,
-                                                     double theta,
-                                                     const Modifiers *,
-                                                     bool cond, int64_t n, ...);
+QSHAPE_RUNTIME_EXPORT void __catalyst__qis__PauliRot(const char *word, double theta,
+                                                     const Modifiers *, bool cond, int64_t n, ...);
 /* quantum.unitary: the 2^n x 2^n matrix on the n wires (not checked for
  * unitarity). */
-QSHAPE_RUNTIME_EXPORT void
-__catalyst__qis__QubitUnitary(MemRefT_CplxT_double_2d *matrix, const Modifiers *,
-                              int64_t n, ...);
+QSHAPE_RUNTIME_EXPORT void __catalyst__qis__QubitUnitary(MemRefT_CplxT_double_2d *matrix,
+                                                         const Modifiers *, int64_t n, ...);
 /* quantum.gphase: e^{-i phi} (on the controlled subspace, if controlled). */
-QSHAPE_RUNTIME_EXPORT void __catalyst__qis__GlobalPhase(double phi,
-                                                        const Modifiers *);
+QSHAPE_RUNTIME_EXPORT void __catalyst__qis__GlobalPhase(double phi, const Modifiers *);
 /* quantum.set_state / quantum.set_basis_state: the whole device is
  * overwritten; the n wires take the 2^n amplitudes (norm 1 within 1e-8) or
  * the n bits (nonzero = 1), every other wire is |0>. */
-QSHAPE_RUNTIME_EXPORT void __catalyst__qis__SetState(MemRefT_CplxT_double_1d *state,
-                                                     uint64_t n, ...);
-QSHAPE_RUNTIME_EXPORT void __catalyst__qis__SetBasisState(MemRefT_int8_1d *bits,
-                                                          uint64_t n, ...);
+QSHAPE_RUNTIME_EXPORT void __catalyst__qis__SetState(MemRefT_CplxT_double_1d *state, uint64_t n,
+                                                     ...);
+QSHAPE_RUNTIME_EXPORT void __catalyst__qis__SetBasisState(MemRefT_int8_1d *bits, uint64_t n, ...);
 
 /*===----------------------------------------------------------------------===
  * Observables: ids valid until device_release or finalize.
@@ -287,13 +253,13 @@ QSHAPE_RUNTIME_EXPORT void __catalyst__qis__SetBasisState(MemRefT_int8_1d *bits,
 /* quantum.namedobs; `kind` is an enum QShapeNamedObservable value. */
 QSHAPE_RUNTIME_EXPORT ObsIdType __catalyst__qis__NamedObs(int64_t kind, QUBIT *);
 /* quantum.hermitian: a Hermitian 2^n x 2^n matrix on n wires. */
-QSHAPE_RUNTIME_EXPORT ObsIdType
-__catalyst__qis__HermitianObs(MemRefT_CplxT_double_2d *matrix, int64_t n, ...);
+QSHAPE_RUNTIME_EXPORT ObsIdType __catalyst__qis__HermitianObs(MemRefT_CplxT_double_2d *matrix,
+                                                              int64_t n, ...);
 /* quantum.tensor of n >= 1 observable ids (on disjoint wires). */
 QSHAPE_RUNTIME_EXPORT ObsIdType __catalyst__qis__TensorObs(int64_t n, ...);
 /* quantum.hamiltonian: sum of coeffs[k] * term k, for n observable ids. */
-QSHAPE_RUNTIME_EXPORT ObsIdType
-__catalyst__qis__HamiltonianObs(MemRefT_double_1d *coeffs, int64_t n, ...);
+QSHAPE_RUNTIME_EXPORT ObsIdType __catalyst__qis__HamiltonianObs(MemRefT_double_1d *coeffs,
+                                                                int64_t n, ...);
 
 /*===----------------------------------------------------------------------===
  * Measurements
@@ -306,19 +272,16 @@ QSHAPE_RUNTIME_EXPORT RESULT *__catalyst__qis__Measure(QUBIT *, int32_t postsele
 QSHAPE_RUNTIME_EXPORT double __catalyst__qis__Expval(ObsIdType);
 QSHAPE_RUNTIME_EXPORT double __catalyst__qis__Variance(ObsIdType);
 /* out: 2^k probabilities, k = n or (n = 0) all wires. */
-QSHAPE_RUNTIME_EXPORT void __catalyst__qis__Probs(MemRefT_double_1d *out, int64_t n,
-                                                  ...);
+QSHAPE_RUNTIME_EXPORT void __catalyst__qis__Probs(MemRefT_double_1d *out, int64_t n, ...);
 /* out: the 2^N amplitudes of all N wires; n = 0, or n = N qubits giving the
  * bit order (a reduced state is an error). */
-QSHAPE_RUNTIME_EXPORT void __catalyst__qis__State(MemRefT_CplxT_double_1d *out,
-                                                  int64_t n, ...);
+QSHAPE_RUNTIME_EXPORT void __catalyst__qis__State(MemRefT_CplxT_double_1d *out, int64_t n, ...);
 /* out: shots x k samples (0.0 / 1.0), k = n or all wires. Needs shots. */
-QSHAPE_RUNTIME_EXPORT void __catalyst__qis__Sample(MemRefT_double_2d *out,
-                                                   int64_t n, ...);
+QSHAPE_RUNTIME_EXPORT void __catalyst__qis__Sample(MemRefT_double_2d *out, int64_t n, ...);
 /* out->first: the 2^k basis-state indices 0, 1, ... as doubles;
  * out->second: how many of the shots gave each. Needs shots. */
-QSHAPE_RUNTIME_EXPORT void
-__catalyst__qis__Counts(PairT_MemRefT_double_int64_1d *out, int64_t n, ...);
+QSHAPE_RUNTIME_EXPORT void __catalyst__qis__Counts(PairT_MemRefT_double_int64_1d *out, int64_t n,
+                                                   ...);
 
 #ifdef __cplusplus
 } /* extern "C" */

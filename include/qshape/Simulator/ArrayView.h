@@ -26,12 +26,10 @@ public:
   using const_iterator = const T *;
 
   constexpr ArrayView() = default;
-  constexpr ArrayView(const T *data, std::size_t size)
-      : ptr(data), len(size) {}
+  constexpr ArrayView(const T *data, std::size_t size) : ptr(data), len(size) {}
   ArrayView(const std::vector<T> &vec) : ptr(vec.data()), len(vec.size()) {}
   template <std::size_t N>
-  constexpr ArrayView(const std::array<T, N> &arr)
-      : ptr(arr.data()), len(N) {}
+  constexpr ArrayView(const std::array<T, N> &arr) : ptr(arr.data()), len(N) {}
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Winit-list-lifetime"

@@ -94,9 +94,7 @@ public:
   /// are 0 again. Creation numbers (and so seeds) keep counting.
   void release();
   /// The override when set, else the device's.
-  std::uint64_t getShots() const {
-    return options.shots ? *options.shots : deviceShots;
-  }
+  std::uint64_t getShots() const { return options.shots ? *options.shots : deviceShots; }
   /// Wires allocated in this session.
   unsigned getNumWires() const { return numWires; }
 
@@ -144,16 +142,14 @@ public:
   /// 2^k counts, indexed like probs.
   Expected<std::vector<std::uint64_t>> counts(ArrayView<int> wires);
   /// (eigenvalue, count) pairs, ascending eigenvalues.
-  Expected<std::vector<std::pair<double, std::uint64_t>>>
-  counts(const Observable &obs);
+  Expected<std::vector<std::pair<double, std::uint64_t>>> counts(const Observable &obs);
 
   /// `wires`, or all wires of the device when it is empty.
   std::vector<int> resolveWires(ArrayView<int> wires) const;
 
 private:
   Status requireShots(std::string_view opName) const;
-  Expected<double> estimateExpval(StateVector &state, const Observable &obs,
-                                  std::uint64_t shots);
+  Expected<double> estimateExpval(StateVector &state, const Observable &obs, std::uint64_t shots);
   Status checkMemory(unsigned wires, unsigned oldWires) const;
 
   DeviceOptions options;

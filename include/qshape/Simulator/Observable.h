@@ -37,13 +37,11 @@ public:
   static Observable named(NamedObservable name, int wire);
   /// A Hermitian matrix (row-major, 2^k x 2^k) acting on `wires`, the first
   /// wire being the most significant bit of the matrix index.
-  static Observable hermitian(std::vector<Complex> matrix,
-                              std::vector<int> wires);
+  static Observable hermitian(std::vector<Complex> matrix, std::vector<int> wires);
   /// The tensor product of `factors`, which must act on disjoint wires.
   static Observable tensor(std::vector<Observable> factors);
   /// sum_k coeffs[k] * terms[k].
-  static Observable hamiltonian(std::vector<double> coeffs,
-                                std::vector<Observable> terms);
+  static Observable hamiltonian(std::vector<double> coeffs, std::vector<Observable> terms);
 
   Kind getKind() const { return kind; }
   /// Named: the observable and its wire.

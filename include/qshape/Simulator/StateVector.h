@@ -57,8 +57,7 @@ public:
   /// create() to have that checked.
   explicit StateVector(unsigned numQubits, std::uint64_t seed = DefaultSeed);
   /// Checked constructor.
-  static Expected<StateVector> create(unsigned numQubits,
-                                      std::uint64_t seed = DefaultSeed);
+  static Expected<StateVector> create(unsigned numQubits, std::uint64_t seed = DefaultSeed);
 
   unsigned getNumQubits() const { return numQubits; }
   /// 2^numQubits.
@@ -106,28 +105,24 @@ public:
   /// `wires`, inverted if `adjoint`, and controlled on `ctrlWires` having the
   /// values `ctrlValues` (empty = all true). Fails, leaving the state
   /// untouched, on an unknown name, wrong arity, bad or repeated wires.
-  Status applyGate(std::string_view name, ArrayView<double> params,
-                   ArrayView<int> wires, bool adjoint = false,
-                   ArrayView<int> ctrlWires = {},
+  Status applyGate(std::string_view name, ArrayView<double> params, ArrayView<int> wires,
+                   bool adjoint = false, ArrayView<int> ctrlWires = {},
                    const std::vector<bool> &ctrlValues = {});
   /// As above, for a gate already looked up with lookupGate().
-  Status applyGate(GateKind kind, ArrayView<double> params,
-                   ArrayView<int> wires, bool adjoint = false,
-                   ArrayView<int> ctrlWires = {},
+  Status applyGate(GateKind kind, ArrayView<double> params, ArrayView<int> wires,
+                   bool adjoint = false, ArrayView<int> ctrlWires = {},
                    const std::vector<bool> &ctrlValues = {});
 
   /// QubitUnitary: applies the row-major 2^k x 2^k `matrix` to the k `wires`
   /// (wires[0] the most significant bit of the matrix index). Unitarity is
   /// not checked (measurements use this path for Hermitian observables).
-  Status applyMatrix(ArrayView<Complex> matrix, ArrayView<int> wires,
-                     bool adjoint = false, ArrayView<int> ctrlWires = {},
-                     const std::vector<bool> &ctrlValues = {});
+  Status applyMatrix(ArrayView<Complex> matrix, ArrayView<int> wires, bool adjoint = false,
+                     ArrayView<int> ctrlWires = {}, const std::vector<bool> &ctrlValues = {});
 
   /// PauliRot(theta, word) = exp(-i theta/2 P), P the tensor product of the
   /// letters of `word` (each of 'I', 'X', 'Y', 'Z') on `wires`.
-  Status applyPauliRot(double theta, std::string_view word,
-                       ArrayView<int> wires, bool adjoint = false,
-                       ArrayView<int> ctrlWires = {},
+  Status applyPauliRot(double theta, std::string_view word, ArrayView<int> wires,
+                       bool adjoint = false, ArrayView<int> ctrlWires = {},
                        const std::vector<bool> &ctrlValues = {});
 
   //===--------------------------------------------------------------------===//
@@ -155,21 +150,18 @@ public:
 
   /// `shots` computational-basis samples of `wires` (all wires when empty):
   /// a row-major shots x k array of 0/1, column j being wires[j].
-  Expected<std::vector<int>> sample(std::size_t shots,
-                                    ArrayView<int> wires = {});
+  Expected<std::vector<int>> sample(std::size_t shots, ArrayView<int> wires = {});
   /// `shots` samples of the eigenvalue of `obs` (named observables and
   /// tensor products of them; Hermitian and Hamiltonian are not supported).
-  Expected<std::vector<double>> sample(const Observable &obs,
-                                       std::size_t shots);
+  Expected<std::vector<double>> sample(const Observable &obs, std::size_t shots);
 
   /// Histogram of `shots` basis-state samples of `wires` (all when empty):
   /// 2^k counts indexed like probs().
-  Expected<std::vector<std::uint64_t>> counts(std::size_t shots,
-                                              ArrayView<int> wires = {});
+  Expected<std::vector<std::uint64_t>> counts(std::size_t shots, ArrayView<int> wires = {});
   /// Histogram of `shots` eigenvalue samples of `obs`: (eigenvalue, count)
   /// for the eigenvalues -1 and +1 (or +1 alone for Identity), ascending.
-  Expected<std::vector<std::pair<double, std::uint64_t>>>
-  counts(const Observable &obs, std::size_t shots);
+  Expected<std::vector<std::pair<double, std::uint64_t>>> counts(const Observable &obs,
+                                                                 std::size_t shots);
 
 private:
   /// A uniform double in [0, 1), identical on every platform.
@@ -177,8 +169,7 @@ private:
   Status checkWires(ArrayView<int> wires, ArrayView<int> ctrlWires,
                     const std::vector<bool> &ctrlValues) const;
   /// Draws `shots` indices from the distribution `probs` (consumed).
-  std::vector<std::uint64_t> drawIndices(std::size_t shots,
-                                         std::vector<double> probs);
+  std::vector<std::uint64_t> drawIndices(std::size_t shots, std::vector<double> probs);
   /// O|psi> for a verified observable.
   std::vector<Complex> applyObservable(const Observable &obs) const;
 

@@ -26,16 +26,16 @@
 #include "qshape/Conversion/Passes.h"
 #include "qshape/GateView/GateView.h"
 
+#include "mlir/AsmParser/AsmParser.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/IRMapping.h"
-#include "mlir/AsmParser/AsmParser.h"
 #include "mlir/IR/Matchers.h"
 #include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/MapVector.h"
-#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/SmallPtrSet.h"
 
 namespace qshape {
 #define GEN_PASS_DEF_QSHAPETOVALUESEMANTICS
@@ -62,9 +62,9 @@ struct Ref {
 
 /// One region's view of the quantum state while it is rewritten.
 struct Frame {
-  llvm::MapVector<Value, Value> regs;                     // qref reg -> quantum reg
-  llvm::MapVector<std::pair<Value, int64_t>, Value> out;  // taken-out qubits
-  llvm::MapVector<Value, Value> roots;                    // alloc_qb ref -> qubit
+  llvm::MapVector<Value, Value> regs;                    // qref reg -> quantum reg
+  llvm::MapVector<std::pair<Value, int64_t>, Value> out; // taken-out qubits
+  llvm::MapVector<Value, Value> roots;                   // alloc_qb ref -> qubit
 };
 
 /// What a region uses of the state outside it: registers it needs whole
@@ -219,11 +219,9 @@ static Operation *buildQuantumTwin(OpBuilder &b, Operation *op, ValueRange opera
   StringRef name = op->getName().stripDialect();
   if (name == "measure")
     state.addTypes(IntegerType::get(ctx, 1));
-  state.addTypes(SmallVector<Type>(name == "namedobs" || name == "hermitian" ||
-                                           name == "compbasis"
-                                       ? 0
-                                       : numQubits,
-                                   getQubitType(ctx)));
+  state.addTypes(SmallVector<Type>(
+      name == "namedobs" || name == "hermitian" || name == "compbasis" ? 0 : numQubits,
+      getQubitType(ctx)));
   state.addTypes(TypeRange(op->getResultTypes()).drop_front(name == "measure" ? 1 : 0));
   // Gates with controls: targets and controls are two result segments.
   if (auto segs = op->getAttrOfType<DenseI32ArrayAttr>("operandSegmentSizes");
@@ -272,8 +270,8 @@ LogicalResult Converter::convertQubitOp(Operation *op, Frame &f) {
     else
       put(f, *r, now);
   }
-  for (auto [old, result] : llvm::zip(op->getResults(), observes ? twin->getResults()
-                                                                 : twin->getResults().take_front(first)))
+  for (auto [old, result] : llvm::zip(
+           op->getResults(), observes ? twin->getResults() : twin->getResults().take_front(first)))
     old.replaceAllUsesWith(result);
   dead.push_back(op);
   return success();
@@ -400,8 +398,9 @@ LogicalResult Converter::convertFor(scf::ForOp op, Frame &f) {
   SmallVector<Value> inits(op.getInitArgs());
   SmallVector<Value> state = carried(b, op.getLoc(), f, *c);
   inits.append(state);
-  auto loop = scf::ForOp::create(b, op.getLoc(), op.getLowerBound(), op.getUpperBound(),
-                                 op.getStep(), inits, [](OpBuilder &, Location, Value, ValueRange) {});
+  auto loop =
+      scf::ForOp::create(b, op.getLoc(), op.getLowerBound(), op.getUpperBound(), op.getStep(),
+                         inits, [](OpBuilder &, Location, Value, ValueRange) {});
   Block *body = loop.getBody();
   for (auto [old, now] : llvm::zip(op.getBody()->getArguments(), body->getArguments()))
     old.replaceAllUsesWith(now);
@@ -532,8 +531,8 @@ LogicalResult Converter::convertRegionOp(Operation *op, Frame &f) {
   st.addTypes(types);
   if (ctrl) {
     st.addAttribute("operandSegmentSizes",
-                    b.getDenseI32ArrayAttr({int32_t(ctrls.size()), int32_t(values.size()),
-                                            int32_t(state.size())}));
+                    b.getDenseI32ArrayAttr(
+                        {int32_t(ctrls.size()), int32_t(values.size()), int32_t(state.size())}));
     st.addAttribute("resultSegmentSizes",
                     b.getDenseI32ArrayAttr({int32_t(ctrls.size()), int32_t(state.size())}));
   }
@@ -847,8 +846,7 @@ LogicalResult convertFunctions(ModuleOp module) {
   return success();
 }
 
-struct QShapeToValueSemanticsPass
-    : impl::QShapeToValueSemanticsBase<QShapeToValueSemanticsPass> {
+struct QShapeToValueSemanticsPass : impl::QShapeToValueSemanticsBase<QShapeToValueSemanticsPass> {
   void runOnOperation() override {
     if (failed(convertFunctions(getOperation())))
       signalPassFailure();

@@ -245,8 +245,7 @@ Value LoopBuilder::slotValue(OpBuilder &bb, Location loc, unsigned j, unsigned m
   case OperandPlan::WireRead: {
     Value idx = op.base >= 0 ? indexValue(bb, loc, iv, bb.getI64Type(), op.base, op.stride)
                              : tableValue(bb, loc, iv, tables[{j, m}]);
-    return buildExtract(bb, at(0, j)->getLoc(), liveRegisterFor(op.reg),
-                        IndexSpec::ofDynamic(idx))
+    return buildExtract(bb, at(0, j)->getLoc(), liveRegisterFor(op.reg), IndexSpec::ofDynamic(idx))
         ->getResult(0);
   }
   }
@@ -294,10 +293,10 @@ Operation *LoopBuilder::cloneBodyOp(OpBuilder &bb, Location loc, unsigned j) {
                           : tableValue(bb, loc, iv, indexTables[j]);
     std::optional<RegisterAccess> a = RegisterAccess::get(orig);
     Value reg = slotValues[slotOf(orig, a->reg)];
-    Operation *clone =
-        a->isInsert ? buildInsert(bb, orig->getLoc(), reg, IndexSpec::ofDynamic(idx),
-                                  slotValues[slotOf(orig, a->qubit)])
-                    : buildExtract(bb, orig->getLoc(), reg, IndexSpec::ofDynamic(idx));
+    Operation *clone = a->isInsert
+                           ? buildInsert(bb, orig->getLoc(), reg, IndexSpec::ofDynamic(idx),
+                                         slotValues[slotOf(orig, a->qubit)])
+                           : buildExtract(bb, orig->getLoc(), reg, IndexSpec::ofDynamic(idx));
     // Keep any other attributes the op carried.
     for (NamedAttribute na : orig->getDiscardableAttrs())
       clone->setAttr(na.getName(), na.getValue());
@@ -333,8 +332,8 @@ void LoopBuilder::writeBackAndYield(OpBuilder &bb, Location loc) {
       Value idx = wb.affine ? indexValue(bb, loc, iv, bb.getI64Type(), wb.wires[0],
                                          k > 1 ? wb.wires[1] - wb.wires[0] : 0)
                             : tableValue(bb, loc, iv, writeBackTables[w]);
-      Operation *insert = buildInsert(bb, loc, live, IndexSpec::ofDynamic(idx),
-                                      clones[wb.j]->getResult(wb.result));
+      Operation *insert =
+          buildInsert(bb, loc, live, IndexSpec::ofDynamic(idx), clones[wb.j]->getResult(wb.result));
       writeBackOps.push_back(insert);
       live = insert->getResult(0);
     }

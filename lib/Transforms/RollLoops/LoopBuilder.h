@@ -39,9 +39,7 @@ public:
   /// Builds the loop just before the run, which stays as it is.
   mlir::scf::ForOp build();
   /// What the replay check reads of the loop (after build()).
-  BuiltLoop built() const {
-    return {forOp, clones, writeBackOps, liveOutResults, finalReg};
-  }
+  BuiltLoop built() const { return {forOp, clones, writeBackOps, liveOutResults, finalReg}; }
   /// Rewires the uses after the run to the loop and erases the run.
   void commit();
   /// Erases the loop and the tables made for it; the run stays.

@@ -2,8 +2,8 @@
 
 #include "RegisterNormalForm.h"
 
-#include "qshape/GateView/Barriers.h"
 #include "Support.h"
+#include "qshape/GateView/Barriers.h"
 
 #include "qshape/Fingerprint/CanonicalForm.h"
 #include "qshape/GateView/GateView.h"
@@ -225,8 +225,7 @@ SmallVector<Operation *> normalizeRegisters(Block &block, const std::vector<Oper
   if (terminator)
     emitLazyOperands(terminator);
   // Only the ops that change place move.
-  canonical::placeInOrder(
-      block, order.size(), [&](size_t i) { return order[i]; }, terminator);
+  canonical::placeInOrder(block, order.size(), [&](size_t i) { return order[i]; }, terminator);
   if (terminator) {
     order.push_back(terminator);
     before.push_back(n - 1);
@@ -334,8 +333,7 @@ bool linearizeReads(Block &block) {
   }
   if (order.size() != n)
     return false; // the reads cannot all come first: leave the order
-  canonical::placeInOrder(
-      block, n, [&](size_t i) { return order[i]; }, nullptr);
+  canonical::placeInOrder(block, n, [&](size_t i) { return order[i]; }, nullptr);
   return true;
 }
 

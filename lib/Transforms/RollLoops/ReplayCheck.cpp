@@ -95,8 +95,8 @@ private:
 DenseElementsAttr ReplayChecker::tableRead(Value v, unsigned c, uint64_t &index) {
   auto ex = v.getDefiningOp<tensor::ExtractOp>();
   DenseElementsAttr table;
-  if (!ex || !inLoop(ex) || ex.getIndices().size() != 1 ||
-      inLoop(ex.getTensor().getDefiningOp()) || !matchPattern(ex.getTensor(), m_Constant(&table)))
+  if (!ex || !inLoop(ex) || ex.getIndices().size() != 1 || inLoop(ex.getTensor().getDefiningOp()) ||
+      !matchPattern(ex.getTensor(), m_Constant(&table)))
     return {};
   std::optional<APInt> i = intAt(ex.getIndices()[0], c);
   if (!i || i->isNegative() || i->getZExtValue() >= uint64_t(table.getNumElements()))
@@ -114,8 +114,9 @@ std::optional<APInt> ReplayChecker::intAt(Value v, unsigned c) {
   Operation *def = v.getDefiningOp();
   if (!inLoop(def))
     return std::nullopt;
-  unsigned width =
-      v.getType().isIndex() ? 64 : v.getType().isInteger() ? v.getType().getIntOrFloatBitWidth() : 0;
+  unsigned width = v.getType().isIndex()     ? 64
+                   : v.getType().isInteger() ? v.getType().getIntOrFloatBitWidth()
+                                             : 0;
   if (!width)
     return std::nullopt;
   StringRef name = def->getName().getStringRef();
@@ -257,8 +258,8 @@ bool ReplayChecker::sameRead(Operation *ld, unsigned c, Value ov) {
 LogicalResult ReplayChecker::checkOp(unsigned c, unsigned j) {
   Operation *clone = built.bodyOps[j], *orig = at(c, j);
   auto differs = [&](const Twine &what) {
-    return fail("op " + Twine(j) + " of copy " + Twine(c) + " (" +
-                orig->getName().getStringRef() + "): " + what);
+    return fail("op " + Twine(j) + " of copy " + Twine(c) + " (" + orig->getName().getStringRef() +
+                "): " + what);
   };
   if (plan.indices[j].varies) {
     std::optional<RegisterAccess> la = RegisterAccess::get(clone), oa = RegisterAccess::get(orig);
@@ -282,9 +283,7 @@ LogicalResult ReplayChecker::checkOp(unsigned c, unsigned j) {
   for (auto [lr, orr] : llvm::zip(clone->getRegions(), orig->getRegions()))
     if (!OperationEquivalence::isRegionEquivalentTo(
             &lr, &orr,
-            [&](Value a, Value b) {
-              return success(inside.lookup(a) == b || sameValue(a, c, b));
-            },
+            [&](Value a, Value b) { return success(inside.lookup(a) == b || sameValue(a, c, b)); },
             [&](Value a, Value b) { inside[a] = b; }, OperationEquivalence::IgnoreLocations))
       return differs("its regions differ from the loop's");
   return success();
@@ -327,8 +326,7 @@ LogicalResult ReplayChecker::checkUsesAfter() {
     for (unsigned j = 0; j < p; ++j)
       for (OpResult r : at(c, j)->getResults())
         for (Operation *user : r.getUsers()) {
-          Operation *anc =
-              user->getBlock() == block ? user : block->findAncestorOpInBlock(*user);
+          Operation *anc = user->getBlock() == block ? user : block->findAncestorOpInBlock(*user);
           if (anc && inRun(anc, plan.start + c * p + j, end))
             continue;
           auto key = std::make_pair(j, r.getResultNumber());

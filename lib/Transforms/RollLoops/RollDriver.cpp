@@ -2,19 +2,19 @@
 
 #include "RollDriver.h"
 
-#include "qshape/GateView/Barriers.h"
 #include "LoopBuilder.h"
 #include "RegisterNormalForm.h"
 #include "RepeatFinder.h"
 #include "RunAnalyzer.h"
 #include "Support.h"
+#include "qshape/GateView/Barriers.h"
 
 #include "qshape/GateView/GateView.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "llvm/ADT/DenseSet.h"
-#include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/Support/Debug.h"
 
 #include <limits>

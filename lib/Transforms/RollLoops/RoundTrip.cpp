@@ -11,8 +11,8 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Utils/Utils.h"
 #include "mlir/IR/BuiltinAttributes.h"
-#include "llvm/ADT/DenseSet.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "llvm/ADT/DenseSet.h"
 
 using namespace mlir;
 
@@ -110,16 +110,15 @@ static void sortInsertChains(Operation *root) {
     for (RegisterAccess &a : chain)
       entries.push_back({*a.staticIdx, a.qubit});
     llvm::sort(entries, [](auto &x, auto &y) { return x.first < y.first; });
-    if (std::adjacent_find(entries.begin(), entries.end(), [](auto &x, auto &y) {
-          return x.first == y.first;
-        }) != entries.end())
+    if (std::adjacent_find(entries.begin(), entries.end(),
+                           [](auto &x, auto &y) { return x.first == y.first; }) != entries.end())
       continue; // two inserts at one wire do not commute
     Operation *last = chain.back().op;
     for (auto [a, entry] : llvm::zip(chain, entries)) {
       if (a.op != last)
         a.op->moveBefore(last);
-      a.op->setAttr("idx_attr", IntegerAttr::get(IntegerType::get(a.op->getContext(), 64),
-                                                 entry.first));
+      a.op->setAttr("idx_attr",
+                    IntegerAttr::get(IntegerType::get(a.op->getContext(), 64), entry.first));
       for (OpOperand &operand : a.op->getOpOperands())
         if (operand.get() == a.qubit)
           operand.set(entry.second);

@@ -4,11 +4,11 @@
 
 #include "qshape/GateView/GateView.h"
 
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/OperationSupport.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
-#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "llvm/ADT/STLExtras.h"
 
 #include <functional>
@@ -138,8 +138,7 @@ bool RunAnalyzer::scanOperand(OperandScan &scan, unsigned c, unsigned j, Value v
 LogicalResult RunAnalyzer::recompute(OperandPlan &plan, unsigned depth) {
   ArrayRef<Value> vals = plan.perCopy;
   Operation *recipe = vals[0].getDefiningOp();
-  if (!recipe || recipe->getNumResults() != 1 || recipe->getNumRegions() ||
-      !isFloatingPure(recipe))
+  if (!recipe || recipe->getNumResults() != 1 || recipe->getNumRegions() || !isFloatingPure(recipe))
     return failure();
   unsigned n = recipe->getNumOperands();
   // Operand x of every copy's producer: equal everywhere, a constant (an
@@ -150,14 +149,14 @@ LogicalResult RunAnalyzer::recompute(OperandPlan &plan, unsigned depth) {
     Operation *def = v.getDefiningOp();
     if (!def || cast<OpResult>(v).getResultNumber() != 0 ||
         !OperationEquivalence::isEquivalentTo(recipe, def,
-                                              OperationEquivalence::ignoreValueEquivalence,
-                                              nullptr, OperationEquivalence::IgnoreLocations))
+                                              OperationEquivalence::ignoreValueEquivalence, nullptr,
+                                              OperationEquivalence::IgnoreLocations))
       return failure();
     for (unsigned x = 0; x < n; ++x) {
       Value a = def->getOperand(x);
       same[x] = same[x] && a == recipe->getOperand(x);
-      constant[x] = constant[x] && a.getType().isIntOrIndexOrFloat() &&
-                    a.getDefiningOp() && isConstant(a.getDefiningOp());
+      constant[x] = constant[x] && a.getType().isIntOrIndexOrFloat() && a.getDefiningOp() &&
+                    isConstant(a.getDefiningOp());
     }
   }
   std::vector<OperandPlan> parts(n);
@@ -282,7 +281,6 @@ unsigned RunAnalyzer::finishOperand(OperandScan &scan, OperandPlan &plan) {
   return equalPrefix(); // e.g. distinct qubits from before the run
 }
 
-
 /// The result of `op` that carries its qubit operand `m` through it: a
 /// gate's output for that input, a loop's result for that init.
 static std::optional<unsigned> carrierOf(Operation *op, unsigned m) {
@@ -353,7 +351,8 @@ const RunPlan::WriteBack *RunAnalyzer::writeBack(RunPlan &plan, unsigned j, unsi
   if (!lastInsertPos) {
     lastInsertPos.emplace();
     for (unsigned i = 0; i < ops.size(); ++i)
-      if (std::optional<RegisterAccess> a = RegisterAccess::get(ops[i]); a && a->isInsert && a->staticIdx)
+      if (std::optional<RegisterAccess> a = RegisterAccess::get(ops[i]);
+          a && a->isInsert && a->staticIdx)
         (*lastInsertPos)[*a->staticIdx] = i;
     work += ops.size();
   }
@@ -474,9 +473,8 @@ Verdict RunAnalyzer::classify(unsigned s, unsigned p, unsigned k, RunPlan &plan)
       if (c > 0 &&
           (o->getName() != first->getName() || o->getNumOperands() != first->getNumOperands() ||
            o->getResultTypes() != first->getResultTypes() ||
-           (first->getNumRegions() &&
-            (captured.size() != firstCaptured[j].size() ||
-             !sameRegions(first, o, firstCaptured[j], captured)))))
+           (first->getNumRegions() && (captured.size() != firstCaptured[j].size() ||
+                                       !sameRegions(first, o, firstCaptured[j], captured)))))
         return refuse(Reject::Operands, c);
       bool ok = true;
       for (unsigned m = 0; m < o->getNumOperands() && ok; ++m)
@@ -502,10 +500,10 @@ Verdict RunAnalyzer::classify(unsigned s, unsigned p, unsigned k, RunPlan &plan)
       // and the bounds of an inner loop stay the same (verify-roundtrip
       // unrolls only constant trip counts).
       unsigned m = x - firstScan[j];
-      if (m >= at(0, j)->getNumOperands() ? op.kind == OperandPlan::WireRead
-                                          : at(0, j)->getNumRegions() &&
-                                                op.perCopy[0].getType().isIndex() &&
-                                                op.kind != OperandPlan::Invariant)
+      if (m >= at(0, j)->getNumOperands()
+              ? op.kind == OperandPlan::WireRead
+              : at(0, j)->getNumRegions() && op.perCopy[0].getType().isIndex() &&
+                    op.kind != OperandPlan::Invariant)
         supported = 0;
       plan.operands[j].push_back(std::move(op));
     }

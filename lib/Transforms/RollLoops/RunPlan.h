@@ -31,8 +31,8 @@ struct OperandPlan {
     IntTable,
     FloatTable,
     Gather,
-    WireRead, // a qubit extracted before the run from one register; the body
-              // extracts it (wire = an affine index, or `wires` as a table)
+    WireRead,  // a qubit extracted before the run from one register; the body
+               // extracts it (wire = an affine index, or `wires` as a table)
     Recompute, // a runtime value that every copy's op `recipe` (pure, the same
                // in every copy) made before the run from invariant values,
                // constants and values made alike in turn: the body makes it

@@ -45,8 +45,7 @@ LogicalResult verifyGateQubits(Operation *op, ValueRange qubits, ValueRange ctrl
   for (ValueRange group : {qubits, ctrlQubits})
     for (Value qubit : group)
       if (!seen.insert(qubit).second)
-        return op->emitError(
-            "all qubits on a quantum gate must be distinct (including controls)");
+        return op->emitError("all qubits on a quantum gate must be distinct (including controls)");
   return success();
 }
 
@@ -337,8 +336,7 @@ ParseResult OperatorOp::parse(OpAsmParser &parser, OperationState &result) {
   llvm::copy(ArrayRef<int32_t>{size(params.operands.size()), size(forward.operands.size()),
                                size(qubits.size()), size(ctrlQubits.size()),
                                size(ctrlValues.size()), size(reg.operands.size()),
-                               size(indices.operands.size()),
-                               size(ctrlIndexArray.operands.size()),
+                               size(indices.operands.size()), size(ctrlIndexArray.operands.size()),
                                size(ctrlValueArray.operands.size())},
              props.operandSegmentSizes.begin());
   return success();

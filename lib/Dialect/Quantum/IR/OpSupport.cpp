@@ -57,8 +57,8 @@ ParseResult TypedOperands::parse(OpAsmParser &parser) {
 }
 
 ParseResult TypedOperands::parseOne(OpAsmParser &parser) {
-  if (parser.parseLParen() || parser.parseOperand(operands.emplace_back()) ||
-      parser.parseColon() || parser.parseType(types.emplace_back()) || parser.parseRParen())
+  if (parser.parseLParen() || parser.parseOperand(operands.emplace_back()) || parser.parseColon() ||
+      parser.parseType(types.emplace_back()) || parser.parseRParen())
     return failure();
   return success();
 }
@@ -79,8 +79,8 @@ LogicalResult verifyRegisterControls(Operation *op, Value indices, Value values)
   int64_t n = cast<ShapedType>(indices.getType()).getDimSize(0);
   int64_t m = cast<ShapedType>(values.getType()).getDimSize(0);
   if (n != m)
-    return op->emitOpError() << "number of input control qubits (" << n
-                             << ") and control values (" << m << ") must be the same";
+    return op->emitOpError() << "number of input control qubits (" << n << ") and control values ("
+                             << m << ") must be the same";
   return success();
 }
 

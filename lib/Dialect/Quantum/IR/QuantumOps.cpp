@@ -76,8 +76,8 @@ LogicalResult verifyControls(Operation *op, size_t ctrls, size_t values, size_t 
     return op->emitError() << "number of controlling qubits in input (" << ctrls
                            << ") and controlling values (" << values << ") must be the same";
   if (outCtrls != ctrls)
-    return op->emitError() << "number of controlling qubits in input (" << ctrls
-                           << ") and output (" << outCtrls << ") must be the same";
+    return op->emitError() << "number of controlling qubits in input (" << ctrls << ") and output ("
+                           << outCtrls << ") must be the same";
   return success();
 }
 
@@ -107,7 +107,7 @@ struct ObservableDef {
   /// Qubits of a computational basis (0 for a register) or results of an
   /// mcmobs; unset for the other observables.
   std::optional<size_t> numQubits;
-  bool isNamed = false;      ///< quantum.namedobs or qref.namedobs
+  bool isNamed = false;        ///< quantum.namedobs or qref.namedobs
   bool isQuantumNamed = false; ///< quantum.namedobs
 };
 
@@ -371,10 +371,14 @@ LogicalResult OperatorOp::verify() {
 //     [param_map = {name = [0, ...]}] [qubit_map = {name = [0, ...]}]
 // `qubits(...)` is printed whenever there is no register, even when empty.
 
-static constexpr llvm::StringLiteral kOperatorSyntaxAttrs[] = {
-    "op_name",   "adjoint",   "UID",
-    "static_data", "param_map", "qubit_map",
-    "operandSegmentSizes", "resultSegmentSizes"};
+static constexpr llvm::StringLiteral kOperatorSyntaxAttrs[] = {"op_name",
+                                                               "adjoint",
+                                                               "UID",
+                                                               "static_data",
+                                                               "param_map",
+                                                               "qubit_map",
+                                                               "operandSegmentSizes",
+                                                               "resultSegmentSizes"};
 
 void OperatorOp::print(OpAsmPrinter &p) {
   p << ' ';
@@ -521,8 +525,7 @@ ParseResult OperatorOp::parse(OpAsmParser &parser, OperationState &result) {
   auto size = [](size_t n) { return static_cast<int32_t>(n); };
   llvm::copy(ArrayRef<int32_t>{size(params.operands.size()), size(forward.operands.size()),
                                size(qubits.size()), size(ctrlQubits.size()),
-                               size(ctrlValues.size()), reg ? 1 : 0,
-                               size(indices.operands.size()),
+                               size(ctrlValues.size()), reg ? 1 : 0, size(indices.operands.size()),
                                size(ctrlIndexArray.operands.size()),
                                size(ctrlValueArray.operands.size())},
              props.operandSegmentSizes.begin());
