@@ -79,26 +79,9 @@ std::string formatDuration(uint64_t Ms) {
 const char *const qshape::cache::RemoteSyntax =
     "redis://[USER[:PASSWORD]@]HOST[:PORT][/DB][?ATTRIBUTES]";
 
-llvm::Expected<RemoteOptions> RemoteOptions::parse(llvm::StringRef Url) {
-  RemoteOptions O;
-  llvm::StringRef Rest = Url.trim();
-  if (Rest.consume_front("rediss://"))
-    return configError("'" + Url +
-                       "': TLS (rediss://) is not supported by this build (Debian's hiredis "
-                       "0.14 has no TLS); reach the server through a TLS tunnel (stunnel, "
-                       "ssh -L) and use redis://");
-  if (!Rest.consume_front("redis://"))
-    return configError("'" + Url + "' is not a remote cache URL; use " + RemoteSyntax);
-  // redis://AUTHORITY[/DB][?ATTRIBUTES]
-  size_t Sep = Rest.find_first_of("/?");
-  llvm::StringRef Authority = Rest.take_front(Sep);
-  llvm::StringRef Tail = Sep == llvm::StringRef::npos ? llvm::StringRef() : Rest.drop_front(Sep);
-  llvm::StringRef PathPart, Query;
-  if (Tail.consume_front("/"))
-    std::tie(PathPart, Query) = Tail.split('?');
-  else if (Tail.consume_front("?"))
-    Query = Tail;
-
+namespace {
+/// [USER[:PASSWORD]@]HOST[:PORT] of `Url` into `O`.
+llvm::Error parseAuthority(llvm::StringRef Url, llvm::StringRef Authority, RemoteOptions &O) {
   if (size_t At = Authority.rfind('@'); At != llvm::StringRef::npos) {
     llvm::StringRef UserInfo = Authority.take_front(At);
     Authority = Authority.drop_front(At + 1);
@@ -132,81 +115,80 @@ llvm::Expected<RemoteOptions> RemoteOptions::parse(llvm::StringRef Url) {
       return configError("'" + Url + "': port '" + PortText + "' is not a number in 1..65535");
     O.Port = Port;
   }
-  if (!PathPart.empty()) {
-    unsigned Db;
-    if (PathPart.getAsInteger(10, Db))
-      return configError("'" + Url + "': database '" + PathPart +
-                         "' is not a number (redis://HOST:PORT/DB)");
-    O.Database = Db;
-  }
+  return llvm::Error::success();
+}
 
-  std::string PasswordFile;
-  llvm::SmallVector<llvm::StringRef, 8> Attributes;
-  Query.split(Attributes, '&', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
-  for (llvm::StringRef Attribute : Attributes) {
-    auto [Name, Value] = Attribute.split('=');
-    bool HasValue = Attribute.contains('=');
-    llvm::StringRef AttrName = Name, AttrValue = Value;
-    auto Bad = [&](llvm::StringRef Expect) {
-      return configError("'" + Url + "': " + AttrName + "='" + AttrValue + "' is not " + Expect);
-    };
-    auto Duration = [&](uint64_t BareUnitMs, uint64_t &OutMs) -> std::optional<llvm::Error> {
-      std::optional<uint64_t> Ms = parseDurationMs(AttrValue, BareUnitMs);
-      if (!HasValue || !Ms)
-        return Bad("a duration like 250ms, 3s, 5m, 2h or 7d");
-      OutMs = *Ms;
-      return std::nullopt;
-    };
-    uint64_t Ms = 0;
-    if (Name == "prefix") {
-      if (!HasValue || Value.empty() || Value.find_first_of(" \t\r\n*?[]") != llvm::StringRef::npos)
-        return Bad("a key prefix (letters, digits, ':', '-', '_', '.')");
-      O.Prefix = Value.str();
-    } else if (Name == "read-only") {
-      if (HasValue && Value != "true" && Value != "1" && Value != "false" && Value != "0")
-        return Bad("true or false");
-      O.ReadOnly = !HasValue || Value == "true" || Value == "1";
-    } else if (Name == "ttl") {
-      if (std::optional<llvm::Error> E = Duration(1000, Ms))
-        return std::move(*E);
-      O.TtlSeconds = (Ms + 999) / 1000;
-    } else if (Name == "connect-timeout") {
-      if (std::optional<llvm::Error> E = Duration(1, Ms))
-        return std::move(*E);
-      if (Ms == 0 || Ms > 600000)
-        return Bad("a duration between 1ms and 10m");
-      O.ConnectTimeoutMs = unsigned(Ms);
-    } else if (Name == "timeout") {
-      if (std::optional<llvm::Error> E = Duration(1, Ms))
-        return std::move(*E);
-      if (Ms == 0 || Ms > 3600000)
-        return Bad("a duration between 1ms and 1h");
-      O.OperationTimeoutMs = unsigned(Ms);
-    } else if (Name == "retry-after") {
-      if (Value == "never") {
-        O.RetryAfterSeconds = std::nullopt;
-        continue;
-      }
-      if (std::optional<llvm::Error> E = Duration(1000, Ms))
-        return std::move(*E);
-      O.RetryAfterSeconds = unsigned(Ms / 1000);
-    } else if (Name == "max-entry-size") {
-      std::optional<uint64_t> Size = parseSize(Value);
-      // proto-max-bulk-len cannot exceed 512 MiB unless raised; stay below.
-      if (!HasValue || !Size || *Size == 0 || *Size > (uint64_t(512) << 20))
-        return Bad("a size between 1 and 512M");
-      O.MaxEntryBytes = *Size;
-    } else if (Name == "password-file") {
-      if (!HasValue || Value.empty())
-        return Bad("a file name");
-      PasswordFile = Value.str();
-    } else {
-      return configError("'" + Url + "': unknown attribute '" + Name +
-                         "'; known: prefix, read-only, ttl, connect-timeout, timeout, "
-                         "retry-after, max-entry-size, password-file");
+/// One NAME[=VALUE] of `Url`'s attributes into `O`; password-file's value
+/// into `PasswordFile`.
+llvm::Error parseAttribute(llvm::StringRef Url, llvm::StringRef Attribute, RemoteOptions &O,
+                           std::string &PasswordFile) {
+  auto [Name, Value] = Attribute.split('=');
+  bool HasValue = Attribute.contains('=');
+  llvm::StringRef AttrName = Name, AttrValue = Value;
+  auto Bad = [&](llvm::StringRef Expect) {
+    return configError("'" + Url + "': " + AttrName + "='" + AttrValue + "' is not " + Expect);
+  };
+  auto Duration = [&](uint64_t BareUnitMs, uint64_t &OutMs) -> std::optional<llvm::Error> {
+    std::optional<uint64_t> Ms = parseDurationMs(AttrValue, BareUnitMs);
+    if (!HasValue || !Ms)
+      return Bad("a duration like 250ms, 3s, 5m, 2h or 7d");
+    OutMs = *Ms;
+    return std::nullopt;
+  };
+  uint64_t Ms = 0;
+  if (Name == "prefix") {
+    if (!HasValue || Value.empty() || Value.find_first_of(" \t\r\n*?[]") != llvm::StringRef::npos)
+      return Bad("a key prefix (letters, digits, ':', '-', '_', '.')");
+    O.Prefix = Value.str();
+  } else if (Name == "read-only") {
+    if (HasValue && Value != "true" && Value != "1" && Value != "false" && Value != "0")
+      return Bad("true or false");
+    O.ReadOnly = !HasValue || Value == "true" || Value == "1";
+  } else if (Name == "ttl") {
+    if (std::optional<llvm::Error> E = Duration(1000, Ms))
+      return std::move(*E);
+    O.TtlSeconds = (Ms + 999) / 1000;
+  } else if (Name == "connect-timeout") {
+    if (std::optional<llvm::Error> E = Duration(1, Ms))
+      return std::move(*E);
+    if (Ms == 0 || Ms > 600000)
+      return Bad("a duration between 1ms and 10m");
+    O.ConnectTimeoutMs = unsigned(Ms);
+  } else if (Name == "timeout") {
+    if (std::optional<llvm::Error> E = Duration(1, Ms))
+      return std::move(*E);
+    if (Ms == 0 || Ms > 3600000)
+      return Bad("a duration between 1ms and 1h");
+    O.OperationTimeoutMs = unsigned(Ms);
+  } else if (Name == "retry-after") {
+    if (Value == "never") {
+      O.RetryAfterSeconds = std::nullopt;
+      return llvm::Error::success();
     }
+    if (std::optional<llvm::Error> E = Duration(1000, Ms))
+      return std::move(*E);
+    O.RetryAfterSeconds = unsigned(Ms / 1000);
+  } else if (Name == "max-entry-size") {
+    std::optional<uint64_t> Size = parseSize(Value);
+    // proto-max-bulk-len cannot exceed 512 MiB unless raised; stay below.
+    if (!HasValue || !Size || *Size == 0 || *Size > (uint64_t(512) << 20))
+      return Bad("a size between 1 and 512M");
+    O.MaxEntryBytes = *Size;
+  } else if (Name == "password-file") {
+    if (!HasValue || Value.empty())
+      return Bad("a file name");
+    PasswordFile = Value.str();
+  } else {
+    return configError("'" + Url + "': unknown attribute '" + Name +
+                       "'; known: prefix, read-only, ttl, connect-timeout, timeout, "
+                       "retry-after, max-entry-size, password-file");
   }
+  return llvm::Error::success();
+}
 
+/// The password from the file the URL or QSHAPE_CACHE_REMOTE_PASSWORD_FILE
+/// names, if any; never together with a password in the URL.
+llvm::Error readPassword(llvm::StringRef Url, std::string PasswordFile, RemoteOptions &O) {
   if (PasswordFile.empty())
     if (const char *Env = std::getenv("QSHAPE_CACHE_REMOTE_PASSWORD_FILE");
         Env && *Env && O.Password.empty())
@@ -220,6 +202,48 @@ llvm::Expected<RemoteOptions> RemoteOptions::parse(llvm::StringRef Url) {
     O.Password = std::move(*Password);
   }
 
+  return llvm::Error::success();
+}
+} // namespace
+
+llvm::Expected<RemoteOptions> RemoteOptions::parse(llvm::StringRef Url) {
+  RemoteOptions O;
+  llvm::StringRef Rest = Url.trim();
+  if (Rest.consume_front("rediss://"))
+    return configError("'" + Url +
+                       "': TLS (rediss://) is not supported by this build (Debian's hiredis "
+                       "0.14 has no TLS); reach the server through a TLS tunnel (stunnel, "
+                       "ssh -L) and use redis://");
+  if (!Rest.consume_front("redis://"))
+    return configError("'" + Url + "' is not a remote cache URL; use " + RemoteSyntax);
+  // redis://AUTHORITY[/DB][?ATTRIBUTES]
+  size_t Sep = Rest.find_first_of("/?");
+  llvm::StringRef Authority = Rest.take_front(Sep);
+  llvm::StringRef Tail = Sep == llvm::StringRef::npos ? llvm::StringRef() : Rest.drop_front(Sep);
+  llvm::StringRef PathPart, Query;
+  if (Tail.consume_front("/"))
+    std::tie(PathPart, Query) = Tail.split('?');
+  else if (Tail.consume_front("?"))
+    Query = Tail;
+
+  if (llvm::Error E = parseAuthority(Url, Authority, O))
+    return std::move(E);
+  if (!PathPart.empty()) {
+    unsigned Db;
+    if (PathPart.getAsInteger(10, Db))
+      return configError("'" + Url + "': database '" + PathPart +
+                         "' is not a number (redis://HOST:PORT/DB)");
+    O.Database = Db;
+  }
+
+  std::string PasswordFile;
+  llvm::SmallVector<llvm::StringRef, 8> Attributes;
+  Query.split(Attributes, '&', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
+  for (llvm::StringRef Attribute : Attributes)
+    if (llvm::Error E = parseAttribute(Url, Attribute, O, PasswordFile))
+      return std::move(E);
+  if (llvm::Error E = readPassword(Url, std::move(PasswordFile), O))
+    return std::move(E);
   llvm::Expected<std::optional<EntryTagKey>> Key = teamKeyFromEnvironment();
   if (!Key)
     return Key.takeError();

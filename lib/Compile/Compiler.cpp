@@ -272,11 +272,9 @@ static constexpr llvm::StringLiteral PyfacePrefix = "_catalyst_pyface_";
 static constexpr llvm::StringLiteral CifacePrefix = "_mlir_ciface_";
 static constexpr llvm::StringLiteral JitPrefix = "jit_";
 
-llvm::Error Compilation::translateAndOptimize() {
+llvm::Error Compilation::buildLibraryInfo() {
   const CompileFacts &f = *facts;
 
-  // The library info: entries are the Python-interface wrappers the
-  // pipeline made; their types come from the source functions.
   info = native::LibraryInfo();
   info.producer = f.producer;
   info.runtimeAbiVersion = f.runtimeAbiVersion;
@@ -324,7 +322,13 @@ llvm::Error Compilation::translateAndOptimize() {
       info.defaultEntry = e.name;
   if (info.defaultEntry.empty() && info.entries.size() == 1)
     info.defaultEntry = info.entries.front().name;
+  return llvm::Error::success();
+}
 
+llvm::Error Compilation::translateAndOptimize() {
+  const CompileFacts &f = *facts;
+  if (llvm::Error e = buildLibraryInfo())
+    return e;
   llvmState = std::make_unique<LLVMState>();
   LLVMState &s = *llvmState;
   {

@@ -321,6 +321,32 @@ bool CanonicalView::addOp(Operation *op, Idx parentBlock) {
     ops[o].ordered = qshape::isOrdered(op) ? 1 : 0;
   Idx accessBegin = postAccess.size();
 
+  if (!addRegions(o, op))
+    return false;
+  // Barriers, and the ops they pin: the nested ops' flags are known by now.
+  // (A pure op, e.g. a gate, is never a barrier.)
+  // (`st` is still this op's: the segments of `state` never move.)
+  QOpKind k = st.kind;
+  if (ops[o].ordered == 1 ||
+      (k == QOpKind::NotQuantum && !(st.flags & (kConst | kMergeable | kTerminator))))
+    if (isBarrier(op))
+      st.flags |= kBarrier;
+  if (k != QOpKind::NotQuantum || isQRefOp(op) || ops[o].ordered == 1 ||
+      (st.flags & kPinnedInside)) {
+    st.flags |= kPinned;
+    if (parentBlock != kNone)
+      state[blocks[parentBlock].parentOp].flags |= kPinnedInside;
+  }
+  if (k == QOpKind::Extract || k == QOpKind::Insert || k == QOpKind::Alloc)
+    postAccess.push_back(o);
+  if (state[o].flags & kFuncLike) {
+    postFuncs.push_back(o);
+    accessRange[o] = {accessBegin, Idx(postAccess.size())};
+  }
+  return true;
+}
+
+bool CanonicalView::addRegions(Idx o, Operation *op) {
   unsigned nr = ops[o].numRegions;
   Idx firstRegion = regions.size();
   ops[o].firstRegion = firstRegion;
@@ -355,26 +381,6 @@ bool CanonicalView::addOp(Operation *op, Idx parentBlock) {
         if (state[c].flags & kBarrier)
           ++blocks[bi].barriers;
       }
-  }
-  // Barriers, and the ops they pin: the nested ops' flags are known by now.
-  // (A pure op, e.g. a gate, is never a barrier.)
-  // (`st` is still this op's: the segments of `state` never move.)
-  QOpKind k = st.kind;
-  if (ops[o].ordered == 1 ||
-      (k == QOpKind::NotQuantum && !(st.flags & (kConst | kMergeable | kTerminator))))
-    if (isBarrier(op))
-      st.flags |= kBarrier;
-  if (k != QOpKind::NotQuantum || isQRefOp(op) || ops[o].ordered == 1 ||
-      (st.flags & kPinnedInside)) {
-    st.flags |= kPinned;
-    if (parentBlock != kNone)
-      state[blocks[parentBlock].parentOp].flags |= kPinnedInside;
-  }
-  if (k == QOpKind::Extract || k == QOpKind::Insert || k == QOpKind::Alloc)
-    postAccess.push_back(o);
-  if (state[o].flags & kFuncLike) {
-    postFuncs.push_back(o);
-    accessRange[o] = {accessBegin, Idx(postAccess.size())};
   }
   return true;
 }

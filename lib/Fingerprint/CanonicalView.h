@@ -241,6 +241,8 @@ private:
   // Building.
   static std::unique_ptr<CanonicalView> buildShadow(mlir::Operation *root);
   bool addOp(mlir::Operation *op, Idx parentBlock);
+  /// addOp for the blocks of op `o`'s regions and the ops in them.
+  bool addRegions(Idx o, mlir::Operation *op);
   int nameInfo(mlir::Operation *op);
   Idx lookupValue(mlir::Value v);
   static unsigned recentSlot(mlir::Operation *op);

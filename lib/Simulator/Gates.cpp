@@ -150,6 +150,46 @@ GateOp phaseShift(double phi, unsigned ctrls = 0) { return diagonal({1.0, expi(p
 GateOp pauliX(unsigned ctrls = 0) { return dense1(0.0, 1.0, 1.0, 0.0, ctrls); }
 GateOp swapGate(unsigned ctrls = 0) { return twoLevel(1, 2, 0.0, 1.0, 1.0, 0.0, ctrls); }
 
+/// cos(phi/2) I - i sin(phi/2) X(x)X.
+GateOp isingXX(double phi) {
+  const double c = std::cos(phi / 2), s = std::sin(phi / 2);
+  GateOp op;
+  op.form = GateOp::Form::Dense;
+  op.dim = 4;
+  op.m = {c,      0.0,    0.0,    -I * s, //
+          0.0,    c,      -I * s, 0.0,    //
+          0.0,    -I * s, c,      0.0,    //
+          -I * s, 0.0,    0.0,    c};
+  return op;
+}
+
+/// cos(phi/2) I - i sin(phi/2) Y(x)Y.
+GateOp isingYY(double phi) {
+  const double c = std::cos(phi / 2), s = std::sin(phi / 2);
+  GateOp op;
+  op.form = GateOp::Form::Dense;
+  op.dim = 4;
+  op.m = {c,     0.0,    0.0,    I * s, //
+          0.0,   c,      -I * s, 0.0,   //
+          0.0,   -I * s, c,      0.0,   //
+          I * s, 0.0,    0.0,    c};
+  return op;
+}
+
+/// PCPhase: e^{i theta} on the first `dim` basis states of `numWires`
+/// wires, e^{-i theta} on the rest.
+Expected<GateOp> pcPhase(double theta, double dim, std::size_t numWires) {
+  const double fullDim = std::ldexp(1.0, static_cast<int>(numWires));
+  if (!(dim >= 0.0 && dim <= fullDim) || std::floor(dim) != dim)
+    return Status::error("PCPhase dimension " + std::to_string(dim) +
+                         " is not an integer in [0, 2^" + std::to_string(numWires) + "]");
+  GateOp op;
+  op.form = GateOp::Form::Threshold;
+  op.theta = theta;
+  op.threshold = static_cast<std::uint64_t>(dim);
+  return op;
+}
+
 /// Builds the description of `kind` from its (already counted) parameters.
 Expected<GateOp> buildGateOp(GateKind kind, ArrayView<double> p, std::size_t numWires) {
   const double invSqrt2 = 1.0 / std::sqrt(2.0);
@@ -203,30 +243,10 @@ Expected<GateOp> buildGateOp(GateKind kind, ArrayView<double> p, std::size_t num
     return rot(p[0], p[1], p[2], 1);
   case GateKind::ControlledPhaseShift:
     return phaseShift(p[0], 1);
-  case GateKind::IsingXX: {
-    // cos(phi/2) I - i sin(phi/2) X(x)X.
-    const double c = std::cos(p[0] / 2), s = std::sin(p[0] / 2);
-    GateOp op;
-    op.form = GateOp::Form::Dense;
-    op.dim = 4;
-    op.m = {c,      0.0,    0.0,    -I * s, //
-            0.0,    c,      -I * s, 0.0,    //
-            0.0,    -I * s, c,      0.0,    //
-            -I * s, 0.0,    0.0,    c};
-    return op;
-  }
-  case GateKind::IsingYY: {
-    // cos(phi/2) I - i sin(phi/2) Y(x)Y.
-    const double c = std::cos(p[0] / 2), s = std::sin(p[0] / 2);
-    GateOp op;
-    op.form = GateOp::Form::Dense;
-    op.dim = 4;
-    op.m = {c,     0.0,    0.0,    I * s, //
-            0.0,   c,      -I * s, 0.0,   //
-            0.0,   -I * s, c,      0.0,   //
-            I * s, 0.0,    0.0,    c};
-    return op;
-  }
+  case GateKind::IsingXX:
+    return isingXX(p[0]);
+  case GateKind::IsingYY:
+    return isingYY(p[0]);
   case GateKind::IsingZZ:
     return diagonal({expi(-p[0] / 2), expi(p[0] / 2), expi(p[0] / 2), expi(-p[0] / 2)});
   case GateKind::IsingXY: {
@@ -252,18 +272,8 @@ Expected<GateOp> buildGateOp(GateKind kind, ArrayView<double> p, std::size_t num
     op.theta = p[0];
     return op;
   }
-  case GateKind::PCPhase: {
-    const double dim = p[1];
-    const double fullDim = std::ldexp(1.0, static_cast<int>(numWires));
-    if (!(dim >= 0.0 && dim <= fullDim) || std::floor(dim) != dim)
-      return Status::error("PCPhase dimension " + std::to_string(dim) +
-                           " is not an integer in [0, 2^" + std::to_string(numWires) + "]");
-    GateOp op;
-    op.form = GateOp::Form::Threshold;
-    op.theta = p[0];
-    op.threshold = static_cast<std::uint64_t>(dim);
-    return op;
-  }
+  case GateKind::PCPhase:
+    return pcPhase(p[0], p[1], numWires);
   case GateKind::GlobalPhase: {
     GateOp op;
     op.form = GateOp::Form::GlobalPhase;

@@ -166,6 +166,9 @@ private:
   llvm::Error checkTopologyMap(const TopologyMap &map, const SourceSkeleton &skeleton,
                                llvm::StringRef text) const;
   llvm::Error runPipeline();
+  /// The info document of the library: one entry per Python-interface
+  /// wrapper the pipeline made, typed by its source function.
+  llvm::Error buildLibraryInfo();
   llvm::Error translateAndOptimize();
   llvm::Error emitObject(llvm::SmallVectorImpl<char> &object);
 

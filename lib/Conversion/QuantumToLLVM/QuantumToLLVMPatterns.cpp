@@ -95,6 +95,34 @@ static LogicalResult checkGroups(Operation *op, const QuantumOpInfo &info) {
   return success();
 }
 
+/// A quantum.custom gate: one Catalyst's runtime has, with its parameter
+/// and wire counts (SX is lowered to RX and a global phase).
+static LogicalResult checkCustomGate(Operation *op) {
+  auto gate = dyn_cast_or_null<StringAttr>(op->getAttr("gate_name"));
+  if (!gate)
+    return op->emitOpError() << "has no gate_name";
+  unsigned params = getOperandGroup(op, OpRole::Params).size();
+  unsigned wires = getOperandGroup(op, OpRole::Qubits).size();
+  if (gate.getValue() == "SX") {
+    if (params != 0 || wires != 1)
+      return op->emitOpError() << "'SX' takes no parameters and one qubit";
+    return success();
+  }
+  std::optional<RuntimeGate> g = lookupRuntimeGate(gate.getValue());
+  if (!g)
+    return op->emitOpError() << "applies gate '" << gate.getValue()
+                             << "', which has no function in Catalyst's runtime (no "
+                                "__catalyst__qis__"
+                             << gate.getValue() << "); decompose it first";
+  if (static_cast<int>(params) != g->numParams ||
+      (g->numWires >= 0 && static_cast<int>(wires) != g->numWires))
+    return op->emitOpError() << "applies '" << g->name << "' to " << params << " parameters and "
+                             << wires << " qubits; the runtime's takes " << g->numParams << " and "
+                             << (g->numWires < 0 ? std::string("any number of")
+                                                 : std::to_string(g->numWires));
+  return success();
+}
+
 LogicalResult checkLowerable(Operation *op) {
   StringRef name = op->getName().getStringRef();
   if (!name.starts_with("quantum."))
@@ -129,32 +157,10 @@ LogicalResult checkLowerable(Operation *op) {
   case QOp::McmObs:
     return op->emitOpError() << "(an observable of mid-circuit measurements) has no function in "
                                 "Catalyst's runtime";
-  case QOp::Custom: {
-    auto gate = dyn_cast_or_null<StringAttr>(op->getAttr("gate_name"));
-    if (!gate)
-      return op->emitOpError() << "has no gate_name";
-    unsigned params = getOperandGroup(op, OpRole::Params).size();
-    unsigned wires = getOperandGroup(op, OpRole::Qubits).size();
-    if (gate.getValue() == "SX") {
-      if (params != 0 || wires != 1)
-        return op->emitOpError() << "'SX' takes no parameters and one qubit";
-      break;
-    }
-    std::optional<RuntimeGate> g = lookupRuntimeGate(gate.getValue());
-    if (!g)
-      return op->emitOpError() << "applies gate '" << gate.getValue()
-                               << "', which has no function in Catalyst's runtime (no "
-                                  "__catalyst__qis__"
-                               << gate.getValue() << "); decompose it first";
-    if (static_cast<int>(params) != g->numParams ||
-        (g->numWires >= 0 && static_cast<int>(wires) != g->numWires))
-      return op->emitOpError() << "applies '" << g->name << "' to " << params << " parameters and "
-                               << wires << " qubits; the runtime's takes " << g->numParams
-                               << " and "
-                               << (g->numWires < 0 ? std::string("any number of")
-                                                   : std::to_string(g->numWires));
+  case QOp::Custom:
+    if (failed(checkCustomGate(op)))
+      return failure();
     break;
-  }
   case QOp::PauliRot: {
     auto word = dyn_cast_or_null<ArrayAttr>(op->getAttr("pauli_product"));
     if (!word || word.size() != getOperandGroup(op, OpRole::Qubits).size() ||
