@@ -127,7 +127,8 @@ static void gatherAlikeLoops(Block &block, SmallVectorImpl<Operation *> &ops,
   }
 }
 
-unsigned BlockRoller::rollBlock(Block &block, const std::vector<Operation *> *knownOps) {
+BlockRoller::BlockScan BlockRoller::scanBlock(Block &block,
+                                              const std::vector<Operation *> *knownOps) {
   // Each op is read once, by the normal form's first sweep: what the token
   // loop needs (its token, or why it has none) is taken there.
   enum : uint8_t { kConstant = 1, kExtract = 2, kUnrollable = 4, kBarrier = 8 };
@@ -159,13 +160,14 @@ unsigned BlockRoller::rollBlock(Block &block, const std::vector<Operation *> *kn
     gatherAlikeLoops(block, blockOps, before, flags, opTokens, kUnrollable | kBarrier);
   // Sized once: on a large block each reallocation is a malloc that may
   // first sort thousands of chunks the parser freed.
-  SmallVector<Operation *> ops;
-  SmallVector<uint64_t> tokens;
+  BlockScan scan;
+  SmallVector<Operation *> &ops = scan.ops;
+  SmallVector<uint64_t> &tokens = scan.tokens;
   ops.reserve(blockOps.size());
   tokens.reserve(blockOps.size());
   // Between which barriers each op of the scan, and each extract, stands:
   // a loop does not read a wire extracted before a barrier.
-  std::optional<Segments> segments;
+  std::optional<Segments> &segments = scan.segments;
   if (barriers)
     segments.emplace();
   unsigned segment = 0;
@@ -194,20 +196,68 @@ unsigned BlockRoller::rollBlock(Block &block, const std::vector<Operation *> *kn
     tokens.push_back((f & (kConstant | kUnrollable)) ? mix(0xDEAD, ops.size())
                                                      : opTokens[before[i]]);
   }
+  return scan;
+}
 
-  SmallVector<Candidate> candidates = findRepeats(tokens, opts.minTripCount, opts.maxPeriod);
+void BlockRoller::countRejection(const Verdict &v) {
+  if (v.reason == Reject::SideEffects)
+    ++stats.rejectedSideEffects;
+  else if (v.reason == Reject::Operands)
+    ++stats.rejectedOperands;
+}
+
+bool BlockRoller::tryRunAt(RunAnalyzer &analyzer, unsigned s, unsigned p, unsigned limit,
+                           uint64_t budget, RunPlan &plan) {
+  unsigned k = (limit - s) / p;
+  Verdict v = analyzer.classify(s, p, k, plan);
+  while (!v && analyzer.work < budget) {
+    countRejection(v);
+    if (!v.late) {
+      if (v.copiesOk < opts.minTripCount)
+        return false;
+      k = v.copiesOk;
+      v = analyzer.classify(s, p, k, plan);
+      continue;
+    }
+    // Fewer copies, assuming that fewer from the same start stay valid:
+    // one less, then the fewest, then bisect.
+    if (k == opts.minTripCount)
+      return false;
+    if ((v = analyzer.classify(s, p, k - 1, plan)))
+      break;
+    if (!v.late) {
+      k = std::min(k - 1, v.copiesOk);
+      if (k < opts.minTripCount)
+        return false;
+      v = analyzer.classify(s, p, k, plan);
+      continue;
+    }
+    unsigned lo = opts.minTripCount, hi = k - 1; // hi invalid
+    RunPlan best;
+    if (!analyzer.classify(s, p, lo, best))
+      return false;
+    while (hi - lo > 1 && analyzer.work < budget) {
+      unsigned mid = lo + (hi - lo) / 2;
+      if (analyzer.classify(s, p, mid, plan)) {
+        lo = mid;
+        best = std::move(plan);
+      } else {
+        hi = mid;
+      }
+    }
+    plan = std::move(best);
+    return true;
+  }
+  if (!v)
+    countRejection(v);
+  return bool(v);
+}
+
+std::vector<RunPlan> BlockRoller::chooseRuns(const BlockScan &scan, RunAnalyzer &analyzer) {
+  SmallVector<Candidate> candidates = findRepeats(scan.tokens, opts.minTripCount, opts.maxPeriod);
   // Accepted runs as disjoint [start, end) intervals keyed by start.
   std::map<unsigned, unsigned> taken;
   std::vector<RunPlan> accepted;
-  OpPositions index;
-  index.assign(ops);
-  RunAnalyzer analyzer(ops, index, opts.paramTables, segments ? &*segments : nullptr);
-  auto count = [&](const Verdict &v) {
-    if (v.reason == Reject::SideEffects)
-      ++stats.rejectedSideEffects;
-    else if (v.reason == Reject::Operands)
-      ++stats.rejectedOperands;
-  };
   // Work spent on each run, over all the periods it offers.
   DenseMap<std::pair<unsigned, unsigned>, uint64_t> runWork;
   for (const Candidate &c : candidates) {
@@ -223,54 +273,6 @@ unsigned BlockRoller::rollBlock(Block &block, const std::vector<Operation *> *kn
     uint64_t startWork = analyzer.work;
     llvm::scope_exit charge([&] { spent += analyzer.work - startWork; });
     uint64_t budget = analyzer.work + (limit - spent);
-    // The most copies from s within [s, limit): all that fit, else as many
-    // as the analyzer says passed (a late refusal, about the uses after
-    // the run, is searched downwards).
-    auto tryAt = [&](unsigned s, unsigned limit, RunPlan &plan) -> bool {
-      unsigned k = (limit - s) / p;
-      Verdict v = analyzer.classify(s, p, k, plan);
-      while (!v && analyzer.work < budget) {
-        count(v);
-        if (!v.late) {
-          if (v.copiesOk < opts.minTripCount)
-            return false;
-          k = v.copiesOk;
-          v = analyzer.classify(s, p, k, plan);
-          continue;
-        }
-        // Fewer copies, assuming that fewer from the same start stay valid:
-        // one less, then the fewest, then bisect.
-        if (k == opts.minTripCount)
-          return false;
-        if ((v = analyzer.classify(s, p, k - 1, plan)))
-          break;
-        if (!v.late) {
-          k = std::min(k - 1, v.copiesOk);
-          if (k < opts.minTripCount)
-            return false;
-          v = analyzer.classify(s, p, k, plan);
-          continue;
-        }
-        unsigned lo = opts.minTripCount, hi = k - 1; // hi invalid
-        RunPlan best;
-        if (!analyzer.classify(s, p, lo, best))
-          return false;
-        while (hi - lo > 1 && analyzer.work < budget) {
-          unsigned mid = lo + (hi - lo) / 2;
-          if (analyzer.classify(s, p, mid, plan)) {
-            lo = mid;
-            best = std::move(plan);
-          } else {
-            hi = mid;
-          }
-        }
-        plan = std::move(best);
-        return true;
-      }
-      if (!v)
-        count(v);
-      return bool(v);
-    };
     // Left to right through the stretch's free parts (a stretch may hold
     // several loops, e.g. one per controlled block, or overlap a run
     // accepted before). Where a copy starts decides what is carried, so a
@@ -290,7 +292,7 @@ unsigned BlockRoller::rollBlock(Block &block, const std::vector<Operation *> *kn
       for (unsigned rot = 0; rot < std::min(p, kMaxPhases) && s + p * opts.minTripCount <= limit &&
                              analyzer.work < budget;
            ++rot, ++s)
-        if ((found = tryAt(s, limit, plan)))
+        if ((found = tryRunAt(analyzer, s, p, limit, budget, plan)))
           break;
       if (!found) {
         if (limit == end)
@@ -312,6 +314,11 @@ unsigned BlockRoller::rollBlock(Block &block, const std::vector<Operation *> *kn
       pos = e;
     }
   }
+  return accepted;
+}
+
+unsigned BlockRoller::buildLoops(ArrayRef<Operation *> ops, const OpPositions &index,
+                                 std::vector<RunPlan> &accepted) {
   // Build from the back so earlier indices stay valid.
   llvm::sort(accepted, [](const RunPlan &a, const RunPlan &b) { return a.start > b.start; });
   unsigned built = 0;
@@ -337,6 +344,16 @@ unsigned BlockRoller::rollBlock(Block &block, const std::vector<Operation *> *kn
           << int64_t(plan.copies - 1) * plan.bodyOps - plan.overhead << " ops";
   }
   return built;
+}
+
+unsigned BlockRoller::rollBlock(Block &block, const std::vector<Operation *> *knownOps) {
+  BlockScan scan = scanBlock(block, knownOps);
+  OpPositions index;
+  index.assign(scan.ops);
+  RunAnalyzer analyzer(scan.ops, index, opts.paramTables,
+                       scan.segments ? &*scan.segments : nullptr);
+  std::vector<RunPlan> accepted = chooseRuns(scan, analyzer);
+  return buildLoops(scan.ops, index, accepted);
 }
 
 } // namespace qshape::roll

@@ -8,11 +8,13 @@
 #ifndef QSHAPE_TRANSFORMS_ROLLLOOPS_ROLLDRIVER_H
 #define QSHAPE_TRANSFORMS_ROLLLOOPS_ROLLDRIVER_H
 
+#include "RunAnalyzer.h"
 #include "Tokenizer.h"
 
 #include "mlir/IR/Block.h"
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 namespace qshape::roll {
@@ -46,6 +48,25 @@ public:
   unsigned rollBlock(mlir::Block &block, const std::vector<mlir::Operation *> *knownOps);
 
 private:
+  /// The block as the repeat finder sees it: the ops that may be in runs,
+  /// their tokens, and where the barriers split them.
+  struct BlockScan {
+    llvm::SmallVector<mlir::Operation *> ops;
+    llvm::SmallVector<uint64_t> tokens;
+    std::optional<Segments> segments;
+  };
+  BlockScan scanBlock(mlir::Block &block, const std::vector<mlir::Operation *> *knownOps);
+  /// The runs to roll: disjoint, each saving at least opts.minSavings.
+  std::vector<RunPlan> chooseRuns(const BlockScan &scan, RunAnalyzer &analyzer);
+  /// The most copies of period `p` from `s` within [s, limit) that the
+  /// analyzer accepts, searching until its work reaches `budget`.
+  bool tryRunAt(RunAnalyzer &analyzer, unsigned s, unsigned p, unsigned limit, uint64_t budget,
+                RunPlan &plan);
+  /// Builds each accepted run's loop, keeping those that replay their run.
+  unsigned buildLoops(llvm::ArrayRef<mlir::Operation *> ops, const OpPositions &index,
+                      std::vector<RunPlan> &accepted);
+  void countRejection(const Verdict &v);
+
   const RollOptions &opts;
   RollStats &stats;
   Tokenizer tokenizer;
