@@ -10,7 +10,7 @@ branch with main:
 
   python3 bench/canonical-ab.py --a build --b /work/main/build --sizes 10000,100000 --reps 6
 
-Modules are generated (bench/workloads.py w3) into --work, shared with
+Modules are generated (utils/gen/workloads.py w3) into --work, shared with
 bench/run.py (<build A>/bench) unless given. Nothing is written into build B.
 """
 import argparse
@@ -48,7 +48,7 @@ def main():
     for n in [int(x) for x in args.sizes.split(",")]:
         path = os.path.join(work, f"w3-{n}.mlir")
         if not os.path.exists(path):
-            subprocess.run([sys.executable, os.path.join(HERE, "workloads.py"), "w3", "--ops", str(n),
+            subprocess.run([sys.executable, os.path.join(HERE, "..", "utils", "gen", "workloads.py"), "w3", "--ops", str(n),
                             "--angles", "const", "-o", path], check=True)
         res = {b: {"fp": [], "fpparse": [], "can": [], "canparse": []} for b in builds}
         for r in range(args.reps):

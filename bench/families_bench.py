@@ -1,6 +1,6 @@
 """make bench sections `families` and `nesting` (bench/run.py).
 
-families: per family of bench/families.py, size and form (value, qref), the unrolled and rolled
+families: per family of utils/gen/families.py, size and form (value, qref), the unrolled and rolled
 op counts, and the roll pass's time against the parse (qshape-opt
 --mlir-timing, best of --repeat).
 nesting: the time of qshape-canonicalize, qshape-roll-loops and a whole
@@ -13,7 +13,7 @@ import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(os.path.dirname(HERE), "utils", "gen"))
 import families  # noqa: E402
 
 PARSER = re.compile(r"([0-9.]+) \(\s*[0-9.]+%\)\s+Parser")
@@ -54,7 +54,7 @@ FORMS = [("value", "first", ["--qshape-roll-loops"], ["QShapeRollLoops"]),
 def families_bench(bindir, work, args):
     opt = os.path.join(bindir, "qshape-opt")
     cmd = f"python3 bench/run.py --build {args.build} --sections families --repeat {args.repeat}"
-    print("## Rolling the families users write (bench/families.py)\n")
+    print("## Rolling the families users write (utils/gen/families.py)\n")
     print(f"Command: `{cmd}`\n")
     print("qref rows: the capture frontend's form, rolled by `qshape-opt "
           "--qshape-to-value-semantics --qshape-roll-loops` (its time is both passes'); "
@@ -87,7 +87,7 @@ def nesting_bench(bindir, work, args):
     opt = os.path.join(bindir, "qshape-opt")
     compile_ = os.path.join(bindir, "qshape-compile")
     cmd = f"python3 bench/run.py --build {args.build} --sections nesting --repeat {args.repeat}"
-    print("## Nesting depth (bench/families.py nested)\n")
+    print("## Nesting depth (utils/gen/families.py nested)\n")
     print(f"Command: `{cmd}`\n")
     print("| depth | canonicalize (ms) | roll (ms) | qshape-compile, wall (ms) |")
     print("|---:|---:|---:|---:|")

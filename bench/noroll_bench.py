@@ -1,7 +1,7 @@
 """make bench section `noroll` (bench/run.py): unrolled compiles against the
 number of argument reads.
 
-An unrolled StronglyEntanglingLayers circuit (bench/families.py hea, 8 wires,
+An unrolled StronglyEntanglingLayers circuit (utils/gen/families.py hea, 8 wires,
 runtime angles) reads each angle with one `tensor.extract` of the weights
 argument: 24 per layer. Per size, best of --repeat:
 - `qshape-compile --no-roll --cache=off --timing --mlir-timing`: process wall
@@ -19,7 +19,7 @@ import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(os.path.dirname(HERE), "utils", "gen"))
 import families  # noqa: E402
 
 WIRES = 8

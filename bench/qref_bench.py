@@ -1,5 +1,5 @@
 """make bench section `qref` (bench/run.py): W1-W4 in the form Catalyst's
-capture frontend emits (bench/workloads.py --semantics qref) beside their
+capture frontend emits (utils/gen/workloads.py --semantics qref) beside their
 value form.
 
 Per workload and form: the op count before and after rolling
@@ -60,7 +60,7 @@ def agree(a, b):
 def qref_bench(bindir, work, args, native_compile):
     opt = os.path.join(bindir, "qshape-opt")
     tool = os.path.join(bindir, "qshape-compile")
-    gen = [sys.executable, os.path.join(HERE, "workloads.py")]
+    gen = [sys.executable, os.path.join(HERE, "..", "utils", "gen", "workloads.py")]
     cmd = f"python3 bench/run.py --build {args.build} --sections qref"
     print("## W1-W4 in the capture frontend's qref form\n")
     print(f"Command: `{cmd}`\n")

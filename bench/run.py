@@ -51,7 +51,7 @@ def save_json(work, section, data):
 
 def gen_w3(ops, path):
     if not os.path.exists(path):
-        subprocess.run([sys.executable, os.path.join(HERE, "workloads.py"), "w3", "--ops", str(ops),
+        subprocess.run([sys.executable, os.path.join(HERE, "..", "utils", "gen", "workloads.py"), "w3", "--ops", str(ops),
                         "--angles", "const", "-o", path], check=True)
 
 
@@ -95,7 +95,7 @@ def cache_workload(bindir, work, rounds):
     the cache sections time."""
     module = os.path.join(work, "w2-trotter10.mlir")
     if not os.path.exists(module):
-        subprocess.run([sys.executable, os.path.join(HERE, "workloads.py"), "w2", "--n-trotter", "10",
+        subprocess.run([sys.executable, os.path.join(HERE, "..", "utils", "gen", "workloads.py"), "w2", "--n-trotter", "10",
                         "-o", module], check=True)
     return os.path.join(bindir, "qshape-opt"), module, ",".join([CACHE_ROUND] * rounds)
 
@@ -122,7 +122,7 @@ def cache_bench(bindir, work, repeat, rounds):
     print("## Compile cache (W2 QPE, n_trotter=10)\n")
     print(f"Command: `python3 bench/run.py --build <build> --sections cache --repeat {repeat} "
           f"--cache-rounds {rounds}`\n")
-    print(f"Module: `python3 bench/workloads.py w2 --n-trotter 10` ({os.path.getsize(module)} bytes of text). "
+    print(f"Module: `python3 utils/gen/workloads.py w2 --n-trotter 10` ({os.path.getsize(module)} bytes of text). "
           f"Nested pipeline: {rounds} x `{CACHE_ROUND}` (an expensive stand-in for a lowering), run by "
           "`qshape-opt --qshape-cache='pipeline=... timing'` in fresh processes; times from the `timing` "
           "remark and `--mlir-timing`, best of the runs.\n")
@@ -283,7 +283,7 @@ def main():
                          "cache in a Catalyst-shaped pipeline; one artifact per topology), roll-scale "
                          "(not in the default: roll vs parse on W2 with "
                          "15-1000 terms, W1, W3; --roll-terms, --roll-trotter), session (the batch user's "
-                         "140 jobs through qshape.compile and Artifact.run), families (bench/families.py "
+                         "140 jobs through qshape.compile and Artifact.run), families (utils/gen/families.py "
                          "rolled: ops and roll/parse), nesting (canonicalize, roll and compile "
                          "against region depth), noroll (not in the default: --no-roll compiles "
                          "against argument reads, bench/noroll_bench.py), qref (W1-W4 in the "
@@ -387,7 +387,7 @@ def fingerprint_bench(bindir, work, args):
     wide = []
     for wires in (100, 300, 1000):
         path = os.path.join(work, f"w1-wide-{wires}.mlir")
-        subprocess.run([sys.executable, os.path.join(HERE, "workloads.py"), "w1", "--wires",
+        subprocess.run([sys.executable, os.path.join(HERE, "..", "utils", "gen", "workloads.py"), "w1", "--wires",
                         str(wires), "--layers", "20", "--form", "unrolled", "-o", path], check=True)
         ops = op_count(os.path.join(bindir, "qshape-opt"), path)
         parse, fp = fingerprint_times(os.path.join(bindir, "qshape-fingerprint"), path, args.repeat)
@@ -420,7 +420,7 @@ def timed(cmd):
 
 def roll_bench(bindir, work, args):
     opt = os.path.join(bindir, "qshape-opt")
-    gen = [sys.executable, os.path.join(HERE, "workloads.py")]
+    gen = [sys.executable, os.path.join(HERE, "..", "utils", "gen", "workloads.py")]
     roll = ["--qshape-canonicalize", "--qshape-roll-loops"]
     print("## Loop rolling (qshape-roll-loops)\n")
     print(f"Command: `python3 bench/run.py --build {args.build} --sections roll`\n")
@@ -512,7 +512,7 @@ def roll_scale_bench(bindir, work, args):
     parse-and-print, rolled/unrolled ops, on W2 (synthetic Hamiltonians),
     W1 and W3. Raw numbers in <build>/bench/roll.json."""
     opt = os.path.join(bindir, "qshape-opt")
-    gen = [sys.executable, os.path.join(HERE, "workloads.py")]
+    gen = [sys.executable, os.path.join(HERE, "..", "utils", "gen", "workloads.py")]
     cmd = f"python3 bench/run.py --build {args.build} --sections roll-scale"
     for flag, val, default in (("--roll-terms", args.roll_terms, "15,100,400,1000"),
                                ("--roll-trotter", args.roll_trotter, "10,40"),
@@ -792,7 +792,7 @@ def brief(x):
 
 def native_bench(bindir, work, args):
     tool = os.path.join(bindir, "qshape-compile")
-    gen = [sys.executable, os.path.join(HERE, "workloads.py")]
+    gen = [sys.executable, os.path.join(HERE, "..", "utils", "gen", "workloads.py")]
     cmd = f"python3 bench/run.py --build {args.build} --sections native"
     if args.native_trotter != "10,20,40,80":
         cmd += f" --native-trotter {args.native_trotter}"
@@ -1006,14 +1006,14 @@ def reap_rusage(p):
 
 def artifact_bench(bindir, work, args):
     tool = os.path.join(bindir, "qshape-compile")
-    gen = [sys.executable, os.path.join(HERE, "workloads.py")]
+    gen = [sys.executable, os.path.join(HERE, "..", "utils", "gen", "workloads.py")]
     trotter = [int(x) for x in args.artifact_trotter.split(",")]
     cmd = f"python3 bench/run.py --build {args.build} --sections artifact --repeat {args.repeat}"
     if args.artifact_trotter != "10,40":
         cmd += f" --artifact-trotter {args.artifact_trotter}"
     print("## Artifact cache (qshape-compile: compile once)\n")
     print(f"Command: `{cmd}`\n")
-    print("W2 decomposed (`bench/workloads.py w2 --variant decomposed --prep standard`) compiled "
+    print("W2 decomposed (`utils/gen/workloads.py w2 --variant decomposed --prep standard`) compiled "
           "by `qshape-compile IN -o OUT.so -v --cache-dir=D` at the default --opt-level (0, as "
           "Catalyst), each a new process; process wall time measured around it. Miss: a fresh "
           "cache directory (best of --repeat). Hit: a new process on the filled directory "

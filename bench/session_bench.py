@@ -45,7 +45,7 @@ def session_bench(bindir, work, repeat):
     sources = {}
     for op in OPS:
         path = os.path.join(work, f"seed000-{op}.mlir")
-        subprocess.run([sys.executable, os.path.join(HERE, "workloads.py"), "w1", "--op", op,
+        subprocess.run([sys.executable, os.path.join(HERE, "..", "utils", "gen", "workloads.py"), "w1", "--op", op,
                         "--form", "unrolled", "-o", path], check=True)
         sources[op] = path
     paths = [sources[OPS[i % len(OPS)]] for i in range(JOBS)]

@@ -64,7 +64,7 @@ def catalyst_cache_bench(bindir, work, repeat):
     opt = os.path.join(bindir, "qshape-opt")
     module = os.path.join(work, "w2-decomposed-trotter10.mlir")
     if not os.path.exists(module):
-        subprocess.run([sys.executable, os.path.join(HERE, "workloads.py"), "w2", "--n-trotter",
+        subprocess.run([sys.executable, os.path.join(HERE, "..", "utils", "gen", "workloads.py"), "w2", "--n-trotter",
                         "10", "--variant", "decomposed", "-o", module], check=True)
     cache_dir = os.path.join(work, "catalyst-cache")
     out = os.path.join(work, "catalyst-cache-out.mlir")
@@ -87,7 +87,7 @@ def catalyst_cache_bench(bindir, work, repeat):
 
     print("## MLIR cache in a Catalyst-shaped pipeline (W2 decomposed, n_trotter=10)\n")
     print(f"Command: `python3 bench/run.py --build <build> --sections catalyst-cache --repeat {repeat}`\n")
-    print(f"Module: `python3 bench/workloads.py w2 --n-trotter 10 --variant decomposed` "
+    print(f"Module: `python3 utils/gen/workloads.py w2 --n-trotter 10 --variant decomposed` "
           f"({os.path.getsize(module)} bytes). Pipeline: `bench/catalyst_standin.py` "
           f"({len(catalyst_standin.passes())} passes: Catalyst's default stages with upstream passes "
           "in place and qshape's for Catalyst's own), in qshape-opt, fresh processes, `-o` a text "
@@ -149,7 +149,7 @@ def topology_bench(bindir, work, geometries=20, flags=(), rounds=5):
     for g in range(geometries):
         src = os.path.join(d, f"w2-baked-g{g}.mlir")
         if not os.path.exists(src):
-            subprocess.run([sys.executable, os.path.join(HERE, "workloads.py"), "w2", "--n-trotter",
+            subprocess.run([sys.executable, os.path.join(HERE, "..", "utils", "gen", "workloads.py"), "w2", "--n-trotter",
                             "10", "--variant", "decomposed", "--coeffs", "baked", "--geometry",
                             str(g), "-o", src], check=True)
         srcs.append(src)
@@ -199,7 +199,7 @@ def topology_bench(bindir, work, geometries=20, flags=(), rounds=5):
     print("## One artifact per topology (W2 decomposed, n_trotter=10, 20 baked geometries)\n")
     extra = f" --topology-flags='{' '.join(flags)}'" if flags else ""
     print(f"Command: `python3 bench/run.py --build <build> --sections topology{extra}`\n")
-    print(f"Programs: `python3 bench/workloads.py w2 --n-trotter 10 --variant decomposed --coeffs baked "
+    print(f"Programs: `python3 utils/gen/workloads.py w2 --n-trotter 10 --variant decomposed --coeffs baked "
           f"--geometry G`, G = 0..{geometries - 1} (stand-in geometries: other coefficients, same "
           "shape fingerprint), one after the other, each by `qshape-compile --share-topology -v` in a "
           "fresh process, and all in one run (`qshape-compile --share-topology --output-dir=D "

@@ -7,11 +7,11 @@ returns None (the property holds) or what went wrong. The harness runs every
 property for its share of --seconds and prints one line each:
 
   fingerprint   fingerprint(x) == fingerprint(rewrite(x)) for every meaning-
-                keeping rewrite of bench/randcircuit.py (and of qshape-
+                keeping rewrite of utils/gen/randcircuit.py (and of qshape-
                 canonicalize), and the exact digest changes under each of its
                 meaning-changing mutations;
   roll          sim(roll(x)) == sim(x) (qshape-sim, 1e-9) for W4 random-
-                repetitive circuits (bench/workloads.py) and randcircuit
+                repetitive circuits (utils/gen/workloads.py) and randcircuit
                 circuits, rolled with verify-roundtrip;
   compile-run   run(compile(x)) == sim(x) (qshape-compile, qshape-run): one
                 more entry of the table; skipped while the build has no such
@@ -33,10 +33,10 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
-sys.path.insert(0, os.path.join(ROOT, "bench"))
+sys.path.insert(0, os.path.join(ROOT, "utils", "gen"))
 import randcircuit as rc  # noqa: E402
 
-WORKLOADS = os.path.join(ROOT, "bench", "workloads.py")
+WORKLOADS = os.path.join(ROOT, "utils", "gen", "workloads.py")
 COMPARE = os.path.join(ROOT, "utils", "compare-results.py")
 SHAPE_PRESERVING = {"angle-only", "param-ulp", "neg-zero"}
 

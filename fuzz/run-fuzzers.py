@@ -7,7 +7,7 @@ corpus size, the CPU time and what it found.
 
 Corpora live in BUILD/fuzz/corpus/<target> and grow from run to run; they are
 seeded each run from the lit inputs (test/**/*.mlir, split at `// -----`),
-examples/, bench/randcircuit.py and bench/workloads.py circuits, cache entries
+examples/, utils/gen/randcircuit.py and utils/gen/workloads.py circuits, cache entries
 that qshape-opt writes, and the examples' argument files. Findings are written
 to BUILD/fuzz/findings/ (crash-*, leak-*, timeout-*, oom-*), logs to
 BUILD/fuzz/logs/. A target that finds something is restarted for the rest of
@@ -30,7 +30,7 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
-sys.path.insert(0, os.path.join(ROOT, "bench"))
+sys.path.insert(0, os.path.join(ROOT, "utils", "gen"))
 import randcircuit as rc  # noqa: E402
 
 # name -> (binary, extra flags, seed kind)
@@ -72,7 +72,7 @@ def seed_mlir(out):
         n += 1
     for seed in range(8):
         path = os.path.join(out, f"w4-{seed}.mlir")
-        subprocess.run([sys.executable, os.path.join(ROOT, "bench", "workloads.py"), "w4",
+        subprocess.run([sys.executable, os.path.join(ROOT, "utils", "gen", "workloads.py"), "w4",
                         "--seed", str(seed), "-o", path], check=True)
         if os.path.getsize(path) > MAX_LEN:
             os.remove(path)

@@ -53,8 +53,8 @@ if "Address" in config.qshape_sanitizer:
 config.substitutions.append(("%upstream_mlir_opt", upstream_mlir_opt))
 config.substitutions.append(("%clang", clang))
 config.substitutions.append(("%python", config.python_executable))
-config.substitutions.append(("%workloads", config.python_executable + " " + os.path.join(config.qshape_src_root, "bench", "workloads.py")))
-config.substitutions.append(("%randcircuit", config.python_executable + " " + os.path.join(config.qshape_src_root, "bench", "randcircuit.py")))
+config.substitutions.append(("%workloads", config.python_executable + " " + os.path.join(config.qshape_src_root, "utils", "gen", "workloads.py")))
+config.substitutions.append(("%randcircuit", config.python_executable + " " + os.path.join(config.qshape_src_root, "utils", "gen", "randcircuit.py")))
 
 # The allocator the tools were linked with (CMake option QSHAPE_USE_MIMALLOC).
 if config.qshape_tool_allocator == "mimalloc":

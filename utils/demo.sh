@@ -31,7 +31,7 @@ echo "indices and a different order of independent gates:"
 (cd $EX && "../$BIN/qshape-fingerprint" random3.mlir random3-rewritten.mlir) | sed 's/^/  /'
 echo "The four W1 jobs differ only in one gate name, so they are four topologies:"
 for op in PauliX PauliY PauliZ Hadamard; do
-  "$PY" bench/workloads.py w1 --op $op --form unrolled -o "$BUILD/demo-w1-$op.mlir"
+  "$PY" utils/gen/workloads.py w1 --op $op --form unrolled -o "$BUILD/demo-w1-$op.mlir"
 done
 (cd "$BUILD" && "../$BIN/qshape-fingerprint" demo-w1-PauliX.mlir demo-w1-PauliY.mlir demo-w1-PauliZ.mlir demo-w1-Hadamard.mlir) | sed 's/^/  /'
 if [ -x "$BIN/qshape-sim" ]; then
@@ -45,8 +45,8 @@ echo
 echo "== Loop rolling (qshape-roll-loops): unrolled traces become loops again =="
 echo "W1 as traced without autograph, and W2 (QPE of H2) with 10 Trotter steps,"
 echo "generated into $BUILD/ (verify-roundtrip on: the loops unroll back to the input):"
-"$PY" bench/workloads.py w2 --n-trotter 10 --variant native --prep standard -o "$BUILD/demo-qpe10-native.mlir" --args-out "$BUILD/demo-qpe10.args.json"
-"$PY" bench/workloads.py w2 --n-trotter 10 --variant decomposed --prep standard -o "$BUILD/demo-qpe10-decomposed.mlir"
+"$PY" utils/gen/workloads.py w2 --n-trotter 10 --variant native --prep standard -o "$BUILD/demo-qpe10-native.mlir" --args-out "$BUILD/demo-qpe10.args.json"
+"$PY" utils/gen/workloads.py w2 --n-trotter 10 --variant decomposed --prep standard -o "$BUILD/demo-qpe10-decomposed.mlir"
 for f in $EX/w1-unrolled.mlir "$BUILD/demo-qpe10-native.mlir" "$BUILD/demo-qpe10-decomposed.mlir"; do
   out="$BUILD/demo-rolled-$(basename "$f")"
   "$BIN/qshape-opt" "$f" '--qshape-roll-loops=verify-roundtrip' -o "$out"
@@ -72,7 +72,7 @@ echo
 echo "== Loop rolling at scale: W2 with a 100-term Hamiltonian (8 system qubits, 10 Trotter steps) =="
 # Real chemistry Hamiltonians have hundreds of terms: a Trotter step is then
 # hundreds of ops, the four controlled blocks become loops of loops.
-"$PY" bench/workloads.py w2 --variant decomposed --hamiltonian synthetic --terms 100 --qubits 8 \
+"$PY" utils/gen/workloads.py w2 --variant decomposed --hamiltonian synthetic --terms 100 --qubits 8 \
   --n-trotter 10 -o "$BUILD/demo-w2-100.mlir"
 "$BIN/qshape-opt" "$BUILD/demo-w2-100.mlir" --qshape-roll-loops --mlir-timing \
   -o "$BUILD/demo-w2-100.rolled.mlir" 2> "$BUILD/demo-w2-100.timing"
@@ -176,7 +176,7 @@ print("%s %s qshape-compile %.3f s" % (art.status, art.key, art.seconds))
   echo "output holds its own program's values:"
   for g in 0 5; do
     src="$BUILD/demo-qpe-baked-g$g.mlir"
-    "$PY" bench/workloads.py w2 --n-trotter 10 --variant decomposed --prep standard --coeffs baked \
+    "$PY" utils/gen/workloads.py w2 --n-trotter 10 --variant decomposed --prep standard --coeffs baked \
       --geometry $g -o "$src"
     "$BIN/qshape-compile" --share-topology --cache-dir "$ART_CACHE" "$src" -o "$BUILD/demo-qpe-baked-g$g.so" -v --timing 2> "$BUILD/demo-topo-g$g.err"
     printf '  geometry %d: %s\n' $g "$(grep -E -o 'qshape-compile: (hit|miss) .*' "$BUILD/demo-topo-g$g.err")"

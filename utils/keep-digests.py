@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Digests of what a refactoring must keep: for W1-W4 (bench/workloads.py),
+"""Digests of what a refactoring must keep: for W1-W4 (utils/gen/workloads.py),
 in value and qref form, the fingerprints and the SHA-256 of the rolled and
 canonical outputs. Run it on a build before and after a change and diff:
 
@@ -47,7 +47,7 @@ def main():
         for name, gen in PROGRAMS:
             for semantics in ("value", "qref"):
                 path = os.path.join(work, f"{name}-{semantics}.mlir")
-                run([sys.executable, os.path.join(SRC, "bench", "workloads.py"), *gen,
+                run([sys.executable, os.path.join(SRC, "utils", "gen", "workloads.py"), *gen,
                      "--semantics", semantics, "-o", path])
                 label = f"{name} {semantics}"
                 print(f"{label} fingerprint " + " ".join(run([fingerprint, path]).decode().split()[0:2]))

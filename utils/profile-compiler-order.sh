@@ -17,8 +17,8 @@ trap 'rm -rf "$work"' EXIT
 # Valgrind 3.19 cannot read clang's DWARF 5; the symbol table is enough.
 cp "$compiler" "$work/qcf"
 /usr/lib/llvm-22/bin/llvm-strip -g "$work/qcf"
-python3 "$root/bench/workloads.py" w2 --variant decomposed --n-trotter 10 -o "$work/w2d10.mlir"
-python3 "$root/bench/workloads.py" w2 --variant decomposed --n-trotter 1 -o "$work/w2d1.mlir"
+python3 "$root/utils/gen/workloads.py" w2 --variant decomposed --n-trotter 10 -o "$work/w2d10.mlir"
+python3 "$root/utils/gen/workloads.py" w2 --variant decomposed --n-trotter 1 -o "$work/w2d1.mlir"
 run() {
   valgrind --tool=callgrind --demangle=no --compress-strings=no --compress-pos=no \
     --callgrind-out-file="$work/cg.$1" "$work/qcf" "${@:2}" --cache=off >/dev/null 2>&1

@@ -3,7 +3,7 @@
 // Catalyst's frontend writes a `jit_<name>` entry with llvm.emit_c_interface
 // that calls the QNode, and `setup`/`teardown` functions running
 // quantum.init/quantum.finalize. Modules that did not come from the
-// frontend (bench/workloads.py, hand-written ones) get them here, so that
+// frontend (utils/gen/workloads.py, hand-written ones) get them here, so that
 // every library qshape builds has the exports Catalyst's loader calls.
 //
 //===----------------------------------------------------------------------===//

@@ -1,4 +1,4 @@
-"""Tests of the benchmark generators: bench/workloads.py and bench/randcircuit.py.
+"""Tests of the benchmark generators: utils/gen/workloads.py and utils/gen/randcircuit.py.
 
 Run with Debian's pytest:  python3 -m pytest python/tests/test_generators.py
 
@@ -35,8 +35,8 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-BENCH = ROOT / "bench"
-sys.path.insert(0, str(BENCH))
+GEN = ROOT / "utils" / "gen"
+sys.path.insert(0, str(GEN))
 
 import randcircuit as rc  # noqa: E402
 import workloads as wl  # noqa: E402
@@ -63,7 +63,7 @@ def mlir_opt():
 
 
 def run_cli(script, *args):
-    r = subprocess.run([sys.executable, str(BENCH / script), *args],
+    r = subprocess.run([sys.executable, str(GEN / script), *args],
                        capture_output=True, timeout=300)
     assert r.returncode == 0, r.stderr.decode()
     return r.stdout

@@ -1439,7 +1439,7 @@ def main():
     other = os.path.join(args.src, "examples", "w1-unrolled.mlir")
     big = os.path.join(work, "w2.mlir")
     big_args = os.path.join(work, "w2.args.json")
-    subprocess.run([sys.executable, os.path.join(args.src, "bench", "workloads.py"), "w2",
+    subprocess.run([sys.executable, os.path.join(args.src, "utils", "gen", "workloads.py"), "w2",
                     "--n-trotter", "10", "-o", big, "--args-out", big_args], check=True)
     ref, other_ref, big_ref = reference(small), reference(other), reference(big)
     start = time.monotonic()

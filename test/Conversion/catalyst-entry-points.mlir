@@ -1,4 +1,4 @@
-// A module without entries (bench/workloads.py's output) gets jit_<qnode>
+// A module without entries (utils/gen/workloads.py's output) gets jit_<qnode>
 // entries with the C interface, setup and teardown.
 // RUN: qshape-opt %s --qshape-catalyst-entry-points | FileCheck %s
 

@@ -7,8 +7,8 @@
 # - W2 written as Catalyst's frontend traces it: for each estimation qubit,
 #   ctrl(adjoint(TrotterProduct)) as a quantum.ctrl region around a
 #   quantum.adjoint region around the forward Trotter circuit; it must also
-#   match the flat W2 of bench/workloads.py.
-# - random circuits (bench/randcircuit.py's gate mix) with loops over the
+#   match the flat W2 of utils/gen/workloads.py.
+# - random circuits (utils/gen/randcircuit.py's gate mix) with loops over the
 #   register (constant and dynamic trip counts, dynamic wires, angles from
 #   the induction variable), wrapped at random in nested adjoint and ctrl
 #   regions whose controls are ancilla qubits in superposition.
@@ -25,7 +25,7 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.join(HERE, "..", "..")
-sys.path.insert(0, os.path.join(ROOT, "bench"))
+sys.path.insert(0, os.path.join(ROOT, "utils", "gen"))
 import randcircuit as rc  # noqa: E402
 import workloads  # noqa: E402
 
@@ -466,7 +466,7 @@ def main():
             if any(n in REGION_OPS for n in inner):
                 shapes["nested regions"] += 1
 
-    # W2: the region form must equal bench/workloads.py's flat W2 too.
+    # W2: the region form must equal utils/gen/workloads.py's flat W2 too.
     for n in (1, 2):
         flat = workloads.build_w2(n_trotter=n, prep="standard", adjoint_style="flag")
         flat_path = os.path.join(args.workdir, "w2-%d.flat.mlir" % n)

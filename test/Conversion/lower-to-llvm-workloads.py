@@ -1,5 +1,5 @@
-# qshape-lower-to-llvm on every bundled example and on bench/workloads.py's
-# W1-W4 and bench/randcircuit.py's circuits, rolled and as written: the
+# qshape-lower-to-llvm on every bundled example and on utils/gen/workloads.py's
+# W1-W4 and utils/gen/randcircuit.py's circuits, rolled and as written: the
 # output must translate with mlir-translate --mlir-to-llvmir, export
 # Catalyst's entry points (setup, teardown, _catalyst_pyface_jit_<name>,
 # _mlir_ciface_jit_<name>), and call nothing but Catalyst's runtime,
@@ -16,8 +16,8 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.join(HERE, "..", "..")
-WORKLOADS = os.path.join(ROOT, "bench", "workloads.py")
-RANDCIRCUIT = os.path.join(ROOT, "bench", "randcircuit.py")
+WORKLOADS = os.path.join(ROOT, "utils", "gen", "workloads.py")
+RANDCIRCUIT = os.path.join(ROOT, "utils", "gen", "randcircuit.py")
 LIBC = {"malloc", "free", "aligned_alloc"}
 LIBM = {"cos", "sin", "tan", "acos", "asin", "atan", "atan2", "exp", "log", "pow", "sqrt",
         "cosh", "sinh", "tanh", "erf", "fmod", "round", "trunc", "floor", "ceil",

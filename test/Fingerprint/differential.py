@@ -10,7 +10,7 @@
 #     register value read after its consumer or consumed twice);
 #
 # on seeded random circuits with their rewrites and mutations
-# (bench/randcircuit.py), the W1-W4 workloads (loops, nested regions,
+# (utils/gen/randcircuit.py), the W1-W4 workloads (loops, nested regions,
 # register styles, runtime angles) and every .mlir file of the test suite.
 #
 # RUN: %python %s --cases 150 --workdir %t
@@ -26,7 +26,7 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.join(HERE, "..", "..")
-sys.path.insert(0, os.path.join(ROOT, "bench"))
+sys.path.insert(0, os.path.join(ROOT, "utils", "gen"))
 sys.path.insert(0, os.path.join(HERE, "Inputs"))
 import linearity  # noqa: E402
 import randcircuit as rc  # noqa: E402
@@ -71,7 +71,7 @@ def corpus(args):
             pass
     flush()
 
-    gen = [sys.executable, os.path.join(ROOT, "bench", "workloads.py")]
+    gen = [sys.executable, os.path.join(ROOT, "utils", "gen", "workloads.py")]
     workloads = []
     for layers in (1, 3):
         for form in ("loop", "unrolled"):

@@ -1,4 +1,4 @@
-# Metamorphic fingerprint suite: seeded random circuits (bench/randcircuit.py),
+# Metamorphic fingerprint suite: seeded random circuits (utils/gen/randcircuit.py),
 # rewritten in ways that keep their meaning (digests must stay equal) and
 # mutated in ways that change it (the exact digest must change; the shape
 # digest must stay equal for angle-only changes and change otherwise). The
@@ -15,7 +15,7 @@ import sys
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "..", "bench"))
+sys.path.insert(0, os.path.join(HERE, "..", "..", "utils", "gen"))
 sys.path.insert(0, os.path.join(HERE, "Inputs"))
 import linearity  # noqa: E402
 import randcircuit as rc  # noqa: E402

@@ -1,8 +1,8 @@
 # The roller's differential test on the circuit families users write
-# (bench/families.py): hardware-efficient ansatz (StronglyEntanglingLayers),
+# (utils/gen/families.py): hardware-efficient ansatz (StronglyEntanglingLayers),
 # QAOA, measurement feedback, Grover with multi-controlled oracles, a random
 # mode aimed at the roller's weak points, and 4th-order Suzuki-Trotter QPE
-# (bench/workloads.py w2 --order 4); in both register forms (every wire from
+# (utils/gen/workloads.py w2 --order 4); in both register forms (every wire from
 # the first register, or chained extract/insert per gate), with runtime and
 # static angles, at several sizes. Every rolled program must equal the
 # unrolled one under qshape-sim to 1e-9 and pass qshape-check-linearity; one
@@ -27,12 +27,12 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.join(HERE, "..", "..")
-sys.path.insert(0, os.path.join(ROOT, "bench"))
+sys.path.insert(0, os.path.join(ROOT, "utils", "gen"))
 sys.path.insert(0, os.path.join(ROOT, "utils"))
 import families  # noqa: E402
 
 COMPARE = os.path.join(ROOT, "utils", "compare-results.py")
-WORKLOADS = os.path.join(ROOT, "bench", "workloads.py")
+WORKLOADS = os.path.join(ROOT, "utils", "gen", "workloads.py")
 
 # (family, wires, layers): sizes that repeat enough to roll.
 SIZES = [("hea", 3, 12), ("hea", 4, 24), ("qaoa", 4, 12), ("qaoa", 6, 40),

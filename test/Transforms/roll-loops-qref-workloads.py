@@ -1,5 +1,5 @@
 # The benchmark workloads W1-W4 as Catalyst's capture frontend emits them
-# (bench/workloads.py --semantics qref) against their value-semantics twins
+# (utils/gen/workloads.py --semantics qref) against their value-semantics twins
 # (the default form, same options): both must simulate alike (qshape-sim,
 # --seed 7, 1e-9), and rolled (qshape-opt --qshape-to-value-semantics
 # --qshape-roll-loops, a no-op conversion on the value form) the qref program
@@ -25,7 +25,7 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.join(HERE, "..", "..")
-WORKLOADS = os.path.join(ROOT, "bench", "workloads.py")
+WORKLOADS = os.path.join(ROOT, "utils", "gen", "workloads.py")
 COMPARE = os.path.join(ROOT, "utils", "compare-results.py")
 TOL_OPS = 0.05
 

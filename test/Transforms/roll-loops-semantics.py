@@ -15,7 +15,7 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.join(HERE, "..", "..")
-WORKLOADS = os.path.join(ROOT, "bench", "workloads.py")
+WORKLOADS = os.path.join(ROOT, "utils", "gen", "workloads.py")
 COMPARE = os.path.join(ROOT, "utils", "compare-results.py")
 
 

@@ -4,7 +4,7 @@
 // RUN: %upstream_mlir_opt --allow-unregistered-dialect --load-pass-plugin=%pass_plugin %s \
 // RUN:   --pass-pipeline='builtin.module(finalize-memref-to-llvm,convert-arith-to-llvm,qshape-convert-quantum-to-llvm,reconcile-unrealized-casts)' \
 // RUN:   | FileCheck %s
-// And the whole pipeline, from bench/workloads.py's generic output to LLVM
+// And the whole pipeline, from utils/gen/workloads.py's generic output to LLVM
 // IR.
 // RUN: %workloads w1 --generic --no-linkage -o %t.w1.mlir
 // RUN: %upstream_mlir_opt --allow-unregistered-dialect --load-pass-plugin=%pass_plugin %t.w1.mlir \

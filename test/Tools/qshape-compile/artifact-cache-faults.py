@@ -664,7 +664,7 @@ def main():
     other_ref = oracle(other, OTHER_ARGS)
     big = os.path.join(work, "w2.mlir")
     big_args = os.path.join(work, "w2.args.json")
-    subprocess.run([sys.executable, os.path.join(args.src, "bench", "workloads.py"), "w2",
+    subprocess.run([sys.executable, os.path.join(args.src, "utils", "gen", "workloads.py"), "w2",
                     "--n-trotter", "4", "--variant", "decomposed", "--prep", "standard",
                     "-o", big, "--args-out", big_args], check=True)
     BIG_ARGS = open(big_args).read()

@@ -34,7 +34,7 @@ SRC = os.path.abspath(os.path.join(HERE, "..", "..", "..", ".."))
 sys.path.insert(0, os.path.join(SRC, "utils"))
 compare_results = __import__("compare-results")
 
-WORKLOADS = os.path.join(SRC, "bench", "workloads.py")
+WORKLOADS = os.path.join(SRC, "utils", "gen", "workloads.py")
 KEY = re.compile(r"qshape-compile: (\w+) (blake3:[0-9a-f]{64})")
 SUMMARY = re.compile(r"^qshape-compile: (\w+) (blake3:[0-9a-f]{64}) [0-9.]+ s (.+)$", re.M)
 VIA = re.compile(r"qshape-compile: timing: hit \(([a-z ]+)\)")

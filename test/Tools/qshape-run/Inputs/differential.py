@@ -10,8 +10,8 @@ entry point each), compiled four times, and every case runs each of the four
 libraries once (qshape-run --entry) and the oracle once (qshape-sim --entry).
 
 Suites:
-  random SEEDS     bench/randcircuit.py circuits, SEEDS = "A:B" (B excluded)
-  workloads        every W1-W4 kind of bench/workloads.py, several forms and
+  random SEEDS     utils/gen/randcircuit.py circuits, SEEDS = "A:B" (B excluded)
+  workloads        every W1-W4 kind of utils/gen/workloads.py, several forms and
                    sizes each, small enough to simulate
   features FILE..  hand-written modules; each `// CASE: ENTRY [flags]` line
                    is a case (flags: --args JSON, --seed N, --shots N)
@@ -30,7 +30,7 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SRC = os.path.abspath(os.path.join(HERE, "..", "..", "..", ".."))
-sys.path.insert(0, os.path.join(SRC, "bench"))
+sys.path.insert(0, os.path.join(SRC, "utils", "gen"))
 sys.path.insert(0, os.path.join(SRC, "utils"))
 
 import randcircuit as rc  # noqa: E402
@@ -102,12 +102,12 @@ def workload_batches():
     batches = [Batch("workloads", merge(mods, "workloads"), cases)]
     # W3 is streamed text (no Module object): one module per form.
     for angles in ("const", "runtime", "runtime-repeat"):
-        text = subprocess.run([sys.executable, os.path.join(SRC, "bench", "workloads.py"), "w3",
+        text = subprocess.run([sys.executable, os.path.join(SRC, "utils", "gen", "workloads.py"), "w3",
                                "--ops", "300", "--wires", "5", "--angles", angles, "--args-out",
                                "/dev/stdout", "-o", "/dev/null"], capture_output=True, text=True,
                               check=True).stdout
         args = json.loads(text)
-        mod = subprocess.run([sys.executable, os.path.join(SRC, "bench", "workloads.py"), "w3",
+        mod = subprocess.run([sys.executable, os.path.join(SRC, "utils", "gen", "workloads.py"), "w3",
                               "--ops", "300", "--wires", "5", "--angles", angles],
                              capture_output=True, text=True, check=True).stdout
         batches.append(Batch(f"w3-{angles}", mod,

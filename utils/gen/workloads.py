@@ -2,10 +2,10 @@
 """Benchmark workloads W1-W4 as Catalyst-shaped MLIR (see
 ``bench/README.md``).
 
-    python3 bench/workloads.py KIND [options] -o out.mlir [--args-out args.json]
+    python3 utils/gen/workloads.py KIND [options] -o out.mlir [--args-out args.json]
 
 KIND is one of w1 (batch), w2 (qpe-h2), w3 (scale), w4 (random-repetitive).
-``python3 bench/workloads.py KIND --help`` lists each kind's knobs.
+``python3 utils/gen/workloads.py KIND --help`` lists each kind's knobs.
 
 ``--semantics qref`` (every kind) emits the program as Catalyst's capture
 frontend does instead: ``qref.alloc``, a ``qref.get`` before each use of a

@@ -2,7 +2,7 @@
 """Circuit families users write, unrolled, for the roller's differential test
 (test/Transforms/roll-loops-families.py) and `make fuzz`'s longer run.
 
-    python3 bench/families.py FAMILY [options] -o out.mlir --args-out args.json
+    python3 utils/gen/families.py FAMILY [options] -o out.mlir --args-out args.json
 
 Families (each as a Python loop traced without autograph would emit it):
   hea       StronglyEntanglingLayers: per layer Rot(w[l,i,0..2]) on every wire,

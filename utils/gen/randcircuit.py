@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Random Catalyst-shaped circuits, metamorphic rewrites and mutations.
 
-This is both a library (imported by ``bench/workloads.py`` and by the tests)
+This is both a library (imported by ``utils/gen/workloads.py`` and by the tests)
 and a command-line tool.  Everything is deterministic: the same seed and the
 same options give byte-identical text.  Python 3.11 standard library only.
 
@@ -24,10 +24,10 @@ Contents
 
 CLI
 ---
-    python3 bench/randcircuit.py --seed S [--rewrite NAME]... [--mutate NAME]
+    python3 utils/gen/randcircuit.py --seed S [--rewrite NAME]... [--mutate NAME]
                                  [--wires W] [--gates N] -o out.mlir
-    python3 bench/randcircuit.py --list
-    python3 bench/randcircuit.py --simulate FILE [--args ARGS.json]
+    python3 utils/gen/randcircuit.py --list
+    python3 utils/gen/randcircuit.py --simulate FILE [--args ARGS.json]
 
 Locations: ``--rewrite locs`` attaches ``loc(...)`` to ops.  MLIR parses them
 but prints them back only with ``-mlir-print-debuginfo``.
