@@ -63,7 +63,7 @@ docs: build
 	ninja -C $(BUILD) qshape-docs
 	mkdir -p docs/generated
 	cp $(BUILD)/docs/Dialects/QuantumDialect.md $(BUILD)/docs/Dialects/QRefDialect.md \
-	   $(BUILD)/docs/QShapePasses.md \
+	   $(BUILD)/docs/QShapePasses.md $(BUILD)/docs/QShapeModuleCachePasses.md \
 	   $(BUILD)/docs/QShapeConversionPasses.md docs/generated/
 
 clean:

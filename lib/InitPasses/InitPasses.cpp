@@ -7,6 +7,7 @@
 
 #include "qshape/Conversion/Passes.h"
 #include "qshape/InitAll.h"
+#include "qshape/ModuleCache/Passes.h"
 #include "qshape/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -22,5 +23,6 @@ void qshape::registerDependentDialects(mlir::DialectRegistry &registry) {
 
 void qshape::registerAllPasses() {
   registerQShapePasses();
+  registerQShapeModuleCachePasses();
   registerConversionPasses();
 }

@@ -8,7 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "qshape/ModuleCache/ModuleCache.h"
-#include "qshape/Transforms/Passes.h"
+#include "qshape/ModuleCache/Passes.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Diagnostics.h"
@@ -17,7 +17,7 @@
 
 namespace qshape {
 #define GEN_PASS_DEF_QSHAPECACHELOOKUP
-#include "qshape/Transforms/Passes.h.inc"
+#include "qshape/ModuleCache/Passes.h.inc"
 } // namespace qshape
 
 using namespace mlir;

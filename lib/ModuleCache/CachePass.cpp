@@ -7,7 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "qshape/ModuleCache/ModuleCache.h"
-#include "qshape/Transforms/Passes.h"
+#include "qshape/ModuleCache/Passes.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "llvm/Support/Format.h"
@@ -16,7 +16,7 @@
 
 namespace qshape {
 #define GEN_PASS_DEF_QSHAPECACHE
-#include "qshape/Transforms/Passes.h.inc"
+#include "qshape/ModuleCache/Passes.h.inc"
 } // namespace qshape
 
 using namespace mlir;
