@@ -240,6 +240,96 @@ static std::shared_ptr<Tensor> newTensor(RankedTensorType type, ArrayRef<int64_t
   return t;
 }
 
+LogicalResult InterpreterImpl::execTensorElementAccess(Operation *op, const OpDesc &d) {
+  bool isInsert = d.code == OpCode::TensorInsert;
+  unsigned tensorOperand = isInsert ? 1 : 0;
+  FailureOr<const Tensor *> t = getT(op, op->getOperand(tensorOperand));
+  if (failed(t))
+    return failure();
+  const Tensor &tensor = **t;
+  auto indices = op->getOperands().drop_front(tensorOperand + 1);
+  if (indices.size() != tensor.shape.size())
+    return simError(op) << "tensor of rank " << tensor.shape.size() << " indexed with "
+                        << indices.size() << " indices";
+  int64_t linear = 0;
+  for (auto [k, v] : llvm::enumerate(indices)) {
+    FailureOr<int64_t> idx = getI(op, v);
+    if (failed(idx))
+      return failure();
+    if (*idx < 0 || *idx >= tensor.shape[k])
+      return simError(op) << "index " << *idx << " out of bounds for dimension " << k << " of size "
+                          << tensor.shape[k];
+    linear = linear * tensor.shape[k] + *idx;
+  }
+  if (!isInsert) {
+    set(op->getResult(0), RtValue::getElement(tensor, linear));
+    return success();
+  }
+  const RtValue &scalar = get(op->getOperand(0));
+  if (!scalar.isScalar() || kindOf(scalar.getKind()) != tensor.elem)
+    return simError(op) << "inserted value does not match the tensor's element type";
+  auto copy = std::make_shared<Tensor>(tensor);
+  RtValue::setElement(*copy, linear, scalar);
+  set(op->getResult(0), RtValue::getTensor(std::move(copy)));
+  return success();
+}
+
+LogicalResult InterpreterImpl::execTensorEmptyOrSplat(Operation *op, const OpDesc &d) {
+  auto type = cast<RankedTensorType>(op->getResult(0).getType());
+  unsigned firstSize = d.code == OpCode::TensorSplat ? 1 : 0;
+  SmallVector<int64_t, 4> shape;
+  auto sizes = op->getOperands().drop_front(firstSize);
+  unsigned next = 0;
+  for (int64_t dim : type.getShape()) {
+    if (!ShapedType::isDynamic(dim)) {
+      shape.push_back(dim);
+      continue;
+    }
+    if (next >= sizes.size())
+      return emitUnsupported(op, "missing dynamic size operand");
+    FailureOr<int64_t> size = getI(op, sizes[next++]);
+    if (failed(size))
+      return failure();
+    if (*size < 0)
+      return simError(op) << "negative tensor size " << *size;
+    shape.push_back(*size);
+  }
+  auto t = newTensor(type, shape);
+  if (d.code == OpCode::TensorSplat) {
+    const RtValue &e = get(op->getOperand(0));
+    if (!e.isScalar() || kindOf(e.getKind()) != t->elem)
+      return simError(op) << "splat value does not match the element type";
+    for (int64_t k = 0, n = t->getNumElements(); k < n; ++k)
+      RtValue::setElement(*t, k, e);
+  }
+  set(op->getResult(0), RtValue::getTensor(std::move(t)));
+  return success();
+}
+
+LogicalResult InterpreterImpl::execTensorCastOrReshape(Operation *op, const OpDesc &d) {
+  const RtValue &src = get(op->getOperand(0));
+  if (src.getKind() != RtValue::Kind::Tensor)
+    return kindError(op, "a tensor", src.getKind());
+  auto type = cast<RankedTensorType>(op->getResult(0).getType());
+  const Tensor &t = src.getTensor();
+  if (d.code == OpCode::TensorCast) {
+    if (type.getRank() != static_cast<int64_t>(t.shape.size()))
+      return simError(op) << "cast changes the rank";
+    for (auto [k, dim] : llvm::enumerate(type.getShape()))
+      if (!ShapedType::isDynamic(dim) && dim != t.shape[k])
+        return simError(op) << "cast to " << type << " of a tensor with dimension " << k
+                            << " of size " << t.shape[k];
+    set(op->getResult(0), src);
+    return success();
+  }
+  if (type.getNumElements() != t.getNumElements())
+    return simError(op) << "reshape changes the number of elements";
+  auto copy = std::make_shared<Tensor>(t);
+  copy->shape.assign(type.getShape().begin(), type.getShape().end());
+  set(op->getResult(0), RtValue::getTensor(std::move(copy)));
+  return success();
+}
+
 LogicalResult InterpreterImpl::execClassical(Operation *op, const OpDesc &d) {
   switch (d.code) {
   case OpCode::ArithConstant:
@@ -251,39 +341,8 @@ LogicalResult InterpreterImpl::execClassical(Operation *op, const OpDesc &d) {
     return success();
 
   case OpCode::TensorExtract:
-  case OpCode::TensorInsert: {
-    bool isInsert = d.code == OpCode::TensorInsert;
-    unsigned tensorOperand = isInsert ? 1 : 0;
-    FailureOr<const Tensor *> t = getT(op, op->getOperand(tensorOperand));
-    if (failed(t))
-      return failure();
-    const Tensor &tensor = **t;
-    auto indices = op->getOperands().drop_front(tensorOperand + 1);
-    if (indices.size() != tensor.shape.size())
-      return simError(op) << "tensor of rank " << tensor.shape.size() << " indexed with "
-                          << indices.size() << " indices";
-    int64_t linear = 0;
-    for (auto [k, v] : llvm::enumerate(indices)) {
-      FailureOr<int64_t> idx = getI(op, v);
-      if (failed(idx))
-        return failure();
-      if (*idx < 0 || *idx >= tensor.shape[k])
-        return simError(op) << "index " << *idx << " out of bounds for dimension " << k
-                            << " of size " << tensor.shape[k];
-      linear = linear * tensor.shape[k] + *idx;
-    }
-    if (!isInsert) {
-      set(op->getResult(0), RtValue::getElement(tensor, linear));
-      return success();
-    }
-    const RtValue &scalar = get(op->getOperand(0));
-    if (!scalar.isScalar() || kindOf(scalar.getKind()) != tensor.elem)
-      return simError(op) << "inserted value does not match the tensor's element type";
-    auto copy = std::make_shared<Tensor>(tensor);
-    RtValue::setElement(*copy, linear, scalar);
-    set(op->getResult(0), RtValue::getTensor(std::move(copy)));
-    return success();
-  }
+  case OpCode::TensorInsert:
+    return execTensorElementAccess(op, d);
 
   case OpCode::TensorFromElements: {
     auto type = cast<RankedTensorType>(op->getResult(0).getType());
@@ -302,37 +361,8 @@ LogicalResult InterpreterImpl::execClassical(Operation *op, const OpDesc &d) {
   }
 
   case OpCode::TensorEmpty:
-  case OpCode::TensorSplat: {
-    auto type = cast<RankedTensorType>(op->getResult(0).getType());
-    unsigned firstSize = d.code == OpCode::TensorSplat ? 1 : 0;
-    SmallVector<int64_t, 4> shape;
-    auto sizes = op->getOperands().drop_front(firstSize);
-    unsigned next = 0;
-    for (int64_t dim : type.getShape()) {
-      if (!ShapedType::isDynamic(dim)) {
-        shape.push_back(dim);
-        continue;
-      }
-      if (next >= sizes.size())
-        return emitUnsupported(op, "missing dynamic size operand");
-      FailureOr<int64_t> size = getI(op, sizes[next++]);
-      if (failed(size))
-        return failure();
-      if (*size < 0)
-        return simError(op) << "negative tensor size " << *size;
-      shape.push_back(*size);
-    }
-    auto t = newTensor(type, shape);
-    if (d.code == OpCode::TensorSplat) {
-      const RtValue &e = get(op->getOperand(0));
-      if (!e.isScalar() || kindOf(e.getKind()) != t->elem)
-        return simError(op) << "splat value does not match the element type";
-      for (int64_t k = 0, n = t->getNumElements(); k < n; ++k)
-        RtValue::setElement(*t, k, e);
-    }
-    set(op->getResult(0), RtValue::getTensor(std::move(t)));
-    return success();
-  }
+  case OpCode::TensorSplat:
+    return execTensorEmptyOrSplat(op, d);
 
   case OpCode::TensorDim: {
     FailureOr<const Tensor *> t = getT(op, op->getOperand(0));
@@ -347,29 +377,8 @@ LogicalResult InterpreterImpl::execClassical(Operation *op, const OpDesc &d) {
 
   case OpCode::TensorCast:
   case OpCode::TensorCollapseShape:
-  case OpCode::TensorExpandShape: {
-    const RtValue &src = get(op->getOperand(0));
-    if (src.getKind() != RtValue::Kind::Tensor)
-      return kindError(op, "a tensor", src.getKind());
-    auto type = cast<RankedTensorType>(op->getResult(0).getType());
-    const Tensor &t = src.getTensor();
-    if (d.code == OpCode::TensorCast) {
-      if (type.getRank() != static_cast<int64_t>(t.shape.size()))
-        return simError(op) << "cast changes the rank";
-      for (auto [k, dim] : llvm::enumerate(type.getShape()))
-        if (!ShapedType::isDynamic(dim) && dim != t.shape[k])
-          return simError(op) << "cast to " << type << " of a tensor with dimension " << k
-                              << " of size " << t.shape[k];
-      set(op->getResult(0), src);
-      return success();
-    }
-    if (type.getNumElements() != t.getNumElements())
-      return simError(op) << "reshape changes the number of elements";
-    auto copy = std::make_shared<Tensor>(t);
-    copy->shape.assign(type.getShape().begin(), type.getShape().end());
-    set(op->getResult(0), RtValue::getTensor(std::move(copy)));
-    return success();
-  }
+  case OpCode::TensorExpandShape:
+    return execTensorCastOrReshape(op, d);
 
   default:
     return emitUnsupported(op);

@@ -320,68 +320,122 @@ FailureOr<SmallVector<RtValue>> InterpreterImpl::callFunction(Operation *caller,
 // scf, func, cf
 //===----------------------------------------------------------------------===//
 
+LogicalResult InterpreterImpl::execCall(Operation *op, const OpDesc &d) {
+  SmallVector<RtValue, 4> args;
+  for (Value v : op->getOperands())
+    args.push_back(get(v));
+  FailureOr<SmallVector<RtValue>> results = callFunction(op, cast<func::FuncOp>(d.callee), args);
+  if (failed(results))
+    return failure();
+  if (results->size() != op->getNumResults())
+    return simError(op) << "callee returned " << results->size() << " values, expected "
+                        << op->getNumResults();
+  for (auto [res, v] : llvm::zip(op->getResults(), *results))
+    set(res, v);
+  return success();
+}
+
+LogicalResult InterpreterImpl::execFor(Operation *op, const OpDesc &d) {
+  FailureOr<int64_t> lb = getI(op, op->getOperand(0));
+  FailureOr<int64_t> ub = getI(op, op->getOperand(1));
+  FailureOr<int64_t> step = getI(op, op->getOperand(2));
+  if (failed(lb) || failed(ub) || failed(step))
+    return failure();
+  if (*step <= 0)
+    return simError(op) << "scf.for step " << *step << " is not positive";
+  Region &region = op->getRegion(0);
+  if (!region.hasOneBlock())
+    return emitUnsupported(op, "loop body with several blocks");
+  Block &body = region.front();
+  unsigned numIters = op->getNumOperands() - 3;
+  if (body.getNumArguments() != numIters + 1 || op->getNumResults() != numIters)
+    return emitUnsupported(op, "unexpected loop signature");
+  SmallVector<RtValue, 4> iters;
+  for (Value v : op->getOperands().drop_front(3))
+    iters.push_back(get(v));
+  const bool isUnsigned = op->hasAttr("unsignedCmp");
+  const unsigned width = d.opWidth;
+  auto inRange = [&](int64_t iv) {
+    return isUnsigned ? zextInt(iv, width) < zextInt(*ub, width) : iv < *ub;
+  };
+  Value iv = body.getArgument(0);
+  for (int64_t i = *lb; inRange(i);) {
+    set(iv, RtValue::getInt(i));
+    for (unsigned k = 0; k < numIters; ++k)
+      set(body.getArgument(k + 1), iters[k]);
+    FailureOr<Operation *> term = execBlockBody(body);
+    if (failed(term))
+      return failure();
+    for (unsigned k = 0; k < numIters; ++k)
+      iters[k] = get((*term)->getOperand(k));
+    int64_t next;
+    if (__builtin_add_overflow(i, *step, &next) || wrapInt(next, width) != next)
+      break;
+    if (isUnsigned && zextInt(next, width) < zextInt(i, width))
+      break;
+    i = next;
+  }
+  for (unsigned k = 0; k < numIters; ++k)
+    set(op->getResult(k), iters[k]);
+  return success();
+}
+
+LogicalResult InterpreterImpl::execWhile(Operation *op) {
+  SmallVector<RtValue, 4> current;
+  for (Value v : op->getOperands())
+    current.push_back(get(v));
+  SmallVector<RtValue, 4> forwarded;
+  while (true) {
+    FailureOr<Operation *> cond = execRegion(op->getRegion(0), current);
+    if (failed(cond))
+      return failure();
+    Operation *c = *cond;
+    if (getDesc(c).code != OpCode::ScfCondition)
+      return emitUnsupported(op, "before region does not end in scf.condition");
+    ++stats.opsExecuted;
+    FailureOr<int64_t> flag = getI(c, c->getOperand(0));
+    if (failed(flag))
+      return failure();
+    forwarded.clear();
+    for (Value v : c->getOperands().drop_front())
+      forwarded.push_back(get(v));
+    if (!*flag) {
+      for (auto [res, v] : llvm::zip(op->getResults(), forwarded))
+        set(res, v);
+      return success();
+    }
+    if (failed(runYieldingRegion(op->getRegion(1), forwarded, current)))
+      return failure();
+  }
+}
+
+LogicalResult InterpreterImpl::execIndexSwitch(Operation *op) {
+  FailureOr<int64_t> arg = getI(op, op->getOperand(0));
+  if (failed(arg))
+    return failure();
+  auto cases = dyn_cast_or_null<DenseI64ArrayAttr>(op->getAttr("cases"));
+  if (!cases)
+    return emitUnsupported(op, "missing 'cases'");
+  unsigned regionIndex = 0;
+  for (auto [k, c] : llvm::enumerate(cases.asArrayRef()))
+    if (c == *arg)
+      regionIndex = k + 1;
+  SmallVector<RtValue, 4> results;
+  if (failed(runYieldingRegion(op->getRegion(regionIndex), {}, results)))
+    return failure();
+  for (auto [res, v] : llvm::zip(op->getResults(), results))
+    set(res, v);
+  return success();
+}
+
 LogicalResult InterpreterImpl::execControlFlow(Operation *op, const OpDesc &d) {
   switch (d.code) {
   case OpCode::FuncCall:
-  case OpCode::LaunchKernel: {
-    SmallVector<RtValue, 4> args;
-    for (Value v : op->getOperands())
-      args.push_back(get(v));
-    FailureOr<SmallVector<RtValue>> results = callFunction(op, cast<func::FuncOp>(d.callee), args);
-    if (failed(results))
-      return failure();
-    if (results->size() != op->getNumResults())
-      return simError(op) << "callee returned " << results->size() << " values, expected "
-                          << op->getNumResults();
-    for (auto [res, v] : llvm::zip(op->getResults(), *results))
-      set(res, v);
-    return success();
-  }
+  case OpCode::LaunchKernel:
+    return execCall(op, d);
 
-  case OpCode::ScfFor: {
-    FailureOr<int64_t> lb = getI(op, op->getOperand(0));
-    FailureOr<int64_t> ub = getI(op, op->getOperand(1));
-    FailureOr<int64_t> step = getI(op, op->getOperand(2));
-    if (failed(lb) || failed(ub) || failed(step))
-      return failure();
-    if (*step <= 0)
-      return simError(op) << "scf.for step " << *step << " is not positive";
-    Region &region = op->getRegion(0);
-    if (!region.hasOneBlock())
-      return emitUnsupported(op, "loop body with several blocks");
-    Block &body = region.front();
-    unsigned numIters = op->getNumOperands() - 3;
-    if (body.getNumArguments() != numIters + 1 || op->getNumResults() != numIters)
-      return emitUnsupported(op, "unexpected loop signature");
-    SmallVector<RtValue, 4> iters;
-    for (Value v : op->getOperands().drop_front(3))
-      iters.push_back(get(v));
-    const bool isUnsigned = op->hasAttr("unsignedCmp");
-    const unsigned width = d.opWidth;
-    auto inRange = [&](int64_t iv) {
-      return isUnsigned ? zextInt(iv, width) < zextInt(*ub, width) : iv < *ub;
-    };
-    Value iv = body.getArgument(0);
-    for (int64_t i = *lb; inRange(i);) {
-      set(iv, RtValue::getInt(i));
-      for (unsigned k = 0; k < numIters; ++k)
-        set(body.getArgument(k + 1), iters[k]);
-      FailureOr<Operation *> term = execBlockBody(body);
-      if (failed(term))
-        return failure();
-      for (unsigned k = 0; k < numIters; ++k)
-        iters[k] = get((*term)->getOperand(k));
-      int64_t next;
-      if (__builtin_add_overflow(i, *step, &next) || wrapInt(next, width) != next)
-        break;
-      if (isUnsigned && zextInt(next, width) < zextInt(i, width))
-        break;
-      i = next;
-    }
-    for (unsigned k = 0; k < numIters; ++k)
-      set(op->getResult(k), iters[k]);
-    return success();
-  }
+  case OpCode::ScfFor:
+    return execFor(op, d);
 
   case OpCode::ScfIf: {
     FailureOr<int64_t> cond = getI(op, op->getOperand(0));
@@ -401,34 +455,8 @@ LogicalResult InterpreterImpl::execControlFlow(Operation *op, const OpDesc &d) {
     return success();
   }
 
-  case OpCode::ScfWhile: {
-    SmallVector<RtValue, 4> current;
-    for (Value v : op->getOperands())
-      current.push_back(get(v));
-    SmallVector<RtValue, 4> forwarded;
-    while (true) {
-      FailureOr<Operation *> cond = execRegion(op->getRegion(0), current);
-      if (failed(cond))
-        return failure();
-      Operation *c = *cond;
-      if (getDesc(c).code != OpCode::ScfCondition)
-        return emitUnsupported(op, "before region does not end in scf.condition");
-      ++stats.opsExecuted;
-      FailureOr<int64_t> flag = getI(c, c->getOperand(0));
-      if (failed(flag))
-        return failure();
-      forwarded.clear();
-      for (Value v : c->getOperands().drop_front())
-        forwarded.push_back(get(v));
-      if (!*flag) {
-        for (auto [res, v] : llvm::zip(op->getResults(), forwarded))
-          set(res, v);
-        return success();
-      }
-      if (failed(runYieldingRegion(op->getRegion(1), forwarded, current)))
-        return failure();
-    }
-  }
+  case OpCode::ScfWhile:
+    return execWhile(op);
 
   case OpCode::ScfExecuteRegion: {
     SmallVector<RtValue, 4> results;
@@ -439,24 +467,8 @@ LogicalResult InterpreterImpl::execControlFlow(Operation *op, const OpDesc &d) {
     return success();
   }
 
-  case OpCode::ScfIndexSwitch: {
-    FailureOr<int64_t> arg = getI(op, op->getOperand(0));
-    if (failed(arg))
-      return failure();
-    auto cases = dyn_cast_or_null<DenseI64ArrayAttr>(op->getAttr("cases"));
-    if (!cases)
-      return emitUnsupported(op, "missing 'cases'");
-    unsigned regionIndex = 0;
-    for (auto [k, c] : llvm::enumerate(cases.asArrayRef()))
-      if (c == *arg)
-        regionIndex = k + 1;
-    SmallVector<RtValue, 4> results;
-    if (failed(runYieldingRegion(op->getRegion(regionIndex), {}, results)))
-      return failure();
-    for (auto [res, v] : llvm::zip(op->getResults(), results))
-      set(res, v);
-    return success();
-  }
+  case OpCode::ScfIndexSwitch:
+    return execIndexSwitch(op);
 
   case OpCode::CfAssert: {
     FailureOr<int64_t> cond = getI(op, op->getOperand(0));

@@ -191,6 +191,21 @@ public:
   mlir::FailureOr<llvm::ArrayRef<int>> getMeasuredWires(mlir::Operation *op, const ObsValue &obs);
 
 private:
+  //===--- steps of execControlFlow, execClassical, execQuantum ----------===//
+  mlir::LogicalResult execCall(mlir::Operation *op, const OpDesc &d);
+  mlir::LogicalResult execFor(mlir::Operation *op, const OpDesc &d);
+  mlir::LogicalResult execWhile(mlir::Operation *op);
+  mlir::LogicalResult execIndexSwitch(mlir::Operation *op);
+  mlir::LogicalResult execTensorElementAccess(mlir::Operation *op, const OpDesc &d);
+  mlir::LogicalResult execTensorEmptyOrSplat(mlir::Operation *op, const OpDesc &d);
+  mlir::LogicalResult execTensorCastOrReshape(mlir::Operation *op, const OpDesc &d);
+  mlir::LogicalResult execRegisterAccess(mlir::Operation *op, const OpDesc &d);
+  mlir::LogicalResult execAlloc(mlir::Operation *op, const OpDesc &d);
+  mlir::LogicalResult execMidCircuitMeasure(mlir::Operation *op, const OpDesc &d);
+  mlir::LogicalResult execSetState(mlir::Operation *op, const OpDesc &d);
+  mlir::LogicalResult measureSamples(mlir::Operation *op, const ObsValue &obs);
+  mlir::LogicalResult measureCounts(mlir::Operation *op, const ObsValue &obs);
+
   llvm::DenseMap<mlir::Operation *, OpDesc *> descs;
   std::deque<OpDesc> descStorage;
   static const RtValue emptyValue;

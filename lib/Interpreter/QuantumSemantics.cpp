@@ -47,6 +47,139 @@ static void setQubitGroups(OpDesc &d, OperandRange qubits, OperandRange ctrls,
   d.outCtrlsBegin = beginOf(outCtrls);
 }
 
+/// The form and simulator kind of gate `d.code`; false, with
+/// `d.unsupported` set, when the simulator cannot apply it.
+static bool decodeGateForm(const GateView &gv, OpDesc &d) {
+  switch (d.code) {
+  case OpCode::QCustom: {
+    StringRef name = gv.getGateName();
+    std::optional<sim::GateKind> kind = sim::lookupGate(std::string_view(name.data(), name.size()));
+    if (!kind || *kind == sim::GateKind::PauliRot || *kind == sim::GateKind::QubitUnitary) {
+      d.unsupported = "unknown gate \"" + name.str() + "\"";
+      return false;
+    }
+    d.form = GateForm::Named;
+    d.gateKind = *kind;
+    return true;
+  }
+  case OpCode::QPauliRot:
+    d.form = GateForm::PauliRot;
+    d.gateKind = sim::GateKind::PauliRot;
+    for (StringRef letter : gv.getPauliWord())
+      d.pauliWord += letter.str();
+    if (d.pauliWord.empty()) {
+      d.unsupported = "missing or empty pauli_product";
+      return false;
+    }
+    return true;
+  case OpCode::QMultiRZ:
+    d.form = GateForm::Named;
+    d.gateKind = sim::GateKind::MultiRZ;
+    return true;
+  case OpCode::QPCPhase:
+    d.form = GateForm::Named;
+    d.gateKind = sim::GateKind::PCPhase;
+    d.dim = gv.getDim();
+    if (!d.dim) {
+      d.unsupported = "missing 'dim'";
+      return false;
+    }
+    return true;
+  case OpCode::QUnitary: {
+    d.form = GateForm::Matrix;
+    d.gateKind = sim::GateKind::QubitUnitary;
+    Value m = gv.getMatrix();
+    if (!m || !isa<RankedTensorType>(m.getType())) {
+      d.unsupported = "the matrix must be a tensor (memref operands are not supported)";
+      return false;
+    }
+    d.matrixOperand = 0;
+    return true;
+  }
+  default:
+    d.form = GateForm::GlobalPhase;
+    d.gateKind = sim::GateKind::GlobalPhase;
+    return true;
+  }
+}
+
+/// A gate: its form, and where its parameters, qubits and controls are among
+/// its operands and results (which must account for all of them).
+static void decodeGate(Operation *op, OpDesc &d) {
+  std::optional<GateView> gv = GateView::get(op);
+  if (!gv) {
+    d.unsupported = "not recognized as a gate";
+    return;
+  }
+  if (!op->getAttr("operandSegmentSizes")) {
+    d.unsupported = "missing operandSegmentSizes";
+    return;
+  }
+  if (!decodeGateForm(*gv, d))
+    return;
+  OperandRange params = gv->getParams(), in = gv->getInQubits(), ctrls = gv->getCtrlQubits(),
+               vals = gv->getCtrlValues();
+  ResultRange outs = gv->getOutQubits(), outCtrls = gv->getOutCtrlQubits();
+  d.paramsBegin = beginOf(params);
+  d.paramsCount = params.size();
+  setQubitGroups(d, in, ctrls, vals, outs, outCtrls);
+  d.adjoint = gv->isAdjoint();
+  unsigned total =
+      params.size() + in.size() + ctrls.size() + vals.size() + (d.matrixOperand >= 0 ? 1 : 0);
+  if (outs.size() != in.size() || outCtrls.size() != ctrls.size() || vals.size() != ctrls.size() ||
+      total != op->getNumOperands() || outs.size() + outCtrls.size() != op->getNumResults())
+    d.unsupported = "operand/result groups do not match (malformed segment sizes)";
+}
+
+/// quantum.extract/insert: a static index or the operand holding a dynamic one.
+static void decodeRegisterAccess(Operation *op, OpDesc &d) {
+  std::optional<RegisterAccess> ra = RegisterAccess::get(op);
+  if (!ra) {
+    d.unsupported = "malformed register access";
+    return;
+  }
+  d.staticIdx = ra->staticIdx;
+  if (ra->dynamicIdx)
+    d.dynamicIdxOperand = 1;
+  if (ra->isInsert)
+    d.qubitOperand = op->getNumOperands() - 1;
+  if (!d.staticIdx && d.dynamicIdxOperand < 0)
+    d.unsupported = "no index (neither idx_attr nor an idx operand)";
+}
+
+/// quantum.ctrl: where its controls and region arguments are among its
+/// operands and results.
+static void decodeCtrlRegion(Operation *op, OpDesc &d) {
+  if (!op->getAttr("operandSegmentSizes")) {
+    d.unsupported = "missing operandSegmentSizes";
+    return;
+  }
+  OperandRange ctrls = getOperandGroup(op, OpRole::CtrlQubits),
+               vals = getOperandGroup(op, OpRole::CtrlValues),
+               args = getOperandGroup(op, OpRole::Args);
+  ResultRange outCtrls = getResultGroup(op, OpRole::CtrlQubits),
+              results = getResultGroup(op, OpRole::Args);
+  setQubitGroups(d, args, ctrls, vals, results, outCtrls);
+  if (vals.size() != ctrls.size() || outCtrls.size() != ctrls.size() ||
+      results.size() != args.size() ||
+      ctrls.size() + vals.size() + args.size() != op->getNumOperands())
+    d.unsupported = "operand/result groups do not match (malformed segment sizes)";
+  if (op->getNumRegions() != 1 || op->getRegion(0).empty())
+    d.unsupported = "missing region";
+}
+
+/// probs/state/sample/counts: only the value (tensor) forms are supported; the
+/// bufferized forms write into memref operands.
+static void decodeTensorResultForm(Operation *op, OpDesc &d) {
+  bool ok = op->getNumResults() > 0;
+  for (Value v : op->getOperands().drop_front())
+    ok &= !isa<BaseMemRefType>(v.getType());
+  for (Type t : op->getResultTypes())
+    ok &= isa<RankedTensorType>(t);
+  if (!ok)
+    d.unsupported = "only the tensor-result form is supported (not the memref form)";
+}
+
 void InterpreterImpl::decodeQuantum(Operation *op, OpDesc &d) {
   switch (d.code) {
   case OpCode::QCustom:
@@ -54,100 +187,12 @@ void InterpreterImpl::decodeQuantum(Operation *op, OpDesc &d) {
   case OpCode::QMultiRZ:
   case OpCode::QPCPhase:
   case OpCode::QUnitary:
-  case OpCode::QGPhase: {
-    std::optional<GateView> gv = GateView::get(op);
-    if (!gv) {
-      d.unsupported = "not recognized as a gate";
-      return;
-    }
-    if (!op->getAttr("operandSegmentSizes")) {
-      d.unsupported = "missing operandSegmentSizes";
-      return;
-    }
-    switch (d.code) {
-    case OpCode::QCustom: {
-      StringRef name = gv->getGateName();
-      std::optional<sim::GateKind> kind =
-          sim::lookupGate(std::string_view(name.data(), name.size()));
-      if (!kind || *kind == sim::GateKind::PauliRot || *kind == sim::GateKind::QubitUnitary) {
-        d.unsupported = "unknown gate \"" + name.str() + "\"";
-        return;
-      }
-      d.form = GateForm::Named;
-      d.gateKind = *kind;
-      break;
-    }
-    case OpCode::QPauliRot:
-      d.form = GateForm::PauliRot;
-      d.gateKind = sim::GateKind::PauliRot;
-      for (StringRef letter : gv->getPauliWord())
-        d.pauliWord += letter.str();
-      if (d.pauliWord.empty()) {
-        d.unsupported = "missing or empty pauli_product";
-        return;
-      }
-      break;
-    case OpCode::QMultiRZ:
-      d.form = GateForm::Named;
-      d.gateKind = sim::GateKind::MultiRZ;
-      break;
-    case OpCode::QPCPhase:
-      d.form = GateForm::Named;
-      d.gateKind = sim::GateKind::PCPhase;
-      d.dim = gv->getDim();
-      if (!d.dim) {
-        d.unsupported = "missing 'dim'";
-        return;
-      }
-      break;
-    case OpCode::QUnitary: {
-      d.form = GateForm::Matrix;
-      d.gateKind = sim::GateKind::QubitUnitary;
-      Value m = gv->getMatrix();
-      if (!m || !isa<RankedTensorType>(m.getType())) {
-        d.unsupported = "the matrix must be a tensor (memref operands are not supported)";
-        return;
-      }
-      d.matrixOperand = 0;
-      break;
-    }
-    default:
-      d.form = GateForm::GlobalPhase;
-      d.gateKind = sim::GateKind::GlobalPhase;
-      break;
-    }
-    OperandRange params = gv->getParams(), in = gv->getInQubits(), ctrls = gv->getCtrlQubits(),
-                 vals = gv->getCtrlValues();
-    ResultRange outs = gv->getOutQubits(), outCtrls = gv->getOutCtrlQubits();
-    d.paramsBegin = beginOf(params);
-    d.paramsCount = params.size();
-    setQubitGroups(d, in, ctrls, vals, outs, outCtrls);
-    d.adjoint = gv->isAdjoint();
-    unsigned total =
-        params.size() + in.size() + ctrls.size() + vals.size() + (d.matrixOperand >= 0 ? 1 : 0);
-    if (outs.size() != in.size() || outCtrls.size() != ctrls.size() ||
-        vals.size() != ctrls.size() || total != op->getNumOperands() ||
-        outs.size() + outCtrls.size() != op->getNumResults())
-      d.unsupported = "operand/result groups do not match (malformed segment sizes)";
-    return;
-  }
+  case OpCode::QGPhase:
+    return decodeGate(op, d);
 
   case OpCode::QExtract:
-  case OpCode::QInsert: {
-    std::optional<RegisterAccess> ra = RegisterAccess::get(op);
-    if (!ra) {
-      d.unsupported = "malformed register access";
-      return;
-    }
-    d.staticIdx = ra->staticIdx;
-    if (ra->dynamicIdx)
-      d.dynamicIdxOperand = 1;
-    if (ra->isInsert)
-      d.qubitOperand = op->getNumOperands() - 1;
-    if (!d.staticIdx && d.dynamicIdxOperand < 0)
-      d.unsupported = "no index (neither idx_attr nor an idx operand)";
-    return;
-  }
+  case OpCode::QInsert:
+    return decodeRegisterAccess(op, d);
 
   case OpCode::QAlloc:
     d.allocSize = getAllocSize(op);
@@ -176,25 +221,8 @@ void InterpreterImpl::decodeQuantum(Operation *op, OpDesc &d) {
     return;
   }
 
-  case OpCode::QCtrl: {
-    if (!op->getAttr("operandSegmentSizes")) {
-      d.unsupported = "missing operandSegmentSizes";
-      return;
-    }
-    OperandRange ctrls = getOperandGroup(op, OpRole::CtrlQubits),
-                 vals = getOperandGroup(op, OpRole::CtrlValues),
-                 args = getOperandGroup(op, OpRole::Args);
-    ResultRange outCtrls = getResultGroup(op, OpRole::CtrlQubits),
-                results = getResultGroup(op, OpRole::Args);
-    setQubitGroups(d, args, ctrls, vals, results, outCtrls);
-    if (vals.size() != ctrls.size() || outCtrls.size() != ctrls.size() ||
-        results.size() != args.size() ||
-        ctrls.size() + vals.size() + args.size() != op->getNumOperands())
-      d.unsupported = "operand/result groups do not match (malformed segment sizes)";
-    if (op->getNumRegions() != 1 || op->getRegion(0).empty())
-      d.unsupported = "missing region";
-    return;
-  }
+  case OpCode::QCtrl:
+    return decodeCtrlRegion(op, d);
 
   case OpCode::QAdjoint:
     if (op->getNumRegions() != 1 || op->getRegion(0).empty())
@@ -206,18 +234,8 @@ void InterpreterImpl::decodeQuantum(Operation *op, OpDesc &d) {
   case OpCode::QProbs:
   case OpCode::QState:
   case OpCode::QSample:
-  case OpCode::QCounts: {
-    // Only the value (tensor) forms: the bufferized forms write into memref
-    // operands.
-    bool ok = op->getNumResults() > 0;
-    for (Value v : op->getOperands().drop_front())
-      ok &= !isa<BaseMemRefType>(v.getType());
-    for (Type t : op->getResultTypes())
-      ok &= isa<RankedTensorType>(t);
-    if (!ok)
-      d.unsupported = "only the tensor-result form is supported (not the memref form)";
-    return;
-  }
+  case OpCode::QCounts:
+    return decodeTensorResultForm(op, d);
 
   case OpCode::QMcmObs:
     d.unsupported = "observables of mid-circuit measurement results are not supported";
@@ -524,6 +542,62 @@ static LogicalResult shapeLikeResult(Operation *op, unsigned index, Tensor &t) {
   return diag << "]";
 }
 
+LogicalResult InterpreterImpl::measureSamples(Operation *op, const ObsValue &obs) {
+  auto t = std::make_shared<Tensor>();
+  t->elem = ScalarKind::Float;
+  if (obs.isCompBasis) {
+    std::vector<int> wires = device.resolveWires(viewOf(obs.wires));
+    sim::Expected<std::vector<int>> bits = device.sample(wires);
+    if (bits.failed())
+      return simError(op) << bits.message();
+    t->f.assign(bits->begin(), bits->end());
+    t->shape = {static_cast<int64_t>(device.getShots()), static_cast<int64_t>(wires.size())};
+  } else {
+    sim::Expected<std::vector<double>> values = device.sample(obs.obs);
+    if (values.failed())
+      return simError(op) << values.message();
+    t->f = std::move(*values);
+    t->shape = {static_cast<int64_t>(device.getShots())};
+  }
+  if (failed(shapeLikeResult(op, 0, *t)))
+    return failure();
+  set(op->getResult(0), RtValue::getTensor(std::move(t)));
+  return success();
+}
+
+LogicalResult InterpreterImpl::measureCounts(Operation *op, const ObsValue &obs) {
+  auto eigvals = std::make_shared<Tensor>();
+  auto counts = std::make_shared<Tensor>();
+  eigvals->elem = ScalarKind::Float;
+  counts->elem = ScalarKind::Int;
+  if (obs.isCompBasis) {
+    sim::Expected<std::vector<uint64_t>> c = device.counts(viewOf(obs.wires));
+    if (c.failed())
+      return simError(op) << c.message();
+    for (size_t k = 0; k < c->size(); ++k) {
+      eigvals->f.push_back(static_cast<double>(k));
+      counts->i.push_back(static_cast<int64_t>((*c)[k]));
+    }
+  } else {
+    sim::Expected<std::vector<std::pair<double, uint64_t>>> c = device.counts(obs.obs);
+    if (c.failed())
+      return simError(op) << c.message();
+    for (auto [value, n] : *c) {
+      eigvals->f.push_back(value);
+      counts->i.push_back(static_cast<int64_t>(n));
+    }
+  }
+  eigvals->shape = {static_cast<int64_t>(eigvals->f.size())};
+  counts->shape = {static_cast<int64_t>(counts->i.size())};
+  if (op->getNumResults() != 2)
+    return emitUnsupported(op, "expected eigenvalue and count results");
+  if (failed(shapeLikeResult(op, 0, *eigvals)) || failed(shapeLikeResult(op, 1, *counts)))
+    return failure();
+  set(op->getResult(0), RtValue::getTensor(std::move(eigvals)));
+  set(op->getResult(1), RtValue::getTensor(std::move(counts)));
+  return success();
+}
+
 LogicalResult InterpreterImpl::execMeasurement(Operation *op, const OpDesc &d) {
   if (failed(requireNoModifiers(op)))
     return failure();
@@ -587,65 +661,123 @@ LogicalResult InterpreterImpl::execMeasurement(Operation *op, const OpDesc &d) {
     return success();
   }
 
-  case OpCode::QSample: {
-    auto t = std::make_shared<Tensor>();
-    t->elem = ScalarKind::Float;
-    if (obs.isCompBasis) {
-      std::vector<int> wires = device.resolveWires(viewOf(obs.wires));
-      sim::Expected<std::vector<int>> bits = device.sample(wires);
-      if (bits.failed())
-        return simError(op) << bits.message();
-      t->f.assign(bits->begin(), bits->end());
-      t->shape = {static_cast<int64_t>(device.getShots()), static_cast<int64_t>(wires.size())};
-    } else {
-      sim::Expected<std::vector<double>> values = device.sample(obs.obs);
-      if (values.failed())
-        return simError(op) << values.message();
-      t->f = std::move(*values);
-      t->shape = {static_cast<int64_t>(device.getShots())};
-    }
-    if (failed(shapeLikeResult(op, 0, *t)))
-      return failure();
-    set(op->getResult(0), RtValue::getTensor(std::move(t)));
-    return success();
-  }
+  case OpCode::QSample:
+    return measureSamples(op, obs);
 
-  case OpCode::QCounts: {
-    auto eigvals = std::make_shared<Tensor>();
-    auto counts = std::make_shared<Tensor>();
-    eigvals->elem = ScalarKind::Float;
-    counts->elem = ScalarKind::Int;
-    if (obs.isCompBasis) {
-      sim::Expected<std::vector<uint64_t>> c = device.counts(viewOf(obs.wires));
-      if (c.failed())
-        return simError(op) << c.message();
-      for (size_t k = 0; k < c->size(); ++k) {
-        eigvals->f.push_back(static_cast<double>(k));
-        counts->i.push_back(static_cast<int64_t>((*c)[k]));
-      }
-    } else {
-      sim::Expected<std::vector<std::pair<double, uint64_t>>> c = device.counts(obs.obs);
-      if (c.failed())
-        return simError(op) << c.message();
-      for (auto [value, n] : *c) {
-        eigvals->f.push_back(value);
-        counts->i.push_back(static_cast<int64_t>(n));
-      }
-    }
-    eigvals->shape = {static_cast<int64_t>(eigvals->f.size())};
-    counts->shape = {static_cast<int64_t>(counts->i.size())};
-    if (op->getNumResults() != 2)
-      return emitUnsupported(op, "expected eigenvalue and count results");
-    if (failed(shapeLikeResult(op, 0, *eigvals)) || failed(shapeLikeResult(op, 1, *counts)))
-      return failure();
-    set(op->getResult(0), RtValue::getTensor(std::move(eigvals)));
-    set(op->getResult(1), RtValue::getTensor(std::move(counts)));
-    return success();
-  }
+  case OpCode::QCounts:
+    return measureCounts(op, obs);
 
   default:
     return emitUnsupported(op);
   }
+}
+
+//===----------------------------------------------------------------------===//
+// Registers, allocation and state preparation
+//===----------------------------------------------------------------------===//
+
+LogicalResult InterpreterImpl::execRegisterAccess(Operation *op, const OpDesc &d) {
+  const RtValue &regValue = get(op->getOperand(0));
+  if (regValue.getKind() != RtValue::Kind::Register)
+    return kindError(op, "a register", regValue.getKind());
+  const Register &reg = regValue.getRegister();
+  int64_t idx;
+  if (d.dynamicIdxOperand >= 0) {
+    FailureOr<int64_t> i = getI(op, op->getOperand(d.dynamicIdxOperand));
+    if (failed(i))
+      return failure();
+    idx = *i;
+  } else {
+    idx = *d.staticIdx;
+  }
+  if (idx < 0 || idx >= static_cast<int64_t>(reg.wires.size()))
+    return simError(op) << "index " << idx << " out of range for a register of " << reg.wires.size()
+                        << " qubits";
+  if (d.code == OpCode::QExtract) {
+    set(op->getResult(0), RtValue::getQubit(reg.wires[idx]));
+    return success();
+  }
+  FailureOr<int> w = getWire(op, op->getOperand(d.qubitOperand));
+  if (failed(w))
+    return failure();
+  auto updated = std::make_shared<Register>(reg);
+  updated->wires[idx] = *w;
+  set(op->getResult(0), RtValue::getRegister(std::move(updated)));
+  return success();
+}
+
+LogicalResult InterpreterImpl::execAlloc(Operation *op, const OpDesc &d) {
+  int64_t n;
+  if (d.dynamicIdxOperand >= 0) {
+    FailureOr<int64_t> i = getI(op, op->getOperand(d.dynamicIdxOperand));
+    if (failed(i))
+      return failure();
+    n = *i;
+  } else {
+    n = *d.allocSize;
+  }
+  sim::Expected<unsigned> first = device.allocate(n);
+  if (first.failed())
+    return simError(op) << first.message();
+  auto reg = std::make_shared<Register>();
+  reg->wires.resize(n);
+  std::iota(reg->wires.begin(), reg->wires.end(), static_cast<int>(*first));
+  set(op->getResult(0), RtValue::getRegister(std::move(reg)));
+  return success();
+}
+
+LogicalResult InterpreterImpl::execMidCircuitMeasure(Operation *op, const OpDesc &d) {
+  if (failed(requireNoModifiers(op)))
+    return failure();
+  FailureOr<int> w = getWire(op, op->getOperand(0));
+  if (failed(w))
+    return failure();
+  if (failed(getSim(op)))
+    return failure();
+  sim::Expected<int> outcome = device.measure(*w, d.postselect);
+  if (outcome.failed())
+    return simError(op) << outcome.message();
+  set(op->getResult(0), RtValue::getInt(*outcome ? -1 : 0));
+  set(op->getResult(1), RtValue::getQubit(*w));
+  return success();
+}
+
+LogicalResult InterpreterImpl::execSetState(Operation *op, const OpDesc &d) {
+  if (failed(requireNoModifiers(op)))
+    return failure();
+  bool isBasis = d.code == OpCode::QSetBasisState;
+  FailureOr<const Tensor *> t = getT(op, op->getOperand(0));
+  if (failed(t))
+    return failure();
+  std::vector<int> wires;
+  for (Value v : op->getOperands().drop_front()) {
+    FailureOr<int> w = getWire(op, v);
+    if (failed(w))
+      return failure();
+    wires.push_back(*w);
+  }
+  if (op->getNumResults() != wires.size())
+    return emitUnsupported(op, "expected one result per qubit");
+  if (failed(getSim(op)))
+    return failure();
+  sim::Status status = sim::Status::success();
+  if (isBasis) {
+    if ((*t)->elem != ScalarKind::Int)
+      return simError(op) << "the basis state must be an integer (i1) tensor";
+    std::vector<int> bits;
+    for (int64_t b : (*t)->i)
+      bits.push_back(b != 0 ? 1 : 0);
+    status = device.setBasisState(bits, wires);
+  } else {
+    if ((*t)->elem != ScalarKind::Complex)
+      return simError(op) << "the state must be a complex tensor";
+    status = device.setState((*t)->c, wires);
+  }
+  if (status.failed())
+    return simError(op) << status.message();
+  for (auto [k, w] : llvm::enumerate(wires))
+    set(op->getResult(k), RtValue::getQubit(w));
+  return success();
 }
 
 //===----------------------------------------------------------------------===//
@@ -663,55 +795,11 @@ LogicalResult InterpreterImpl::execQuantum(Operation *op, const OpDesc &d) {
     return execGate(op, d);
 
   case OpCode::QExtract:
-  case OpCode::QInsert: {
-    const RtValue &regValue = get(op->getOperand(0));
-    if (regValue.getKind() != RtValue::Kind::Register)
-      return kindError(op, "a register", regValue.getKind());
-    const Register &reg = regValue.getRegister();
-    int64_t idx;
-    if (d.dynamicIdxOperand >= 0) {
-      FailureOr<int64_t> i = getI(op, op->getOperand(d.dynamicIdxOperand));
-      if (failed(i))
-        return failure();
-      idx = *i;
-    } else {
-      idx = *d.staticIdx;
-    }
-    if (idx < 0 || idx >= static_cast<int64_t>(reg.wires.size()))
-      return simError(op) << "index " << idx << " out of range for a register of "
-                          << reg.wires.size() << " qubits";
-    if (d.code == OpCode::QExtract) {
-      set(op->getResult(0), RtValue::getQubit(reg.wires[idx]));
-      return success();
-    }
-    FailureOr<int> w = getWire(op, op->getOperand(d.qubitOperand));
-    if (failed(w))
-      return failure();
-    auto updated = std::make_shared<Register>(reg);
-    updated->wires[idx] = *w;
-    set(op->getResult(0), RtValue::getRegister(std::move(updated)));
-    return success();
-  }
+  case OpCode::QInsert:
+    return execRegisterAccess(op, d);
 
-  case OpCode::QAlloc: {
-    int64_t n;
-    if (d.dynamicIdxOperand >= 0) {
-      FailureOr<int64_t> i = getI(op, op->getOperand(d.dynamicIdxOperand));
-      if (failed(i))
-        return failure();
-      n = *i;
-    } else {
-      n = *d.allocSize;
-    }
-    sim::Expected<unsigned> first = device.allocate(n);
-    if (first.failed())
-      return simError(op) << first.message();
-    auto reg = std::make_shared<Register>();
-    reg->wires.resize(n);
-    std::iota(reg->wires.begin(), reg->wires.end(), static_cast<int>(*first));
-    set(op->getResult(0), RtValue::getRegister(std::move(reg)));
-    return success();
-  }
+  case OpCode::QAlloc:
+    return execAlloc(op, d);
 
   case OpCode::QAllocQb: {
     sim::Expected<unsigned> wire = device.allocateQubit();
@@ -751,60 +839,12 @@ LogicalResult InterpreterImpl::execQuantum(Operation *op, const OpDesc &d) {
     set(op->getResult(0), RtValue::getInt(device.getNumWires()));
     return success();
 
-  case OpCode::QMeasure: {
-    if (failed(requireNoModifiers(op)))
-      return failure();
-    FailureOr<int> w = getWire(op, op->getOperand(0));
-    if (failed(w))
-      return failure();
-    if (failed(getSim(op)))
-      return failure();
-    sim::Expected<int> outcome = device.measure(*w, d.postselect);
-    if (outcome.failed())
-      return simError(op) << outcome.message();
-    set(op->getResult(0), RtValue::getInt(*outcome ? -1 : 0));
-    set(op->getResult(1), RtValue::getQubit(*w));
-    return success();
-  }
+  case OpCode::QMeasure:
+    return execMidCircuitMeasure(op, d);
 
   case OpCode::QSetState:
-  case OpCode::QSetBasisState: {
-    if (failed(requireNoModifiers(op)))
-      return failure();
-    bool isBasis = d.code == OpCode::QSetBasisState;
-    FailureOr<const Tensor *> t = getT(op, op->getOperand(0));
-    if (failed(t))
-      return failure();
-    std::vector<int> wires;
-    for (Value v : op->getOperands().drop_front()) {
-      FailureOr<int> w = getWire(op, v);
-      if (failed(w))
-        return failure();
-      wires.push_back(*w);
-    }
-    if (op->getNumResults() != wires.size())
-      return emitUnsupported(op, "expected one result per qubit");
-    if (failed(getSim(op)))
-      return failure();
-    sim::Status status = sim::Status::success();
-    if (isBasis) {
-      if ((*t)->elem != ScalarKind::Int)
-        return simError(op) << "the basis state must be an integer (i1) tensor";
-      std::vector<int> bits;
-      for (int64_t b : (*t)->i)
-        bits.push_back(b != 0 ? 1 : 0);
-      status = device.setBasisState(bits, wires);
-    } else {
-      if ((*t)->elem != ScalarKind::Complex)
-        return simError(op) << "the state must be a complex tensor";
-      status = device.setState((*t)->c, wires);
-    }
-    if (status.failed())
-      return simError(op) << status.message();
-    for (auto [k, w] : llvm::enumerate(wires))
-      set(op->getResult(k), RtValue::getQubit(w));
-    return success();
-  }
+  case OpCode::QSetBasisState:
+    return execSetState(op, d);
 
   case OpCode::QAdjoint:
   case OpCode::QCtrl:
