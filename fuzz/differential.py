@@ -33,8 +33,8 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
-sys.path.insert(0, os.path.join(ROOT, "utils", "gen"))
-import randcircuit as rc  # noqa: E402
+sys.path.insert(0, os.path.join(ROOT, "utils"))
+from gen import randcircuit as rc  # noqa: E402
 
 WORKLOADS = os.path.join(ROOT, "utils", "gen", "workloads.py")
 COMPARE = os.path.join(ROOT, "utils", "compare-results.py")

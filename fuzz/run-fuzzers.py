@@ -30,8 +30,8 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
-sys.path.insert(0, os.path.join(ROOT, "utils", "gen"))
-import randcircuit as rc  # noqa: E402
+sys.path.insert(0, os.path.join(ROOT, "utils"))
+from gen import randcircuit as rc  # noqa: E402
 
 # name -> (binary, extra flags, seed kind)
 TARGETS = {

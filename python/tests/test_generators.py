@@ -36,10 +36,10 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 GEN = ROOT / "utils" / "gen"
-sys.path.insert(0, str(GEN))
+sys.path.insert(0, str(GEN.parent))
 
-import randcircuit as rc  # noqa: E402
-import workloads as wl  # noqa: E402
+from gen import randcircuit as rc  # noqa: E402
+from gen import workloads as wl  # noqa: E402
 
 
 # ---------------------------------------------------------------------------

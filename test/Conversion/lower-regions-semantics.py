@@ -25,9 +25,9 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.join(HERE, "..", "..")
-sys.path.insert(0, os.path.join(ROOT, "utils", "gen"))
-import randcircuit as rc  # noqa: E402
-import workloads  # noqa: E402
+sys.path.insert(0, os.path.join(ROOT, "utils"))
+from gen import randcircuit as rc  # noqa: E402
+from gen import workloads  # noqa: E402
 
 COMPARE = os.path.join(ROOT, "utils", "compare-results.py")
 GATE_OPS = ("quantum.custom", "quantum.paulirot", "quantum.multirz", "quantum.gphase")

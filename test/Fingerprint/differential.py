@@ -26,10 +26,10 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.join(HERE, "..", "..")
-sys.path.insert(0, os.path.join(ROOT, "utils", "gen"))
+sys.path.insert(0, os.path.join(ROOT, "utils"))
 sys.path.insert(0, os.path.join(HERE, "Inputs"))
 import linearity  # noqa: E402
-import randcircuit as rc  # noqa: E402
+from gen import randcircuit as rc  # noqa: E402
 
 SPLIT = "\n// -----\n"
 REMARK = re.compile(r"remark: qshape-fingerprint (\S+): (blake3:[0-9a-f]+) shape (blake3:[0-9a-f]+)")

@@ -15,10 +15,10 @@ import sys
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "..", "utils", "gen"))
+sys.path.insert(0, os.path.join(HERE, "..", "..", "utils"))
 sys.path.insert(0, os.path.join(HERE, "Inputs"))
 import linearity  # noqa: E402
-import randcircuit as rc  # noqa: E402
+from gen import randcircuit as rc  # noqa: E402
 
 # Mutations that keep the shape (only float constant values change).
 SHAPE_PRESERVING = {"angle-only", "param-ulp", "neg-zero"}

@@ -27,9 +27,8 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.join(HERE, "..", "..")
-sys.path.insert(0, os.path.join(ROOT, "utils", "gen"))
 sys.path.insert(0, os.path.join(ROOT, "utils"))
-import families  # noqa: E402
+from gen import families  # noqa: E402
 
 COMPARE = os.path.join(ROOT, "utils", "compare-results.py")
 WORKLOADS = os.path.join(ROOT, "utils", "gen", "workloads.py")

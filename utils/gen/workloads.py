@@ -35,8 +35,9 @@ import os
 import random
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import randcircuit as rc  # noqa: E402
+if not __package__:  # run as a script: make the package importable
+    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from gen import randcircuit as rc  # noqa: E402
 
 fmt_f64 = rc.fmt_f64
 

@@ -30,11 +30,10 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SRC = os.path.abspath(os.path.join(HERE, "..", "..", "..", ".."))
-sys.path.insert(0, os.path.join(SRC, "utils", "gen"))
 sys.path.insert(0, os.path.join(SRC, "utils"))
 
-import randcircuit as rc  # noqa: E402
-import workloads as wl  # noqa: E402
+from gen import randcircuit as rc  # noqa: E402
+from gen import workloads as wl  # noqa: E402
 
 compare_results = __import__("compare-results")
 
