@@ -21,8 +21,8 @@ Every exception the package raises derives from ``qshape.Error`` (and from
 the built-in one it refines: ``CompileError`` is a ``ValueError``,
 ``QShapeNotFound`` a ``FileNotFoundError``, ...).
 
-qshape's files are found through ``$QSHAPE_PREFIX``, the prefix recorded at
-``pip install`` time, the ``qshape-opt`` on ``PATH``, or the build directory
+qshape's files are found through ``$QSHAPE_PREFIX``, the prefix recorded by
+``cmake --install`` (in ``<prefix>/share/qshape/python``), the ``qshape-opt`` on ``PATH``, or the build directory
 (``$QSHAPE_BUILD``, or ``build/`` of the source tree this package is in), in
 that order: ``locate()`` and ``qshape where`` show which one was used.
 """
@@ -34,9 +34,10 @@ from typing import Any, Dict, Tuple, Union
 from ._errors import (ArgumentError, ArgumentTypeError, CompileError, Error, InputNotFound,
                       QShapeNotFound, RunError, ToolError)
 from ._locate import Location, locate
+from ._version import __version__
 from .native import Artifact, Source, compile, compile_many
 
-__all__ = ["Location", "locate", "prefix", "tool", "pass_plugin", "dialect_plugin",
+__all__ = ["__version__", "Location", "locate", "prefix", "tool", "pass_plugin", "dialect_plugin",
            "fingerprint", "stats", "compile", "compile_many", "Artifact", "Source",
            "Error", "QShapeNotFound", "InputNotFound", "ArgumentError", "ArgumentTypeError",
            "ToolError", "CompileError", "RunError"]

@@ -63,7 +63,7 @@ def _parser(tools, problem):
     p = argparse.ArgumentParser(
         prog="qshape", formatter_class=argparse.RawDescriptionHelpFormatter,
         description="Run qshape's tools from the qshape installation this package finds "
-                    "($QSHAPE_PREFIX, the prefix recorded at pip install, qshape-opt on PATH, "
+                    "($QSHAPE_PREFIX, the prefix recorded by cmake --install, qshape-opt on PATH, "
                     "the build directory).", epilog=epilog)
     sub = p.add_subparsers(dest="command", metavar="<command>")
     w = sub.add_parser("where", help="print the qshape prefix in use, how it was found, its "

@@ -4,8 +4,8 @@
 1. `cmake --install <build> --prefix <work>/prefix` (a fresh prefix);
 2. `python3 -m venv --system-site-packages <work>/venv` (a fresh venv: Debian's
    setuptools, wheel and pytest come from the system);
-3. `QSHAPE_PREFIX=<prefix> pip install --no-build-isolation --no-index python/`
-   (records the prefix in the installed package);
+3. `pip install --no-build-isolation --no-index <prefix>/share/qshape/python`
+   (the copy of python/ that step 1 installs, with the prefix recorded in it);
 4. the package tests (python/tests, without the bench generators' tests) run
    by the venv's python from <work>, with QSHAPE_TEST_INSTALLED=1, no other
    QSHAPE_* variable and no qshape tool on PATH: the installed package finds
@@ -21,7 +21,6 @@ import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-SOURCE = os.path.dirname(os.path.dirname(HERE))
 
 
 def step(cmd, **kw):
@@ -51,7 +50,7 @@ def main():
     ok = (step([args.cmake, "--install", build, "--prefix", prefix], stdout=subprocess.DEVNULL)
           and step([args.python, "-m", "venv", "--system-site-packages", venv])
           and step([vpy, "-m", "pip", "install", "--quiet", "--no-build-isolation", "--no-index",
-                    os.path.join(SOURCE, "python")], env=dict(env, QSHAPE_PREFIX=prefix)))
+                    os.path.join(prefix, "share", "qshape", "python")], env=env))
     if not ok:
         print("installed.py: could not set up the installed package", file=sys.stderr)
         return 1

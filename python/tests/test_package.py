@@ -45,3 +45,10 @@ def test_installed_package_is_the_one_under_test():
     loc = qshape.locate()
     assert loc.rule.name == "recorded install prefix"
     assert str(loc.prefix) == os.environ["QSHAPE_TEST_EXPECT_PREFIX"]
+
+
+@pytest.mark.skipif(not INSTALLED, reason="runs in the venv of `make check` only")
+def test_installed_version_is_the_package_version():
+    # pyproject.toml takes the version from qshape/_version.py, its one source.
+    from importlib.metadata import version
+    assert version("qshape") == qshape.__version__
