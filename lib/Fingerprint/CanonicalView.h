@@ -295,7 +295,7 @@ private:
   void compactBlocksUnder(Idx o);
 
   // The engine (CanonicalRules.cpp): the rules of CanonicalRules.def on one
-  // function-like op, and their helpers.
+  // function-like op, and their helpers (the schedule's: BlockScheduler.cpp).
   void runOn(Idx func);
 #define CANONICAL_RULE(Method, ...) unsigned Method();
 #include "CanonicalRules.def"
@@ -308,7 +308,9 @@ private:
   void computeKeys(Idx b);
   uint64_t opKey(Idx o);
   void argKey(Idx v, unsigned argNumber);
+  /// Gives block `b` its canonical order; returns whether it changed.
   bool scheduleBlock(Idx b);
+  class BlockScheduler; ///< scheduleBlock's state (BlockScheduler.cpp)
   /// A use, by an op nested in a region op, of a value defined outside it.
   struct Capture {
     Idx value;
