@@ -11,7 +11,6 @@
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
 
-#include <functional>
 #include <set>
 #include <tuple>
 #include <vector>
@@ -403,7 +402,76 @@ RunAnalyzer::carryWriteBacks(RunPlan &plan,
   return success();
 }
 
+/// A refusal says how many copies from the start could still be a loop: the
+/// driver tries that many next instead of searching for them.
+static Verdict refuse(Reject why, unsigned copiesOk, bool late = false) {
+  Verdict verdict;
+  verdict.reason = why;
+  verdict.copiesOk = copiesOk;
+  verdict.late = late;
+  return verdict;
+}
+
+struct RunAnalyzer::BodyLayout {
+  SmallVector<unsigned> firstScan; // operand scans, [j][m] flattened
+  SmallVector<bool> staticIdx;     // body op j has a static register index
+  // Copy 0's captured values of the body ops with regions (rare: loops).
+  DenseMap<unsigned, SmallVector<Value>> firstCaptured;
+};
+
+/// What planUsesAfterRun() gathers as it goes.
+struct RunAnalyzer::UsesAfterRun {
+  /// A body op that reads result `result` of another, in copy c +
+  /// `nextCopy` for the producer's copy c.
+  struct Reader {
+    unsigned j, result, nextCopy;
+  };
+  SmallVector<SmallVector<Reader, 2>> readers; // by producer
+  // For qubits of earlier copies used after the run: the last copy that
+  // inserts at each static wire (any wire, for a dynamic index), found once.
+  std::optional<DenseMap<int64_t, unsigned>> lastInsert;
+  unsigned lastDynamicInsert = 0; // 1 + the last copy with a dynamic-index insert
+  // (copy, j, result #) already re-read after the run.
+  DenseSet<std::tuple<unsigned, unsigned, unsigned>> reread;
+
+  unsigned lastInsertAt(int64_t wire) const {
+    auto it = lastInsert->find(wire);
+    unsigned last = it == lastInsert->end() ? 0 : it->second;
+    return std::max(last, lastDynamicInsert ? lastDynamicInsert - 1 : 0);
+  }
+};
+
 Verdict RunAnalyzer::classify(unsigned s, unsigned p, unsigned k, RunPlan &plan) {
+  beginRun(s, p, k, plan);
+  for (unsigned j = 0; j < p; ++j)
+    if (!isRollable(at(0, j)))
+      return refuse(Reject::SideEffects, 0);
+  BodyLayout body = layOutBody(plan);
+  // The run is read once, copy by copy (reading it operand by operand
+  // would stride through all of it once per operand; on large blocks each
+  // of those reads is a cache miss), and no further than the first copy
+  // that does not fit.
+  std::vector<OperandScan> scans(body.firstScan[p]);
+  for (unsigned c = 0; c < k; ++c) {
+    work += p;
+    for (unsigned j = 0; j < p; ++j)
+      if (!scanCopy(body, scans, plan, c, j))
+        return refuse(Reject::Operands, c);
+  }
+  if (unsigned supported = planOperands(body, scans, plan); supported < k)
+    return refuse(Reject::Operands, supported);
+  // Every copy fits from here on: a refusal is about the run as a whole.
+  CarriedInits carriedInit;
+  if (failed(collectCarriedInits(plan, carriedInit)) ||
+      failed(planUsesAfterRun(plan, carriedInit)) || failed(checkLoopResults(plan, carriedInit)))
+    return refuse(Reject::Operands, k, /*late=*/true);
+  plan.overhead = loopOverhead(plan);
+  Verdict verdict;
+  verdict.copiesOk = k;
+  return verdict;
+}
+
+void RunAnalyzer::beginRun(unsigned s, unsigned p, unsigned k, RunPlan &plan) {
   start = s;
   period = p;
   copies = k;
@@ -419,257 +487,264 @@ Verdict RunAnalyzer::classify(unsigned s, unsigned p, unsigned k, RunPlan &plan)
   plan.writeBackReg = Value();
   plan.newCarry = false;
   wiresMemo.clear();
-  Verdict verdict;
-  // A refusal says how many copies from the start could still be a loop:
-  // the driver tries that many next instead of searching for them.
-  auto refuse = [&](Reject why, unsigned copiesOk, bool late = false) {
-    verdict.reason = why;
-    verdict.copiesOk = copiesOk;
-    verdict.late = late;
-    return verdict;
-  };
+}
 
-  for (unsigned j = 0; j < p; ++j)
-    if (!isRollable(at(0, j)))
-      return refuse(Reject::SideEffects, 0);
-  SmallVector<unsigned> firstScan(p + 1, 0); // operand scans, [j][m] flattened
-  SmallVector<bool> staticIdx(p);            // body op j has a static register index
-  // Copy 0's captured values of the body ops with regions (rare: loops).
-  DenseMap<unsigned, SmallVector<Value>> firstCaptured;
-  plan.bodyOps = p;
-  for (unsigned j = 0; j < p; ++j) {
+RunAnalyzer::BodyLayout RunAnalyzer::layOutBody(RunPlan &plan) {
+  BodyLayout body;
+  body.firstScan.assign(period + 1, 0);
+  body.staticIdx.resize(period);
+  plan.bodyOps = period;
+  for (unsigned j = 0; j < period; ++j) {
     unsigned slots = at(0, j)->getNumOperands();
     if (at(0, j)->getNumRegions()) {
       int64_t nested = 0;
-      SmallVector<Value> &cap = firstCaptured[j] = capturedValues(at(0, j), &nested);
+      SmallVector<Value> &cap = body.firstCaptured[j] = capturedValues(at(0, j), &nested);
       slots += cap.size();
       plan.bodyOps += nested;
       work += nested;
     }
-    firstScan[j + 1] = firstScan[j] + slots;
+    body.firstScan[j + 1] = body.firstScan[j] + slots;
     std::optional<RegisterAccess> a = RegisterAccess::get(at(0, j));
-    staticIdx[j] = a && a->staticIdx;
+    body.staticIdx[j] = a && a->staticIdx;
   }
-  // The run is read once, copy by copy (reading it operand by operand
-  // would stride through all of it once per operand; on large blocks each
-  // of those reads is a cache miss), and no further than the first copy
-  // that does not fit.
-  std::vector<OperandScan> scans(firstScan[p]);
-  for (unsigned c = 0; c < k; ++c) {
-    work += p;
-    for (unsigned j = 0; j < p; ++j) {
-      unsigned i = posOf(c, j);
-      prefetchAhead(ops, i);
-      Operation *first = at(0, j), *o = ops[i];
-      SmallVector<Value> captured;
-      if (first->getNumRegions()) {
-        if (c == 0) {
-          captured = firstCaptured[j];
-        } else {
-          captured = capturedValues(o);
-          work += captured.size();
-        }
-      }
-      if (c > 0 &&
-          (o->getName() != first->getName() || o->getNumOperands() != first->getNumOperands() ||
-           o->getResultTypes() != first->getResultTypes() ||
-           (first->getNumRegions() && (captured.size() != firstCaptured[j].size() ||
-                                       !sameRegions(first, o, firstCaptured[j], captured)))))
-        return refuse(Reject::Operands, c);
-      bool ok = true;
-      for (unsigned m = 0; m < o->getNumOperands() && ok; ++m)
-        ok = scanOperand(scans[firstScan[j] + m], c, j, o->getOperand(m));
-      for (unsigned x = 0; x < captured.size() && ok; ++x)
-        ok = scanOperand(scans[firstScan[j] + o->getNumOperands() + x], c, j, captured[x]);
-      if (ok && staticIdx[j]) {
-        std::optional<RegisterAccess> a = RegisterAccess::get(o);
-        ok = a && a->staticIdx;
-        if (ok)
-          plan.indices[j].values.push_back(*a->staticIdx);
-      }
-      if (!ok)
-        return refuse(Reject::Operands, c);
+  return body;
+}
+
+bool RunAnalyzer::scanCopy(const BodyLayout &body, MutableArrayRef<OperandScan> scans,
+                           RunPlan &plan, unsigned c, unsigned j) {
+  unsigned i = posOf(c, j);
+  prefetchAhead(ops, i);
+  Operation *first = at(0, j), *o = ops[i];
+  SmallVector<Value> captured;
+  if (first->getNumRegions()) {
+    if (c == 0) {
+      captured = body.firstCaptured.at(j);
+    } else {
+      captured = capturedValues(o);
+      work += captured.size();
     }
   }
-  unsigned supported = k;
-  for (unsigned j = 0; j < p; ++j) {
-    for (unsigned x = firstScan[j]; x < firstScan[j + 1]; ++x) {
+  if (c > 0 &&
+      (o->getName() != first->getName() || o->getNumOperands() != first->getNumOperands() ||
+       o->getResultTypes() != first->getResultTypes() ||
+       (first->getNumRegions() && (captured.size() != body.firstCaptured.at(j).size() ||
+                                   !sameRegions(first, o, body.firstCaptured.at(j), captured)))))
+    return false;
+  MutableArrayRef<OperandScan> own = scans.drop_front(body.firstScan[j]);
+  for (unsigned m = 0; m < o->getNumOperands(); ++m)
+    if (!scanOperand(own[m], c, j, o->getOperand(m)))
+      return false;
+  for (unsigned x = 0; x < captured.size(); ++x)
+    if (!scanOperand(own[o->getNumOperands() + x], c, j, captured[x]))
+      return false;
+  if (!body.staticIdx[j])
+    return true;
+  std::optional<RegisterAccess> a = RegisterAccess::get(o);
+  if (!a || !a->staticIdx)
+    return false;
+  plan.indices[j].values.push_back(*a->staticIdx);
+  return true;
+}
+
+unsigned RunAnalyzer::planOperands(const BodyLayout &body, MutableArrayRef<OperandScan> scans,
+                                   RunPlan &plan) {
+  unsigned supported = copies;
+  for (unsigned j = 0; j < period; ++j) {
+    Operation *first = at(0, j);
+    for (unsigned x = body.firstScan[j]; x < body.firstScan[j + 1]; ++x) {
       OperandPlan op;
       supported = std::min(supported, finishOperand(scans[x], op));
       // A captured qubit is not re-read from its register inside a region,
       // and the bounds of an inner loop stay the same (verify-roundtrip
       // unrolls only constant trip counts).
-      unsigned m = x - firstScan[j];
-      if (m >= at(0, j)->getNumOperands()
+      unsigned m = x - body.firstScan[j];
+      if (m >= first->getNumOperands()
               ? op.kind == OperandPlan::WireRead
-              : at(0, j)->getNumRegions() && op.perCopy[0].getType().isIndex() &&
+              : first->getNumRegions() && op.perCopy[0].getType().isIndex() &&
                     op.kind != OperandPlan::Invariant)
         supported = 0;
       plan.operands[j].push_back(std::move(op));
     }
-    if (staticIdx[j]) {
-      IndexPlan &ip = plan.indices[j];
-      ip.varies = !llvm::all_equal(ip.values);
-      ip.base = ip.values[0];
-      ip.stride = k > 1 ? ip.values[1] - ip.values[0] : 0;
-      unsigned affine = 1;
-      while (affine < k && ip.values[affine] == ip.base + ip.stride * int64_t(affine))
-        ++affine;
-      ip.affine = affine == k;
-      if (ip.varies && !ip.affine && !paramTables)
-        supported = std::min(supported, affine);
-    }
+    if (body.staticIdx[j])
+      supported = std::min(supported, planIndex(plan.indices[j]));
   }
-  if (supported < k)
-    return refuse(Reject::Operands, supported);
+  return supported;
+}
 
+unsigned RunAnalyzer::planIndex(IndexPlan &ip) const {
+  ip.varies = !llvm::all_equal(ip.values);
+  ip.base = ip.values[0];
+  ip.stride = copies > 1 ? ip.values[1] - ip.values[0] : 0;
+  unsigned affine = 1;
+  while (affine < copies && ip.values[affine] == ip.base + ip.stride * int64_t(affine))
+    ++affine;
+  ip.affine = affine == copies;
+  // Else a table, or only the affine prefix.
+  return ip.varies && !ip.affine && !paramTables ? affine : copies;
+}
+
+LogicalResult RunAnalyzer::collectCarriedInits(const RunPlan &plan, CarriedInits &inits) {
   // Every carried operand must be fed by the same producer in every copy,
   // and two operands may not be carried by one producer with different
   // inits (one iter_arg per (producer, result)).
-  DenseMap<std::pair<unsigned, unsigned>, Value> carriedInit;
-  for (unsigned j = 0; j < p; ++j)
-    for (OperandPlan &op : plan.operands[j])
+  for (const SmallVector<OperandPlan> &body : plan.operands)
+    for (const OperandPlan &op : body)
       if (op.kind == OperandPlan::Carried) {
         auto key = std::make_pair(op.defOp, op.defResult);
-        auto [it, inserted] = carriedInit.try_emplace(key, op.invariant);
+        auto [it, inserted] = inits.try_emplace(key, op.invariant);
         if (!inserted && it->second != op.invariant)
-          return refuse(Reject::Operands, k, /*late=*/true);
+          return failure();
       }
+  return success();
+}
 
-  // Uses after the run (and uses inside the run that skip a copy, which
-  // scanOperand already refused). The body ops that read a result, found
-  // by the plan, are looked at first: a user found there is inside the run
-  // without a position lookup.
-  struct Reader {
-    unsigned j, result, nextCopy;
-  };
-  SmallVector<SmallVector<Reader, 2>> readers(p);
-  for (unsigned j = 0; j < p; ++j)
+LogicalResult RunAnalyzer::planUsesAfterRun(RunPlan &plan, const CarriedInits &carried) {
+  // Uses inside the run that skip a copy were refused by scanOperand. The
+  // body ops that read a result, found by the plan, are looked at first: a
+  // user found there is inside the run without a position lookup.
+  UsesAfterRun uses;
+  uses.readers.resize(period);
+  for (unsigned j = 0; j < period; ++j)
     for (OperandPlan &op : plan.operands[j])
       if (op.kind == OperandPlan::Internal || op.kind == OperandPlan::Carried)
-        readers[op.defOp].push_back({j, op.defResult, op.kind == OperandPlan::Carried});
-  // For qubits of earlier copies used after the run: the last copy that
-  // inserts at each static wire (any wire, for a dynamic index), found once.
-  std::optional<DenseMap<int64_t, unsigned>> lastInsert;
-  unsigned lastDynamicInsert = 0; // 1 + the last copy with a dynamic-index insert
-  auto lastInsertAt = [&](int64_t wire) {
-    if (!lastInsert) {
-      lastInsert.emplace();
-      for (unsigned c = 0; c < k; ++c)
-        for (unsigned j = 0; j < p; ++j)
-          if (std::optional<RegisterAccess> a = RegisterAccess::get(at(c, j)); a && a->isInsert) {
-            if (a->staticIdx)
-              (*lastInsert)[*a->staticIdx] = c;
-            else
-              lastDynamicInsert = c + 1;
-          }
-      work += uint64_t(k) * p;
-    }
-    auto it = lastInsert->find(wire);
-    unsigned last = it == lastInsert->end() ? 0 : it->second;
-    return std::max(last, lastDynamicInsert ? lastDynamicInsert - 1 : 0);
-  };
-  // (copy, j, result #) already re-read after the run.
-  DenseSet<std::tuple<unsigned, unsigned, unsigned>> reread;
-  for (unsigned c = 0; c < k; ++c) {
-    work += p;
-    for (unsigned j = 0; j < p; ++j)
+        uses.readers[op.defOp].push_back({j, op.defResult, op.kind == OperandPlan::Carried});
+  for (unsigned c = 0; c < copies; ++c) {
+    work += period;
+    for (unsigned j = 0; j < period; ++j)
       for (OpResult r : at(c, j)->getResults())
-        for (OpOperand &use : r.getUses()) {
-          Operation *user = use.getOwner();
-          bool inside = llvm::any_of(readers[j], [&](const Reader &rd) {
-            unsigned cc = c + rd.nextCopy;
-            return rd.result == r.getResultNumber() && cc < k && at(cc, rd.j) == user;
-          });
-          std::optional<unsigned> pos;
-          if (!inside) {
-            Operation *anc = user->getBlock() == at(c, j)->getBlock()
-                                 ? user
-                                 : at(c, j)->getBlock()->findAncestorOpInBlock(*user);
-            pos = anc ? positionOf(anc, posOf(c, j)) : std::nullopt;
-            inside = pos && *pos >= start && *pos < end;
-          }
-          if (inside)
-            continue;
-          auto key = std::make_pair(j, r.getResultNumber());
-          if (c == k - 1 && carriedInit.count(key)) {
-            if (!llvm::is_contained(plan.liveOut, key))
-              plan.liveOut.push_back(key);
-            continue;
-          }
-          if (!reread.insert({c, j, r.getResultNumber()}).second)
-            continue;
-          // A qubit of an earlier copy: re-read it from the final register
-          // if that copy inserted it at a static wire no later copy touches.
-          // The insert is one of the qubit's users.
-          std::optional<int64_t> wire;
-          if (c + 1 < k)
-            for (Operation *u : r.getUsers()) {
-              std::optional<RegisterAccess> ins = RegisterAccess::get(u);
-              if (!ins || !ins->isInsert || ins->qubit != r || !ins->staticIdx)
-                continue;
-              std::optional<unsigned> upos = positionOf(u, posOf(c, j));
-              if (upos && *upos >= posOf(c, 0) && *upos < posOf(c + 1, 0)) {
-                wire = *ins->staticIdx;
-                break;
-              }
-            }
-          (void)lastInsertAt(0); // builds the table
-          bool touchedLater =
-              !wire || lastInsertAt(*wire) > c || (lastDynamicInsert && lastDynamicInsert - 1 > c);
-          if (!touchedLater) {
-            plan.externalized.push_back({c, j, r.getResultNumber(), *wire});
-            continue;
-          }
-          // Else a qubit the copies leave on their own wires: the loop writes
-          // it back and the uses after the run read it again. That moves the
-          // use's insert into the loop, so never across a barrier.
-          if (segments && segments->ofOp.back() != segments->ofOp[start] &&
-              (!pos || segments->ofOp[*pos] != segments->ofOp[start]))
-            return refuse(Reject::Operands, k, /*late=*/true);
-          const RunPlan::WriteBack *wb = writeBack(plan, j, r.getResultNumber());
-          if (!wb || lastDynamicInsert ||
-              llvm::any_of(wb->wires, [&](int64_t w) { return lastInsert->count(w); }))
-            return refuse(Reject::Operands, k, /*late=*/true);
-          plan.externalized.push_back({c, j, r.getResultNumber(), wb->wires[c]});
-        }
+        for (OpOperand &use : r.getUses())
+          if (failed(planUseAfterRun(uses, plan, carried, c, j, r, use.getOwner())))
+            return failure();
   }
-  if (!plan.writeBacks.empty() && failed(carryWriteBacks(plan, carriedInit)))
-    return refuse(Reject::Operands, k, /*late=*/true);
+  return success();
+}
+
+LogicalResult RunAnalyzer::planUseAfterRun(UsesAfterRun &uses, RunPlan &plan,
+                                           const CarriedInits &carried, unsigned c, unsigned j,
+                                           OpResult r, Operation *user) {
+  std::optional<unsigned> pos;
+  if (usedInRun(uses, c, j, r, user, pos))
+    return success();
+  auto key = std::make_pair(j, r.getResultNumber());
+  if (c == copies - 1 && carried.count(key)) {
+    if (!llvm::is_contained(plan.liveOut, key))
+      plan.liveOut.push_back(key);
+    return success();
+  }
+  if (!uses.reread.insert({c, j, r.getResultNumber()}).second)
+    return success();
+  return externalize(uses, plan, c, j, r, pos);
+}
+
+bool RunAnalyzer::usedInRun(const UsesAfterRun &uses, unsigned c, unsigned j, OpResult r,
+                            Operation *user, std::optional<unsigned> &pos) const {
+  if (llvm::any_of(uses.readers[j], [&](const UsesAfterRun::Reader &rd) {
+        unsigned cc = c + rd.nextCopy;
+        return rd.result == r.getResultNumber() && cc < copies && at(cc, rd.j) == user;
+      }))
+    return true;
+  Block *block = at(c, j)->getBlock();
+  Operation *anc = user->getBlock() == block ? user : block->findAncestorOpInBlock(*user);
+  pos = anc ? positionOf(anc, posOf(c, j)) : std::nullopt;
+  return pos && *pos >= start && *pos < end;
+}
+
+LogicalResult RunAnalyzer::externalize(UsesAfterRun &uses, RunPlan &plan, unsigned c, unsigned j,
+                                       OpResult r, std::optional<unsigned> pos) {
+  // A qubit of an earlier copy: re-read it from the final register if that
+  // copy inserted it at a static wire no later copy touches.
+  std::optional<int64_t> wire = wireInsertedInCopy(c, j, r);
+  findLastInserts(uses);
+  bool touchedLater = !wire || uses.lastInsertAt(*wire) > c ||
+                      (uses.lastDynamicInsert && uses.lastDynamicInsert - 1 > c);
+  if (!touchedLater) {
+    plan.externalized.push_back({c, j, r.getResultNumber(), *wire});
+    return success();
+  }
+  // Else a qubit the copies leave on their own wires: the loop writes it
+  // back and the uses after the run read it again. That moves the use's
+  // insert into the loop, so never across a barrier.
+  if (segments && segments->ofOp.back() != segments->ofOp[start] &&
+      (!pos || segments->ofOp[*pos] != segments->ofOp[start]))
+    return failure();
+  const RunPlan::WriteBack *wb = writeBack(plan, j, r.getResultNumber());
+  if (!wb || uses.lastDynamicInsert ||
+      llvm::any_of(wb->wires, [&](int64_t w) { return uses.lastInsert->count(w); }))
+    return failure();
+  plan.externalized.push_back({c, j, r.getResultNumber(), wb->wires[c]});
+  return success();
+}
+
+std::optional<int64_t> RunAnalyzer::wireInsertedInCopy(unsigned c, unsigned j, OpResult r) const {
+  if (c + 1 >= copies)
+    return std::nullopt;
+  // The insert is one of the qubit's users.
+  for (Operation *u : r.getUsers()) {
+    std::optional<RegisterAccess> ins = RegisterAccess::get(u);
+    if (!ins || !ins->isInsert || ins->qubit != r || !ins->staticIdx)
+      continue;
+    std::optional<unsigned> upos = positionOf(u, posOf(c, j));
+    if (upos && *upos >= posOf(c, 0) && *upos < posOf(c + 1, 0))
+      return *ins->staticIdx;
+  }
+  return std::nullopt;
+}
+
+void RunAnalyzer::findLastInserts(UsesAfterRun &uses) {
+  if (uses.lastInsert)
+    return;
+  uses.lastInsert.emplace();
+  for (unsigned c = 0; c < copies; ++c)
+    for (unsigned j = 0; j < period; ++j)
+      if (std::optional<RegisterAccess> a = RegisterAccess::get(at(c, j)); a && a->isInsert) {
+        if (a->staticIdx)
+          (*uses.lastInsert)[*a->staticIdx] = c;
+        else
+          uses.lastDynamicInsert = c + 1;
+      }
+  work += uint64_t(copies) * period;
+}
+
+LogicalResult RunAnalyzer::checkLoopResults(RunPlan &plan, const CarriedInits &carried) {
+  if (!plan.writeBacks.empty() && failed(carryWriteBacks(plan, carried)))
+    return failure();
   // Externalized qubits are read from the carried register, which must be a
   // live-out of the last copy.
   if (!plan.externalized.empty() && plan.writeBacks.empty()) {
     bool haveReg = false;
     for (auto [j, res] : plan.liveOut)
-      haveReg |= qshape::classify(at(k - 1, j)) == QOpKind::Insert;
+      haveReg |= qshape::classify(at(copies - 1, j)) == QOpKind::Insert;
     if (!haveReg)
-      return refuse(Reject::Operands, k, /*late=*/true);
+      return failure();
   }
   // Live-outs must be carried values (the loop can only return those).
   for (auto key : plan.liveOut)
-    if (!carriedInit.count(key))
-      return refuse(Reject::Operands, k, /*late=*/true);
+    if (!carried.count(key))
+      return failure();
+  return success();
+}
 
-  // Cost of the loop: the for, its yield and its trip-count constant (the
-  // bounds 0 and 1 are usually there already), the index_cast of the
-  // induction variable, each distinct affine expression (a multiply and an
-  // add, each with its constant), each table (its constant or from_elements
-  // and one extract), and the extracts that re-read externalized qubits.
+namespace {
+/// Sums the cost of a loop (see RunAnalyzer::loopOverhead); an affine
+/// expression or a table is made once for all the operands that need it.
+class LoopCost {
+public:
+  explicit LoopCost(uint64_t &work) : work(work) {}
+
   int64_t overhead = 3;
   bool needIv = false;
-  SmallVector<std::tuple<bool, int64_t, int64_t>> affineExprs; // (is-i64, base, stride)
-  auto addAffine = [&](bool i64, int64_t base, int64_t stride) {
+
+  void addAffine(bool i64, int64_t base, int64_t stride) {
     needIv = true;
     auto key = std::make_tuple(i64, base, stride);
     if (llvm::is_contained(affineExprs, key))
       return;
     affineExprs.push_back(key);
     overhead += 2 * (stride != 1) + 2 * (base != 0);
-  };
-  // A table of constants is one constant and one extract in the body,
-  // shared by the operands whose tables are equal (constants by value).
-  std::set<std::vector<const void *>> tablesSeen;
-  auto addTable = [&](const OperandPlan &op) {
+  }
+  /// A table of constants is one constant and one extract in the body,
+  /// shared by the operands whose tables are equal (constants by value).
+  void addTable(const OperandPlan &op) {
     std::vector<const void *> key;
     key.reserve(op.perCopy.size() + 1);
     key.push_back(op.perCopy[0].getType().getAsOpaquePointer());
@@ -681,11 +756,11 @@ Verdict RunAnalyzer::classify(unsigned s, unsigned p, unsigned k, RunPlan &plan)
     work += key.size();
     if (tablesSeen.insert(std::move(key)).second)
       overhead += 2;
-  };
-  // A value made again in the body: its op and, for each operand, its
-  // table, affine expression or own recomputation; the producers before the
-  // run that only this run reads die with it.
-  std::function<void(const OperandPlan &)> addRecompute = [&](const OperandPlan &op) {
+  }
+  /// A value made again in the body: its op and, for each operand, its
+  /// table, affine expression or own recomputation; the producers before the
+  /// run that only this run reads die with it.
+  void addRecompute(const OperandPlan &op) {
     overhead += 1;
     for (const OperandPlan &part : op.parts) {
       if (part.kind == OperandPlan::AffineInt)
@@ -697,55 +772,75 @@ Verdict RunAnalyzer::classify(unsigned s, unsigned p, unsigned k, RunPlan &plan)
     }
     for (Value v : op.perCopy)
       overhead -= v.hasOneUse();
-  };
-  for (unsigned j = 0; j < p; ++j) {
-    for (OperandPlan &op : plan.operands[j])
-      switch (op.kind) {
-      case OperandPlan::AffineInt:
-        addAffine(!op.perCopy[0].getType().isIndex(), op.base, op.stride);
-        break;
-      case OperandPlan::WireRead:
-        // One extract in the body; the extracts before the run that only
-        // this run reads die with it.
-        overhead += 1;
-        for (Value v : op.perCopy)
-          overhead -= v.hasOneUse();
-        if (op.base >= 0)
-          addAffine(true, op.base, op.stride);
-        else
-          overhead += 2;
-        break;
-      case OperandPlan::IntTable:
-      case OperandPlan::FloatTable:
-        addTable(op);
-        break;
-      case OperandPlan::Gather:
-        overhead += 2;
-        break;
-      case OperandPlan::Recompute:
-        addRecompute(op);
-        break;
-      default:
-        break;
-      }
-    IndexPlan &ip = plan.indices[j];
+  }
+  void addOperand(const OperandPlan &op);
+
+private:
+  uint64_t &work;
+  SmallVector<std::tuple<bool, int64_t, int64_t>> affineExprs; // (is-i64, base, stride)
+  std::set<std::vector<const void *>> tablesSeen;
+};
+} // namespace
+
+void LoopCost::addOperand(const OperandPlan &op) {
+  switch (op.kind) {
+  case OperandPlan::AffineInt:
+    addAffine(!op.perCopy[0].getType().isIndex(), op.base, op.stride);
+    break;
+  case OperandPlan::WireRead:
+    // One extract in the body; the extracts before the run that only this
+    // run reads die with it.
+    overhead += 1;
+    for (Value v : op.perCopy)
+      overhead -= v.hasOneUse();
+    if (op.base >= 0)
+      addAffine(true, op.base, op.stride);
+    else
+      overhead += 2;
+    break;
+  case OperandPlan::IntTable:
+  case OperandPlan::FloatTable:
+    addTable(op);
+    break;
+  case OperandPlan::Gather:
+    overhead += 2;
+    break;
+  case OperandPlan::Recompute:
+    addRecompute(op);
+    break;
+  default:
+    break;
+  }
+}
+
+int64_t RunAnalyzer::loopOverhead(const RunPlan &plan) {
+  // Cost of the loop: the for, its yield and its trip-count constant (the
+  // bounds 0 and 1 are usually there already), the index_cast of the
+  // induction variable, each distinct affine expression (a multiply and an
+  // add, each with its constant), each table (its constant or from_elements
+  // and one extract), and the extracts that re-read externalized qubits.
+  LoopCost cost(work);
+  for (unsigned j = 0; j < period; ++j) {
+    for (const OperandPlan &op : plan.operands[j])
+      cost.addOperand(op);
+    const IndexPlan &ip = plan.indices[j];
     if (ip.varies) {
       if (ip.affine)
-        addAffine(true, ip.base, ip.stride);
+        cost.addAffine(true, ip.base, ip.stride);
       else
-        overhead += 2;
+        cost.overhead += 2;
     }
   }
   // A write-back is an insert in the body, at the wire expression of its
   // WireRead (shared) or of a table.
   for (const RunPlan::WriteBack &wb : plan.writeBacks) {
-    overhead += 1;
+    cost.overhead += 1;
     if (wb.affine)
-      addAffine(true, wb.wires[0], k > 1 ? wb.wires[1] - wb.wires[0] : 0);
+      cost.addAffine(true, wb.wires[0], copies > 1 ? wb.wires[1] - wb.wires[0] : 0);
     else
-      overhead += 2;
+      cost.overhead += 2;
   }
-  overhead += needIv + plan.externalized.size();
+  int64_t overhead = cost.overhead + cost.needIv + plan.externalized.size();
   // A qubit re-read after the loop only to be inserted back at its wire
   // costs nothing: the canonical form drops the pair (the loop wrote it
   // back), and the insert goes with it.
@@ -757,9 +852,7 @@ Verdict RunAnalyzer::classify(unsigned s, unsigned p, unsigned k, RunPlan &plan)
     if (a && a->isInsert && a->staticIdx == e.wire)
       overhead -= 2;
   }
-  plan.overhead = overhead;
-  verdict.copiesOk = k;
-  return verdict;
+  return overhead;
 }
 
 } // namespace qshape::roll

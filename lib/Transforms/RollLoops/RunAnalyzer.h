@@ -123,6 +123,52 @@ private:
   mlir::LogicalResult recompute(OperandPlan &plan, unsigned depth = 0);
   static constexpr unsigned kMaxRecomputeDepth = 3;
 
+  // The steps of classify(), in order.
+  struct BodyLayout;
+  struct UsesAfterRun;
+  /// The init of each carried (producer, result): one iter_arg each.
+  using CarriedInits = llvm::DenseMap<std::pair<unsigned, unsigned>, Value>;
+  /// Sets the run's bounds and clears what an earlier candidate left in `plan`.
+  void beginRun(unsigned s, unsigned p, unsigned k, RunPlan &plan);
+  /// Where each body op's operand scans start (its operands, then the values
+  /// its regions capture) and which body ops have a static register index.
+  BodyLayout layOutBody(RunPlan &plan);
+  /// Reads copy `c` of body op `j` into `scans`; false when it does not have
+  /// copy 0's shape or one of its operands fits no case of OperandPlan.
+  bool scanCopy(const BodyLayout &body, llvm::MutableArrayRef<OperandScan> scans, RunPlan &plan,
+                unsigned c, unsigned j);
+  /// Plans every operand and static index of the body; returns how many
+  /// copies from the start all of them fit.
+  unsigned planOperands(const BodyLayout &body, llvm::MutableArrayRef<OperandScan> scans,
+                        RunPlan &plan);
+  /// How the static index of a body op varies; returns how many copies from
+  /// the start it fits.
+  unsigned planIndex(IndexPlan &ip) const;
+  /// Fails when one (producer, result) would carry two different inits.
+  static mlir::LogicalResult collectCarriedInits(const RunPlan &plan, CarriedInits &inits);
+  /// Decides how each use of a run result outside the run gets its value:
+  /// a live-out of the loop, or a qubit re-read after it (externalized).
+  mlir::LogicalResult planUsesAfterRun(RunPlan &plan, const CarriedInits &carried);
+  mlir::LogicalResult planUseAfterRun(UsesAfterRun &uses, RunPlan &plan,
+                                      const CarriedInits &carried, unsigned c, unsigned j,
+                                      mlir::OpResult r, Operation *user);
+  /// Whether `user` of result `r` of copy `c` of body op `j` is in the run;
+  /// sets `pos` to its position when it had to be looked up.
+  bool usedInRun(const UsesAfterRun &uses, unsigned c, unsigned j, mlir::OpResult r,
+                 Operation *user, std::optional<unsigned> &pos) const;
+  /// Plans the re-read after the run of qubit `r` of copy `c` (not the last,
+  /// or not carried); `pos` is its user's position when known.
+  mlir::LogicalResult externalize(UsesAfterRun &uses, RunPlan &plan, unsigned c, unsigned j,
+                                  mlir::OpResult r, std::optional<unsigned> pos);
+  /// The static wire at which copy `c` (not the last) inserts qubit `r`.
+  std::optional<int64_t> wireInsertedInCopy(unsigned c, unsigned j, mlir::OpResult r) const;
+  /// Fills the last-insert tables of `uses` (once).
+  void findLastInserts(UsesAfterRun &uses);
+  /// Fails when the loop cannot return what the uses after the run need.
+  mlir::LogicalResult checkLoopResults(RunPlan &plan, const CarriedInits &carried);
+  /// Ops the loop adds over the body it keeps (RunPlan::overhead).
+  int64_t loopOverhead(const RunPlan &plan);
+
   ArrayRef<Operation *> ops;
   const OpPositions &index;
   bool paramTables;
