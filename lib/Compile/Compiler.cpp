@@ -113,6 +113,101 @@ static llvm::Error writeText(OutputFile *output,
 }
 
 //===----------------------------------------------------------------------===//
+// Frontend modules: StableHLO
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// JAX's classical code in a frontend module. Catalyst's HLO lowering stage
+/// (`hlo-lowering-stage`; `HLOLoweringStage` in qjit's pipeline) turns it
+/// into linalg, arith and scf; qshape-compile's pipeline starts after it.
+bool isHLODialect(StringRef dialect) { return dialect == "stablehlo" || dialect == "chlo"; }
+
+/// The HLO op named at `offset` of `text`, where MLIR's parser reports an op
+/// whose dialect is not registered: at the name of a custom-form op, just
+/// after the quoted name of a generic-form one.
+std::optional<StringRef> hloOpNameAt(StringRef text, size_t offset) {
+  StringRef name = text.substr(offset).take_while(
+      [](char c) { return llvm::isAlnum(c) || c == '_' || c == '.' || c == '$'; });
+  if (!name.contains('.')) {
+    StringRef before = text.take_front(offset).rtrim();
+    if (!before.consume_back("\"") || before.rfind('"') == StringRef::npos)
+      return std::nullopt;
+    name = before.substr(before.rfind('"') + 1);
+  }
+  if (!isHLODialect(name.split('.').first))
+    return std::nullopt;
+  return name;
+}
+
+struct HLOOp {
+  std::string name;
+  Location loc;
+};
+
+/// The HLO op a parser error is located at, if any; located at its name
+/// (the quote in generic form), as the walk of a parsed module locates it.
+std::optional<HLOOp> hloOpOfError(Diagnostic &diag, llvm::SourceMgr &sourceMgr) {
+  auto file = diag.getLocation()->findInstanceOf<FileLineColLoc>();
+  if (diag.getSeverity() != DiagnosticSeverity::Error || !file)
+    return std::nullopt;
+  unsigned mainId = sourceMgr.getMainFileID();
+  StringRef text = sourceMgr.getMemoryBuffer(mainId)->getBuffer();
+  llvm::SMLoc at = sourceMgr.FindLocForLineAndColumn(mainId, file.getLine(), file.getColumn());
+  std::optional<StringRef> name;
+  if (at.isValid())
+    name = hloOpNameAt(text, at.getPointer() - text.data());
+  if (!name)
+    return std::nullopt;
+  const char *start = name->data();
+  if (start > text.data() && start[-1] == '"')
+    --start;
+  auto [line, column] = sourceMgr.getLineAndColumn(llvm::SMLoc::getFromPointer(start), mainId);
+  return HLOOp{name->str(), FileLineColLoc::get(file.getFilename(), line, column)};
+}
+
+/// Parses the main buffer of `sourceMgr`. A module with HLO ops sets `hlo`
+/// to the first: the op the parser stops at (its dialect is not registered;
+/// that diagnostic is dropped for the one message of refuseHLO) or, when the
+/// module parses (generic form, --allow-unregistered-dialect), the first in
+/// the text.
+OwningOpRef<ModuleOp> parseModule(MLIRContext &context, llvm::SourceMgr &sourceMgr,
+                                  std::optional<HLOOp> &hlo) {
+  OwningOpRef<ModuleOp> module;
+  {
+    ScopedDiagnosticHandler handler(&context, [&](Diagnostic &diag) -> LogicalResult {
+      if (!hlo)
+        hlo = hloOpOfError(diag, sourceMgr);
+      return success(hlo.has_value());
+    });
+    module = parseSourceFile<ModuleOp>(sourceMgr, ParserConfig(&context));
+  }
+  if (module && !hlo)
+    module->walk<WalkOrder::PreOrder>([&](Operation *op) {
+      if (!isHLODialect(op->getName().getDialectNamespace()))
+        return WalkResult::advance();
+      hlo = HLOOp{op->getName().getStringRef().str(), op->getLoc()};
+      return WalkResult::interrupt();
+    });
+  return module;
+}
+
+/// One line: where, which op, and what to run first.
+llvm::Error refuseHLO(const HLOOp &hlo) {
+  std::string where;
+  llvm::raw_string_ostream os(where);
+  if (auto file = hlo.loc->findInstanceOf<FileLineColLoc>())
+    os << file.getFilename().getValue() << ":" << file.getLine() << ":" << file.getColumn();
+  else
+    os << hlo.loc;
+  return llvm::createStringError(
+      where + ": '" + hlo.name +
+      "' is a StableHLO op (JAX's classical code), which qshape-compile does not lower: run "
+      "Catalyst's HLO lowering stage on the module first (catalyst --tool=opt "
+      "--hlo-lowering-stage, or the IR after qjit's HLOLoweringStage)");
+}
+} // namespace
+
+//===----------------------------------------------------------------------===//
 // CompileFacts
 //===----------------------------------------------------------------------===//
 
@@ -173,11 +268,15 @@ Compilation::parse(MLIRContext &context, llvm::SourceMgr &sourceMgr, CompileOpti
       sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID())->getBufferIdentifier().str();
   std::unique_ptr<Compilation> c(new Compilation(context, std::move(options), name));
   c->sourceMgr = &sourceMgr;
+  std::optional<HLOOp> hlo;
   {
     StageTimer timer(c->times.parse, c->peaks.parse);
     if (succeeded(checkToolInput(sourceMgr, &context)))
-      c->module = parseSourceFile<ModuleOp>(sourceMgr, ParserConfig(&context));
+      c->module = parseModule(context, sourceMgr, hlo);
   }
+  // Before anything else looks at the module: no later stage lowers HLO.
+  if (hlo)
+    return refuseHLO(*hlo);
   if (!c->module)
     return llvm::createStringError(name + ": cannot parse the module (see above)");
   c->describeEntries();

@@ -107,8 +107,15 @@ void __catalyst__rt__device_init(int8_t *lib, int8_t *name, int8_t *kwargs, int6
                                  bool autoQubitManagement) {
   const char *const fn = __func__;
   Session &s = getSession(fn);
+  const DeviceKind kind = resolveDevice(fn, lib, name, kwargs);
+  // A device's wires live in one kind of device: the null device's |0...0>
+  // must not be a state the simulator has already changed.
+  if (kind != s.kind && s.device.getNumWires() > 0)
+    fail(fn, "another device while the current one has " + std::to_string(s.device.getNumWires()) +
+                 " wires: call __catalyst__rt__device_release first");
   if (sim::Status status = s.device.initDevice(shots); status.failed())
     fail(fn, status.message());
+  s.kind = kind;
 }
 
 void __catalyst__rt__device_release(void) {
@@ -358,6 +365,8 @@ void __catalyst__qis__SetState(MemRefT_CplxT_double_1d *state, uint64_t n, ...) 
     for (std::size_t i = 0; i < amps.size(); ++i)
       amps[i] = {at(state, i).real, at(state, i).imag};
     s.noteWires();
+    if (s.isNull())
+      return;
     if (sim::Status status = s.device.setState(amps, wires.view()); status.failed())
       fail(fn, status.message());
   });
@@ -375,6 +384,8 @@ void __catalyst__qis__SetBasisState(MemRefT_int8_1d *bits, uint64_t n, ...) {
     values[i] = at(bits, i) != 0 ? 1 : 0;
   guarded(fn, [&] {
     s.noteWires();
+    if (s.isNull())
+      return;
     sim::Status status =
         s.device.setBasisState(sim::ArrayView<int>(values.data(), wires.size), wires.view());
     if (status.failed())
@@ -474,6 +485,9 @@ RESULT *__catalyst__qis__Measure(QUBIT *qubit, int32_t postselect) {
     fail(fn, "postselect must be 0, 1 or -1 (none), got " + std::to_string(postselect));
   return guarded(fn, [&] {
     s.noteWires();
+    // NullQubit's outcome is always 0, postselection ignored.
+    if (s.isNull())
+      return s.addResult(false);
     sim::Expected<int> outcome = s.device.measure(wire, selected);
     if (outcome.failed())
       fail(fn, outcome.message());
@@ -486,7 +500,10 @@ double __catalyst__qis__Expval(ObsIdType id) {
   Session &s = getSession(fn);
   return guarded(fn, [&] {
     s.noteWires();
-    sim::Expected<double> value = s.device.expval(s.getObservable(fn, id));
+    const sim::Observable &obs = s.getObservable(fn, id);
+    if (s.isNull())
+      return 0.0;
+    sim::Expected<double> value = s.device.expval(obs);
     if (value.failed())
       fail(fn, value.message());
     return *value;
@@ -498,7 +515,10 @@ double __catalyst__qis__Variance(ObsIdType id) {
   Session &s = getSession(fn);
   return guarded(fn, [&] {
     s.noteWires();
-    sim::Expected<double> value = s.device.var(s.getObservable(fn, id));
+    const sim::Observable &obs = s.getObservable(fn, id);
+    if (s.isNull())
+      return 0.0;
+    sim::Expected<double> value = s.device.var(obs);
     if (value.failed())
       fail(fn, value.message());
     return *value;

@@ -11,6 +11,8 @@
 #ifndef QSHAPE_LIB_RUNTIME_SESSION_H
 #define QSHAPE_LIB_RUNTIME_SESSION_H
 
+#include "Devices.h"
+
 #include "qshape/Runtime/RuntimeCAPI.h"
 #include "qshape/Simulator/Device.h"
 
@@ -46,6 +48,11 @@ public:
   Session &operator=(const Session &) = delete;
 
   sim::Device device;
+  /// What quantum.device named; set by __catalyst__rt__device_init.
+  DeviceKind kind = DeviceKind::Simulator;
+  /// null.qubit: gates and state preparations change nothing, expval and
+  /// var are 0, measurements 0; the rest reads the untouched |0...0>.
+  bool isNull() const { return kind == DeviceKind::Null; }
 
   //===--- qubits ---------------------------------------------------------===//
   /// The wire `qubit` stands for; an error unless it is a device wire.
@@ -62,7 +69,8 @@ public:
   void releaseArray(const char *fn, QirArray *handle);
 
   //===--- gates ----------------------------------------------------------===//
-  /// Applies a gate with `mods` (may be null); errors name `fn`.
+  /// Applies a gate with `mods` (may be null); errors name `fn`. On
+  /// null.qubit the arguments are checked and nothing is applied.
   void applyGate(const char *fn, sim::GateKind kind, sim::ArrayView<double> params,
                  sim::ArrayView<int> wires, const Modifiers *mods, std::string_view word = {},
                  sim::ArrayView<sim::Complex> matrix = {});

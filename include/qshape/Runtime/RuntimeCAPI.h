@@ -126,10 +126,14 @@ QSHAPE_RUNTIME_EXPORT void qshape_runtime_get_stats(struct QShapeRuntimeStats *s
 QSHAPE_RUNTIME_EXPORT void __catalyst__rt__initialize(uint32_t *seed);
 /* quantum.finalize: ends the session; every handle is invalid afterwards. */
 QSHAPE_RUNTIME_EXPORT void __catalyst__rt__finalize(void);
-/* quantum.device: the device's shots (negative is an error). The library,
- * name and kwargs strings (may be NULL) and auto_qubit_management are
- * accepted and ignored: the device is always qshape's simulator, and a
- * register index out of range is an error as in qshape-sim. */
+/* quantum.device: the device and its shots (negative is an error). The
+ * library is never opened; the name (or Catalyst's short library name, e.g.
+ * "lightning.qubit") chooses: LightningSimulator and QShapeSimulator (and no
+ * name and no library, for hosts making the calls by hand) run on qshape's
+ * simulator; NullQubit on a null device (gates do nothing, Expval/Variance
+ * 0, Measure 0, the rest measures |0...0>); any other device is an error,
+ * never a run on the simulator. auto_qubit_management is ignored: a register
+ * index out of range is an error as in qshape-sim. */
 QSHAPE_RUNTIME_EXPORT void __catalyst__rt__device_init(int8_t *lib, int8_t *name, int8_t *kwargs,
                                                        int64_t shots, bool auto_qubit_management);
 /* quantum.device_release: all wires, the state, the shots and the
