@@ -128,7 +128,9 @@ public:
   static void registerPasses();
 
   /// Parses the main buffer of `sourceMgr`. Errors go to the context's
-  /// diagnostic handler, located; the returned error only summarises.
+  /// diagnostic handler, located; the returned error only summarises. A
+  /// module with StableHLO ops is the exception: the returned error is the
+  /// whole, located message (no later stage lowers them).
   static llvm::Expected<std::unique_ptr<Compilation>>
   parse(mlir::MLIRContext &context, llvm::SourceMgr &sourceMgr, CompileOptions options);
   ~Compilation();
