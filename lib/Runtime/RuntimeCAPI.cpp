@@ -128,6 +128,30 @@ int64_t __catalyst__rt__num_qubits(void) {
   return getSession(fn).device.getNumWires();
 }
 
+//===----------------------------------------------------------------------===//
+// Managed memory
+//===----------------------------------------------------------------------===//
+
+void *_mlir_memref_to_llvm_alloc(size_t size) {
+  const char *const fn = __func__;
+  return getSession(fn).allocManaged(fn, 0, size);
+}
+
+void *_mlir_memref_to_llvm_aligned_alloc(size_t alignment, size_t size) {
+  const char *const fn = __func__;
+  return getSession(fn).allocManaged(fn, alignment, size);
+}
+
+void _mlir_memref_to_llvm_free(void *ptr) {
+  const char *const fn = __func__;
+  getSession(fn).freeManaged(ptr);
+}
+
+bool _mlir_memory_transfer(void *ptr) {
+  const char *const fn = __func__;
+  return getSession(fn).transferManaged(ptr);
+}
+
 void __catalyst__rt__fail_cstr(const char *message) {
   const char *const fn = __func__;
   fail(fn, message ? message : "(no message)");

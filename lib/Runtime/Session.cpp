@@ -5,6 +5,7 @@
 #include "Errors.h"
 
 #include <climits>
+#include <cstdlib>
 #include <string>
 
 using namespace qshape;
@@ -23,7 +24,32 @@ QShapeRuntimeStats stats{};
 Session::~Session() {
   for (QubitArray *array : arrays)
     delete array;
+  for (void *ptr : managed)
+    std::free(ptr);
 }
+
+//===----------------------------------------------------------------------===//
+// Managed memory
+//===----------------------------------------------------------------------===//
+
+void *Session::allocManaged(const char *fn, std::size_t alignment, std::size_t size) {
+  // aligned_alloc wants a size that is a multiple of the alignment.
+  void *ptr = alignment
+                  ? std::aligned_alloc(alignment, (size + alignment - 1) / alignment * alignment)
+                  : std::malloc(size);
+  if (!ptr && size)
+    fail(fn, "out of memory allocating " + std::to_string(size) + " bytes");
+  if (ptr)
+    managed.insert(ptr);
+  return ptr;
+}
+
+void Session::freeManaged(void *ptr) {
+  managed.erase(ptr);
+  std::free(ptr);
+}
+
+bool Session::transferManaged(void *ptr) { return managed.erase(ptr) != 0; }
 
 //===----------------------------------------------------------------------===//
 // Qubits and registers

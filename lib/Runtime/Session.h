@@ -85,7 +85,15 @@ public:
   /// device_release: the device's wires, state, shots, observables, results.
   void releaseDevice();
 
+  //===--- managed memory -------------------------------------------------===//
+  /// A buffer the session owns until freeManaged or transferManaged.
+  void *allocManaged(const char *fn, std::size_t alignment, std::size_t size);
+  void freeManaged(void *ptr);
+  /// Hands `ptr` to the host: false if the session does not own it.
+  bool transferManaged(void *ptr);
+
 private:
+  std::unordered_set<void *> managed;
   std::unordered_set<QubitArray *> arrays;
   std::vector<sim::Observable> observables;
   /// A deque keeps the addresses handed out stable.

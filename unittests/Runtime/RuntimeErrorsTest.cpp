@@ -9,6 +9,8 @@
 
 #include "RuntimeTestUtil.h"
 
+#include <cstdint>
+#include <cstdlib>
 #include <stdexcept>
 #include <string>
 
@@ -312,6 +314,29 @@ TEST_F(RuntimeErrors, OutsideASession) {
   EXPECT_RUNTIME_ERROR(__catalyst__rt__qubit_allocate_array(1),
                        "__catalyst__rt__qubit_allocate_array: the runtime is not "
                        "initialized");
+}
+
+// Catalyst's memory-manager contract: the session owns what it allocates
+// until the host takes it; what the host does not take, finalize frees (the
+// sanitizer build's leak check sees it if not).
+TEST_F(RuntimeErrors, ManagedMemory) {
+  auto *taken = static_cast<double *>(_mlir_memref_to_llvm_alloc(4 * sizeof(double)));
+  ASSERT_NE(taken, nullptr);
+  taken[3] = 1.5;
+  void *aligned = _mlir_memref_to_llvm_aligned_alloc(64, 10);
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(aligned) % 64, 0u);
+  void *freed = _mlir_memref_to_llvm_alloc(8);
+  _mlir_memref_to_llvm_free(freed);
+  double local = 0;
+  EXPECT_FALSE(_mlir_memory_transfer(&local)); // not the session's
+  EXPECT_FALSE(_mlir_memory_transfer(freed));  // freed already
+  EXPECT_TRUE(_mlir_memory_transfer(taken));
+  EXPECT_FALSE(_mlir_memory_transfer(taken)); // taken once only
+  __catalyst__rt__finalize();                 // frees `aligned`, not `taken`
+  EXPECT_EQ(taken[3], 1.5);
+  std::free(taken);
+  EXPECT_RUNTIME_ERROR(_mlir_memref_to_llvm_alloc(8),
+                       "_mlir_memref_to_llvm_alloc: the runtime is not initialized");
 }
 
 TEST_F(RuntimeErrors, ProgramFailures) {

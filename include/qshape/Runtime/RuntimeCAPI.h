@@ -142,6 +142,23 @@ QSHAPE_RUNTIME_EXPORT void __catalyst__rt__device_release(void);
 /* quantum.num_qubits: wires allocated in this device session. */
 QSHAPE_RUNTIME_EXPORT int64_t __catalyst__rt__num_qubits(void);
 
+/*===----------------------------------------------------------------------===
+ * Managed memory (Catalyst's memory-manager contract)
+ *===----------------------------------------------------------------------===*/
+
+/* Buffers of a library compiled with qshape-compile --abi=catalyst (and of
+ * Catalyst's own, finalize-memref-to-llvm{use-generic-functions}). The
+ * session owns them: __catalyst__rt__finalize frees every one the host has
+ * not taken. Allocation outside a session is an error. */
+QSHAPE_RUNTIME_EXPORT void *_mlir_memref_to_llvm_alloc(size_t size);
+QSHAPE_RUNTIME_EXPORT void *_mlir_memref_to_llvm_aligned_alloc(size_t alignment, size_t size);
+QSHAPE_RUNTIME_EXPORT void _mlir_memref_to_llvm_free(void *ptr);
+/* The host takes `ptr` (a result buffer): true if the session owned it, and
+ * the host must free() it; false for a buffer the session does not own (an
+ * argument returned as a result, one already taken), which stays where it
+ * was. Called before teardown, as Catalyst's CompiledFunction does. */
+QSHAPE_RUNTIME_EXPORT bool _mlir_memory_transfer(void *ptr);
+
 /* The compiled program's own failures: reported as runtime errors. */
 QSHAPE_RUNTIME_EXPORT void __catalyst__rt__fail_cstr(const char *message);
 /* Fails with `message` (NULL: "assertion failed") when !condition. */
