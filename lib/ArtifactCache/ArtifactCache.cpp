@@ -78,6 +78,8 @@ static KeyBuilder indexKeyBuilder(llvm::StringRef kind, llvm::StringRef inputFie
       .add("llvm-version", LLVM_VERSION_STRING)
       .add("linker", linker.identity)
       .add("runtime-abi", QSHAPE_RUNTIME_ABI_VERSION);
+  if (!options.runtimeLib.empty()) // only when set: the other keys stay as they were
+    b.add("runtime-lib", options.runtimeLib);
   return b;
 }
 

@@ -68,10 +68,30 @@ llvm::Expected<std::vector<std::string>> getOutputPaths(llvm::ArrayRef<std::stri
 /// nor rolling. With --share-topology the module is in canonical form
 /// already (its pre-key steps), so the pipeline does not put it there again.
 /// (The passes of a pass manager anchored on builtin.module.)
+/// --abi=catalyst adds its option only, so the other pipelines' text (and
+/// the keys that hold it) stay as they were.
 std::string getPipelineSpec(const CompileOptions &options) {
   auto flag = [](bool on) { return on ? "true" : "false"; };
+  std::string abi = options.abi == ABI::Catalyst ? " generic-alloc-functions=true" : "";
   return std::string("qshape-lower-to-llvm{canonicalize=") +
-         flag(options.roll && !options.shareTopology) + " roll=" + flag(options.roll) + "}";
+         flag(options.roll && !options.shareTopology) + " roll=" + flag(options.roll) + abi + "}";
+}
+
+std::optional<ABI> parseABI(llvm::StringRef name) {
+  if (name == "qshape")
+    return ABI::QShape;
+  if (name == "catalyst")
+    return ABI::Catalyst;
+  return std::nullopt;
+}
+
+llvm::Expected<std::string> resolveRuntimeLib(llvm::StringRef path) {
+  llvm::SmallString<256> absolute;
+  if (llvm::sys::fs::real_path(path, absolute) || !llvm::sys::fs::is_regular_file(absolute))
+    return llvm::createStringError("--runtime-lib=" + path +
+                                   " names no file: give the path of a runtime library, e.g. "
+                                   "Catalyst's librt_capi.so or qshape's libqshape-runtime.so");
+  return absolute.str().str();
 }
 
 } // namespace qshape::compile

@@ -230,6 +230,8 @@ cache::KeyBuilder CompileFacts::keyBuilder() const {
       .add("runtime-abi", runtimeAbiVersion);
   if (!preKey.empty())
     b.add("pre-key", preKey);
+  if (!runtimeLib.empty())
+    b.add("runtime-lib", runtimeLib);
   return b;
 }
 
@@ -344,6 +346,7 @@ llvm::Expected<const CompileFacts *> Compilation::getFacts() {
   f.buildId = cache::getBuildId().str();
   f.llvmVersion = LLVM_VERSION_STRING;
   f.runtimeAbiVersion = QSHAPE_RUNTIME_ABI_VERSION;
+  f.runtimeLib = options.runtimeLib;
   if (options.emit == EmitKind::SharedLibrary) {
     llvm::Expected<Linker> found = findLinker(options.linker);
     if (!found)
@@ -660,7 +663,8 @@ llvm::Error Compilation::compile(OutputFile *output) {
                                              objectPath.str().str() + "': " + ec.message());
     }
   }
-  if (llvm::Error err = linkSharedLibrary(*linker, objectPath, output->getTempPath())) {
+  if (llvm::Error err =
+          linkSharedLibrary(*linker, objectPath, output->getTempPath(), options.runtimeLib)) {
     // A full disk is said as such, on one line: lld's own message (when it
     // does not crash on it) is one of many.
     llvm::ErrorOr<llvm::sys::fs::space_info> space =

@@ -111,11 +111,14 @@ static void removeLinkerTemporaries(StringRef output) {
       sys::fs::remove(it->path());
 }
 
-Error linkSharedLibrary(const Linker &linker, StringRef object, StringRef output) {
+Error linkSharedLibrary(const Linker &linker, StringRef object, StringRef output,
+                        StringRef runtimeLib) {
   // A shared library of the object alone, needing libm and libc only for
-  // what the code calls (--as-needed); the runtime's symbols stay
-  // undefined: the host that loads the library provides them (qshape-run
-  // loads libqshape-runtime.so first).
+  // what the code calls (--as-needed); without `runtimeLib` the runtime's
+  // symbols stay undefined: the host that loads the library provides them
+  // (qshape-run loads libqshape-runtime.so first). With it, the library
+  // needs that runtime and finds it by an rpath, so a bare dlopen works and
+  // dlsym through its handle finds the runtime's _mlir_memory_transfer.
   SmallVector<StringRef> args = {linker.inProcess ? StringRef("ld.lld") : StringRef(linker.path),
                                  "-shared",
                                  "--build-id",
@@ -127,6 +130,9 @@ Error linkSharedLibrary(const Linker &linker, StringRef object, StringRef output
                                  "--as-needed"};
   for (const std::string &library : linker.libraries)
     args.push_back(library);
+  std::string rpath = ("-rpath=" + sys::path::parent_path(runtimeLib)).str();
+  if (!runtimeLib.empty())
+    args.append({"--no-as-needed", runtimeLib, rpath});
   Error linked = linker.inProcess ? linkInProcess(args) : linkByChild(linker, args);
   if (linked)
     removeLinkerTemporaries(output);

@@ -63,6 +63,10 @@ void buildLowerToLLVMPipeline(OpPassManager &pm, const LowerToLLVMPipelineOption
   pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
   pm.addPass(createConvertBufferizationToMemRefPass());
   pm.addPass(createQShapeFreeLocalBuffers());
+  // A host that takes results from the runtime (Catalyst's) needs each one
+  // in a runtime-owned buffer.
+  if (options.genericAllocFunctions)
+    pm.addPass(createQShapeCopyUnownedResults());
 
   // LLVM dialect lowering stage.
   pm.addPass(createSCFToControlFlowPass());

@@ -200,6 +200,7 @@ struct NativeLibrary::Handles {
   decltype(&qshape_runtime_abi_version) abiVersion = nullptr;
   decltype(&qshape_runtime_set_error_handler) setErrorHandler = nullptr;
   decltype(&qshape_runtime_get_stats) getStats = nullptr;
+  decltype(&_mlir_memory_transfer) transfer = nullptr;
   ~Handles() {
     // The runtime stays loaded: the library (if it is still open) refers
     // to it, and unloading it buys nothing in a process about to end.
@@ -264,6 +265,8 @@ Expected<std::unique_ptr<NativeLibrary>> NativeLibrary::load(StringRef path,
     return std::move(e);
   if (Error e = resolve(h.runtime, "qshape_runtime_get_stats", runtime, h.getStats))
     return std::move(e);
+  if (Error e = resolve(h.runtime, "_mlir_memory_transfer", runtime, h.transfer))
+    return std::move(e);
 
   h.library = dlopen(lib->path.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!h.library)
@@ -321,6 +324,20 @@ constexpr uintptr_t kGlobalBufferMarker = 0xdeadbeef;
 /// malloc, as the memref lowering does): they are the caller's, as in
 /// Catalyst. A buffer two results share is freed once; globals and the
 /// caller's own argument buffers, which a result may alias, are not freed.
+/// Takes the result buffers the runtime owns (a library compiled with
+/// --abi=catalyst allocates them with _mlir_memref_to_llvm_alloc), before
+/// teardown frees them: afterwards they are this host's, like malloc'd ones.
+void takeResultBuffers(ArrayRef<Slot> slots, ArrayRef<size_t> offsets, const char *results,
+                       bool (*transfer)(void *)) {
+  for (auto [slot, offset] : llvm::zip(slots, offsets)) {
+    if (!slot.isTensor)
+      continue;
+    void *allocated;
+    std::memcpy(&allocated, results + offset, sizeof(void *));
+    (void)transfer(allocated); // false: not the runtime's, nothing to take
+  }
+}
+
 void freeResultBuffers(ArrayRef<Slot> slots, ArrayRef<size_t> offsets, const char *results,
                        const CallMemory &memory) {
   llvm::SmallPtrSet<void *, 8> freed;
@@ -465,6 +482,7 @@ Expected<SmallVector<RtValue>> NativeLibrary::run(const EntryInfo &entry, mlir::
   char *argv[] = {arg0, nullptr};
   h.setup(1, argv);
   fn->second(resultStruct, argStruct);
+  takeResultBuffers(resultSlots, resultOffsets, resultStruct, h.transfer);
   h.teardown();
 
   SmallVector<RtValue> results;

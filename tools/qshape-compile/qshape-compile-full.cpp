@@ -101,6 +101,20 @@ static cl::opt<std::string> linkerPath(
              "PATH. Default: $QSHAPE_LINKER, else in-process, else the ld.lld found when qshape "
              "was configured. The linker is part of the compile key"),
     cl::value_desc("program"), cl::cat(category));
+static cl::opt<std::string> abiName(
+    "abi",
+    cl::desc("Whose host loads the library: 'qshape' (qshape-run, qshape.Artifact; the "
+             "default) or 'catalyst' (Catalyst's CompiledFunction: every result buffer comes "
+             "from the runtime's _mlir_memref_to_llvm_alloc, constants copied into one, for "
+             "the host to take with _mlir_memory_transfer; docs/native.md)"),
+    cl::value_desc("qshape|catalyst"), cl::init("qshape"), cl::cat(category));
+static cl::opt<std::string> runtimeLib(
+    "runtime-lib",
+    cl::desc("Link the library against this runtime (NEEDED, with an rpath to its directory), "
+             "so that a bare dlopen of it works: Catalyst's librt_capi.so or qshape's "
+             "libqshape-runtime.so. Default: none (the host loads a runtime first, as "
+             "qshape-run does). --emit=so"),
+    cl::value_desc("path"), cl::cat(category));
 static cl::opt<bool> shareTopology(
     "share-topology",
     cl::desc("One library per topology: before the key, lift the module's f64 constants "
@@ -540,6 +554,16 @@ int main(int argc, char **argv) {
   options.emit = emit;
   options.linker = linkerPath;
   options.shareTopology = shareTopology;
+  std::optional<ABI> abi = parseABI(abiName);
+  if (!abi)
+    return fail("--abi must be 'qshape' or 'catalyst', not '" + abiName + "'");
+  options.abi = *abi;
+  if (!runtimeLib.empty()) {
+    llvm::Expected<std::string> resolved = resolveRuntimeLib(runtimeLib);
+    if (!resolved)
+      return fail(llvm::toString(resolved.takeError()));
+    options.runtimeLib = *resolved;
+  }
   options.configurePassManager = [](PassManager &pm) {
     if (failed(applyPassManagerCLOptions(pm)))
       return failure();
@@ -561,6 +585,8 @@ int main(int argc, char **argv) {
   bool binary = emit == EmitKind::Object || emit == EmitKind::SharedLibrary;
   if (outputs.front().empty() && binary)
     return fail("--emit=" + getEmitName(emit) + " needs an output file: -o OUT");
+  if (!options.runtimeLib.empty() && emit != EmitKind::SharedLibrary)
+    return fail("--runtime-lib is linked into the library: use --emit=so");
   if (shareTopology && !binary)
     return fail("--share-topology writes the program's values into the library: use "
                 "--emit=so or --emit=obj");

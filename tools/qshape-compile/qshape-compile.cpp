@@ -63,7 +63,7 @@ struct Arguments {
   std::vector<int> inputIndices; ///< where each input is in argv
   std::string output;
   std::optional<std::string> optLevel, emit, cacheMode, cacheDir, cacheRemote, lockWait, linker,
-      outputDir;
+      outputDir, abi, runtimeLib;
   bool verbose = false, timing = false, noRoll = false, allowUnregistered = false,
        shareTopology = false;
 };
@@ -107,6 +107,8 @@ std::optional<Arguments> parseArguments(int argc, char **argv) {
                                              .Case("cache-lock-wait", &a.lockWait)
                                              .Case("linker", &a.linker)
                                              .Case("output-dir", &a.outputDir)
+                                             .Case("abi", &a.abi)
+                                             .Case("runtime-lib", &a.runtimeLib)
                                              .Default(nullptr);
     std::optional<std::string> output;
     if (key == "o")
@@ -178,6 +180,18 @@ std::optional<Session> openSession(const Arguments &a, const std::string &compil
   options.roll = !a.noRoll;
   options.emit = EmitKind::SharedLibrary;
   options.shareTopology = a.shareTopology;
+  std::optional<ABI> abi = parseABI(a.abi.value_or("qshape"));
+  if (!abi)
+    return std::nullopt;
+  options.abi = *abi;
+  if (a.runtimeLib) {
+    llvm::Expected<std::string> resolved = resolveRuntimeLib(*a.runtimeLib);
+    if (!resolved) {
+      llvm::consumeError(resolved.takeError());
+      return std::nullopt;
+    }
+    options.runtimeLib = *resolved;
+  }
   if (a.linker)
     options.linker = *a.linker;
   std::optional<cache::AccessMode> mode = cache::parseAccessMode(a.cacheMode.value_or("readwrite"));

@@ -16,6 +16,7 @@
 #include "llvm/Support/LogicalResult.h"
 
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -55,12 +56,30 @@ llvm::Expected<std::vector<std::string>> getOutputPaths(llvm::ArrayRef<std::stri
 /// which only runs always-inline, and CodeGenOptLevel::None).
 constexpr unsigned DefaultOptLevel = 0;
 
+/// Whose host loads the library (--abi).
+enum class ABI {
+  /// qshape-run's and qshape.Artifact's: result buffers from malloc, the
+  /// host frees them.
+  QShape,
+  /// Catalyst's CompiledFunction's: every result buffer from the runtime's
+  /// _mlir_memref_to_llvm_alloc (constants and arguments copied into one),
+  /// taken by the host with _mlir_memory_transfer before teardown.
+  Catalyst,
+};
+/// --abi's values, "qshape" and "catalyst"; nullopt for another.
+std::optional<ABI> parseABI(llvm::StringRef name);
+
 struct CompileOptions {
   /// LLVM optimisation and code generation level, 0..3.
   unsigned optLevel = DefaultOptLevel;
   /// qshape-roll-loops (with qshape-canonicalize) in the pipeline.
   bool roll = true;
   EmitKind emit = EmitKind::SharedLibrary;
+  ABI abi = ABI::QShape;
+  /// --runtime-lib: the runtime the library is linked against (NEEDED, with
+  /// an rpath to its directory), as an absolute path; empty: none, the host
+  /// loads one first (qshape-run does).
+  std::string runtimeLib;
   /// The linker (--linker): a program, or "in-process" for lld's library;
   /// overrides $QSHAPE_LINKER and the default (Toolchain.h).
   std::string linker;
@@ -79,6 +98,10 @@ struct CompileOptions {
   /// (uniqued types, attributes, locations) to LLVM's stages.
   std::function<void()> releaseContext;
 };
+
+/// --runtime-lib's value made absolute; an error that says what to do if
+/// it names no file.
+llvm::Expected<std::string> resolveRuntimeLib(llvm::StringRef path);
 
 /// The MLIR pipeline a compilation with `options` runs, as written (the
 /// one place that says so); CompileFacts::pipeline is its expansion.

@@ -93,7 +93,8 @@ llvm::Expected<Linker> findLinker(llvm::StringRef requested);
 /// Links the object file `object` into the shared library `output` (which is
 /// replaced). The error carries the linker's own messages. Defined in
 /// Link.cpp, in QShapeCompile (which holds lld), not in QShapeArtifactCache.
-llvm::Error linkSharedLibrary(const Linker &linker, llvm::StringRef object, llvm::StringRef output);
+llvm::Error linkSharedLibrary(const Linker &linker, llvm::StringRef object, llvm::StringRef output,
+                              llvm::StringRef runtimeLib = {});
 
 /// Whether lld crashed in this process (a full disk under its mmap): the
 /// link failed with an error, and the process should end with _exit(), not

@@ -109,6 +109,8 @@ struct CompileFacts {
   std::string linkerIdentity;
   /// QSHAPE_RUNTIME_ABI_VERSION the lowering calls.
   uint32_t runtimeAbiVersion = 0;
+  /// --runtime-lib (absolute); in the key only when set.
+  std::string runtimeLib;
   /// --share-topology: what ran before the key (empty: nothing); in the key
   /// only when set, so plain keys do not change.
   std::string preKey;

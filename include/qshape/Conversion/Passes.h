@@ -39,7 +39,8 @@ struct LowerToLLVMPipelineOptions : public mlir::PassPipelineOptions<LowerToLLVM
   PassOptions::Option<bool> genericAllocFunctions{
       *this, "generic-alloc-functions",
       llvm::cl::desc("Allocate buffers through _mlir_memref_to_llvm_alloc/_free (Catalyst's "
-                     "runtime defines them) instead of libc malloc/free"),
+                     "runtime defines them) instead of libc malloc/free, and return every "
+                     "result in such a buffer (qshape-copy-unowned-results)"),
       llvm::cl::init(false)};
 };
 

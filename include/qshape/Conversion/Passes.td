@@ -269,6 +269,39 @@ def QShapeFreeLocalBuffers : Pass<"qshape-free-local-buffers", "mlir::ModuleOp">
   ];
 }
 
+def QShapeCopyUnownedResults : Pass<"qshape-copy-unowned-results", "mlir::ModuleOp"> {
+  let summary = "Return a fresh copy of every entry-point result buffer the function did not allocate.";
+  let description = [{
+    Catalyst's `CompiledFunction` takes each result buffer of an entry
+    point (a function with `llvm.emit_c_interface`) with
+    `_mlir_memory_transfer`, which succeeds only for a buffer the runtime
+    allocated (`finalize-memref-to-llvm{use-generic-functions}`). A result
+    that is not provably a `memref.alloc` of the function (through
+    `memref.cast`) is replaced by a fresh allocation holding its elements:
+    constants (`memref.get_global`, whose descriptor has no allocation),
+    arguments returned as they are, buffers that come through control flow.
+    This is Catalyst's `cp-global-memref`, decided statically.
+    `qshape-lower-to-llvm{generic-alloc-functions}` runs it.
+
+    Before:
+    ```mlir
+    %0 = memref.get_global @__constant_xf64 : memref<f64>
+    return %0 : memref<f64>
+    ```
+    After:
+    ```mlir
+    %0 = memref.get_global @__constant_xf64 : memref<f64>
+    %alloc = memref.alloc() : memref<f64>
+    memref.copy %0, %alloc : memref<f64> to memref<f64>
+    return %alloc : memref<f64>
+    ```
+  }];
+  let dependentDialects = ["mlir::memref::MemRefDialect"];
+  let statistics = [
+    Statistic<"numCopied", "copied", "Result buffers returned as fresh copies">,
+  ];
+}
+
 def QShapeConvertQuantumToLLVM : Pass<"qshape-convert-quantum-to-llvm", "mlir::ModuleOp"> {
   let summary = "Lower the quantum dialect to calls of Catalyst's runtime C ABI.";
   let description = [{
