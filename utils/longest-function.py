@@ -9,7 +9,9 @@ line at column 0 that ends with '{' and is not a namespace, class, struct,
 enum, union or extern block, up to the next line that is '}' alone. Its
 length counts both braces' lines. Methods defined inside a class body are not
 seen. `--list N` prints the N longest, one per line, after the summary;
-`--limit L` (default 120) sets the length counted as over.
+`--limit L` (default 120) sets the length counted as over. `--check` (CI)
+ends with `N passed, M failed` (functions within the limit, over it) and
+exits 1 if any is over.
 """
 import argparse
 import os
@@ -40,6 +42,7 @@ def main():
     ap.add_argument("--root", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
     ap.add_argument("--limit", type=int, default=120)
     ap.add_argument("--list", type=int, default=0)
+    ap.add_argument("--check", action="store_true", help="fail if a function is over the limit")
     args = ap.parse_args()
     lib = os.path.join(args.root, "lib")
     found = []
@@ -58,7 +61,12 @@ def main():
     print(f"longest function in lib/: {name} ({rel}:{line}), {n} lines; {over} over {args.limit}")
     for n, name, rel, line in found[1:args.list]:
         print(f"  {n:4d}  {name} ({rel}:{line})")
-    return 0
+    if not args.check:
+        return 0
+    for n, name, rel, line in (f for f in found if f[0] > args.limit):
+        print(f"over {args.limit}: {name} ({rel}:{line}), {n} lines: split it into named steps")
+    print(f"{len(found) - over} passed, {over} failed")
+    return 1 if over else 0
 
 
 if __name__ == "__main__":
