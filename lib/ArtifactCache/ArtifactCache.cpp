@@ -127,9 +127,9 @@ std::unique_ptr<ArtifactCache> ArtifactCache::open(const ArtifactCacheOptions &o
   if (options.mode == cache::AccessMode::Off)
     return nullptr;
   CacheConfig config;
-  config.Local.Directory = options.directory;
-  config.Local.DeferLookupStats = true;
-  config.Remote = options.remote;
+  config.local.directory = options.directory;
+  config.local.deferLookupStats = true;
+  config.remote = options.remote;
   return std::unique_ptr<ArtifactCache>(new ArtifactCache(options, openCache(config)));
 }
 
@@ -141,7 +141,7 @@ std::optional<CacheEntry> ArtifactCache::lookupChecked(const CacheKey &key, Payl
   if (!r.hit())
     return std::nullopt;
   // The layer checked the bytes; these checks are about what they are.
-  const EntryHeader &h = r.Entry->Header;
+  const EntryHeader &h = r.entry->header;
   if (h.Kind != uint32_t(kind)) {
     reportProblem("cache entry " + key.str() + " holds a " + payloadKindName(h.Kind) + ", not a " +
                   payloadKindName(uint32_t(kind)) + "; compiling instead");
@@ -152,7 +152,7 @@ std::optional<CacheEntry> ArtifactCache::lookupChecked(const CacheKey &key, Payl
                   entryProducer() + "'; compiling instead");
     return std::nullopt;
   }
-  return std::move(r.Entry);
+  return std::move(r.entry);
 }
 
 std::optional<CacheKey> ArtifactCache::lookupSource(const CacheKey &source) {
@@ -161,7 +161,7 @@ std::optional<CacheKey> ArtifactCache::lookupSource(const CacheKey &source) {
   std::optional<CacheEntry> e = lookupChecked(source, PayloadKind::Blob);
   if (!e)
     return std::nullopt;
-  llvm::StringRef text = e->Payload->getBuffer();
+  llvm::StringRef text = e->payload->getBuffer();
   std::optional<CacheKey> key;
   if (text.consume_front(SourceIndexPrefix) && text.consume_back("\n"))
     key = CacheKey::parse(text);
@@ -178,7 +178,7 @@ bool ArtifactCache::lookupLibrary(const CacheKey &key, OutputFile &output, Libra
   std::optional<CacheEntry> e = lookupChecked(key, PayloadKind::SharedLibrary);
   if (!e)
     return false;
-  llvm::StringRef library = e->Payload->getBuffer();
+  llvm::StringRef library = e->payload->getBuffer();
   // What the loader will trust: the library's own info names this key.
   llvm::Expected<native::LibraryInfo> info =
       native::readLibraryInfoFromBytes(library, "cache entry " + key.str());
@@ -219,7 +219,7 @@ bool ArtifactCache::lookupLibrary(const CacheKey &key, OutputFile &output, Libra
 std::unique_ptr<KeyLock> ArtifactCache::lock(const CacheKey &key, bool &waited) {
   waited = false;
   KeyLockResult r = backend->lockKey(key, options.lockWait);
-  switch (r.Result) {
+  switch (r.result) {
   case KeyLockResult::State::Acquired:
     break;
   case KeyLockResult::State::AcquiredAfterWait:
@@ -236,14 +236,14 @@ std::unique_ptr<KeyLock> ArtifactCache::lock(const CacheKey &key, bool &waited) 
   case KeyLockResult::State::Unsupported:
     break;
   case KeyLockResult::State::Failed:
-    reportProblem("no single flight for " + key.str() + ": " + r.Detail);
+    reportProblem("no single flight for " + key.str() + ": " + r.detail);
     break;
   }
-  return std::move(r.Lock);
+  return std::move(r.lock);
 }
 
 std::unique_ptr<KeyLock> ArtifactCache::adoptLock(const CacheKey &key, int descriptor) {
-  return std::move(backend->adoptKeyLock(key, descriptor).Lock);
+  return std::move(backend->adoptKeyLock(key, descriptor).lock);
 }
 
 void IndexMissHandoff::exportToEnvironment() const {
@@ -317,7 +317,7 @@ ArtifactCache::lookupTopology(const CacheKey &topology) {
   if (!e)
     return std::nullopt;
   // The compile key's line, then the map.
-  auto [first, rest] = e->Payload->getBuffer().split('\n');
+  auto [first, rest] = e->payload->getBuffer().split('\n');
   std::optional<CacheKey> key;
   std::optional<TopologyMap> map;
   if (first.consume_front(SourceIndexPrefix))

@@ -40,57 +40,58 @@ CacheBackend::~CacheBackend() = default;
 CacheInventory::~CacheInventory() = default;
 KeyLock::~KeyLock() = default;
 
-StoreResult CacheBackend::store(const CacheKey &Key, PayloadKind Kind, llvm::StringRef Payload,
-                                uint64_t CompileTimeMs) {
-  return storeEntry(makeEntryHeader(Key, Kind, Payload, CompileTimeMs, tagKey()), Payload);
+StoreResult CacheBackend::store(const CacheKey &key, PayloadKind kind, llvm::StringRef payload,
+                                uint64_t compileTimeMs) {
+  return storeEntry(makeEntryHeader(key, kind, payload, compileTimeMs, tagKey()), payload);
 }
 
-LookupResult CacheBackend::lookupToFile(const CacheKey &Key, llvm::StringRef Path, unsigned Mode) {
-  LookupResult R = lookup(Key);
-  if (!R.hit())
-    return R;
-  static std::atomic<uint64_t> Counter{0};
-  std::string Temp =
-      (Path + ".tmp-" + llvm::Twine(::getpid()) + "-" + llvm::Twine(++Counter)).str();
-  auto Fail = [&](llvm::StringRef What, std::error_code EC) {
-    ::unlink(Temp.c_str());
-    R.Status = LookupStatus::IOError;
-    R.Detail = ("cannot write the cached payload of " + Key.str() + " to '" + Path + "': " + What +
-                ": " + fileutil::describe(EC))
+LookupResult CacheBackend::lookupToFile(const CacheKey &key, llvm::StringRef path, unsigned mode) {
+  LookupResult r = lookup(key);
+  if (!r.hit() || !r.entry)
+    return r;
+  static std::atomic<uint64_t> counter{0};
+  std::string temp =
+      (path + ".tmp-" + llvm::Twine(::getpid()) + "-" + llvm::Twine(++counter)).str();
+  auto fail = [&](llvm::StringRef what, std::error_code ec) {
+    ::unlink(temp.c_str());
+    r.status = LookupStatus::IOError;
+    r.detail = ("cannot write the cached payload of " + key.str() + " to '" + path + "': " + what +
+                ": " + fileutil::describe(ec))
                    .str();
-    R.Entry.reset();
-    R.Level = CacheLevel::None;
-    return std::move(R);
+    r.entry.reset();
+    r.level = CacheLevel::None;
+    return std::move(r);
   };
   {
-    UniqueFD FD = openFile(Temp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, mode_t(Mode));
-    if (!FD.valid())
-      return Fail("create", lastError());
-    if (std::error_code EC = writeAll(FD.get(), R.Entry->Payload->getBuffer()))
-      return Fail("write", EC);
+    UniqueFD fd =
+        openFile(temp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, static_cast<mode_t>(mode));
+    if (!fd.valid())
+      return fail("create", lastError());
+    if (std::error_code ec = writeAll(fd.get(), r.entry->payload->getBuffer()))
+      return fail("write", ec);
     // The umask may have cut the mode; the caller asked for it exactly.
-    if (::fchmod(FD.get(), mode_t(Mode)) != 0)
-      return Fail("chmod", lastError());
-    if (std::error_code EC = FD.close())
-      return Fail("close", EC);
+    if (::fchmod(fd.get(), static_cast<mode_t>(mode)) != 0)
+      return fail("chmod", lastError());
+    if (std::error_code ec = fd.close())
+      return fail("close", ec);
   }
-  if (::rename(Temp.c_str(), Path.str().c_str()) != 0)
-    return Fail("rename", lastError());
-  return R;
+  if (::rename(temp.c_str(), path.str().c_str()) != 0)
+    return fail("rename", lastError());
+  return r;
 }
 
 KeyLockResult CacheBackend::lockKey(const CacheKey &, std::chrono::milliseconds) {
-  KeyLockResult R;
-  R.Result = KeyLockResult::State::Unsupported;
-  R.Detail = describe() + " has no key locks";
-  return R;
+  KeyLockResult r;
+  r.result = KeyLockResult::State::Unsupported;
+  r.detail = describe() + " has no key locks";
+  return r;
 }
 
 KeyLockResult CacheBackend::adoptKeyLock(const CacheKey &, int) {
-  KeyLockResult R;
-  R.Result = KeyLockResult::State::Failed;
-  R.Detail = describe() + " has no key locks";
-  return R;
+  KeyLockResult r;
+  r.result = KeyLockResult::State::Failed;
+  r.detail = describe() + " has no key locks";
+  return r;
 }
 
 llvm::ErrorOr<CacheStats> CacheBackend::persistentStats() const { return processStats(); }
@@ -101,8 +102,8 @@ std::vector<std::pair<std::string, std::string>> CacheBackend::status() { return
 // Sizes and durations
 //===----------------------------------------------------------------------===//
 
-std::optional<AccessMode> qshape::cache::parseAccessMode(llvm::StringRef Text) {
-  return llvm::StringSwitch<std::optional<AccessMode>>(Text)
+std::optional<AccessMode> qshape::cache::parseAccessMode(llvm::StringRef text) {
+  return llvm::StringSwitch<std::optional<AccessMode>>(text)
       .Case("off", AccessMode::Off)
       .Case("read", AccessMode::Read)
       .Case("write", AccessMode::Write)
@@ -110,8 +111,8 @@ std::optional<AccessMode> qshape::cache::parseAccessMode(llvm::StringRef Text) {
       .Default(std::nullopt);
 }
 
-llvm::StringRef qshape::cache::getAccessModeName(AccessMode Mode) {
-  switch (Mode) {
+llvm::StringRef qshape::cache::getAccessModeName(AccessMode mode) {
+  switch (mode) {
   case AccessMode::Off:
     return "off";
   case AccessMode::Read:
@@ -124,90 +125,90 @@ llvm::StringRef qshape::cache::getAccessModeName(AccessMode Mode) {
   return "off";
 }
 
-std::optional<uint64_t> qshape::cache::parseSize(llvm::StringRef Text) {
-  Text = Text.trim();
-  size_t NumberEnd = Text.find_first_not_of("0123456789.");
-  llvm::StringRef Number = Text.take_front(NumberEnd);
-  llvm::StringRef Suffix = Text.drop_front(Number.size());
-  if (Number.empty() || Number.count('.') > 1 || Number == ".")
+std::optional<uint64_t> qshape::cache::parseSize(llvm::StringRef text) {
+  text = text.trim();
+  size_t numberEnd = text.find_first_not_of("0123456789.");
+  llvm::StringRef number = text.take_front(numberEnd);
+  llvm::StringRef suffix = text.drop_front(number.size());
+  if (number.empty() || number.count('.') > 1 || number == ".")
     return std::nullopt;
-  Suffix.consume_back("B") || Suffix.consume_back("b");
-  if (!Suffix.empty() && Suffix.size() > 1)
-    if (!Suffix.consume_back("i"))
+  suffix.consume_back("B") || suffix.consume_back("b");
+  if (!suffix.empty() && suffix.size() > 1)
+    if (!suffix.consume_back("i"))
       return std::nullopt;
-  unsigned Shift = 0;
-  if (!Suffix.empty()) {
-    switch (llvm::toLower(Suffix[0])) {
+  unsigned shift = 0;
+  if (!suffix.empty()) {
+    switch (llvm::toLower(suffix[0])) {
     case 'k':
-      Shift = 10;
+      shift = 10;
       break;
     case 'm':
-      Shift = 20;
+      shift = 20;
       break;
     case 'g':
-      Shift = 30;
+      shift = 30;
       break;
     case 't':
-      Shift = 40;
+      shift = 40;
       break;
     default:
       return std::nullopt;
     }
-    if (Suffix.size() != 1)
+    if (suffix.size() != 1)
       return std::nullopt;
   }
-  if (!Number.contains('.')) {
-    uint64_t Value;
-    if (Number.getAsInteger(10, Value) || (Shift && Value > (UINT64_MAX >> Shift)))
+  if (!number.contains('.')) {
+    uint64_t value;
+    if (number.getAsInteger(10, value) || (shift && value > (UINT64_MAX >> shift)))
       return std::nullopt;
-    return Value << Shift;
+    return value << shift;
   }
-  double Value = std::strtod(Number.str().c_str(), nullptr);
-  double Bytes = std::ldexp(Value, int(Shift));
-  if (!(Bytes >= 0) || Bytes >= 1.8e19)
+  double value = std::strtod(number.str().c_str(), nullptr);
+  double bytes = std::ldexp(value, static_cast<int>(shift));
+  if (!(bytes >= 0) || bytes >= 1.8e19)
     return std::nullopt;
-  return uint64_t(Bytes);
+  return static_cast<uint64_t>(bytes);
 }
 
-std::string qshape::cache::formatSize(uint64_t Bytes) {
-  static const char *Units[] = {"KiB", "MiB", "GiB", "TiB", "PiB"};
-  if (Bytes < 1024)
-    return std::to_string(Bytes) + " B";
-  double Value = double(Bytes) / 1024;
-  size_t Unit = 0;
-  while (Value >= 1024 && Unit + 1 < std::size(Units)) {
-    Value /= 1024;
-    ++Unit;
+std::string qshape::cache::formatSize(uint64_t bytes) {
+  static const char *units[] = {"KiB", "MiB", "GiB", "TiB", "PiB"};
+  if (bytes < 1024)
+    return std::to_string(bytes) + " B";
+  double value = static_cast<double>(bytes) / 1024;
+  size_t unit = 0;
+  while (value >= 1024 && unit + 1 < std::size(units)) {
+    value /= 1024;
+    ++unit;
   }
-  std::string Text;
-  llvm::raw_string_ostream(Text) << llvm::format("%.1f ", Value) << Units[Unit];
-  return Text;
+  std::string text;
+  llvm::raw_string_ostream(text) << llvm::format("%.1f ", value) << units[unit];
+  return text;
 }
 
-std::optional<uint64_t> qshape::cache::parseDurationMs(llvm::StringRef Text, uint64_t BareUnitMs) {
-  Text = Text.trim();
-  size_t NumberEnd = Text.find_first_not_of("0123456789");
-  llvm::StringRef Number = Text.take_front(NumberEnd);
-  llvm::StringRef Unit = Text.drop_front(Number.size());
-  uint64_t Value;
-  if (Number.empty() || Number.getAsInteger(10, Value))
+std::optional<uint64_t> qshape::cache::parseDurationMs(llvm::StringRef text, uint64_t bareUnitMs) {
+  text = text.trim();
+  size_t numberEnd = text.find_first_not_of("0123456789");
+  llvm::StringRef number = text.take_front(numberEnd);
+  llvm::StringRef unit = text.drop_front(number.size());
+  uint64_t value;
+  if (number.empty() || number.getAsInteger(10, value))
     return std::nullopt;
-  uint64_t Scale;
-  if (Unit.empty())
-    Scale = BareUnitMs;
-  else if (Unit == "ms")
-    Scale = 1;
-  else if (Unit == "s")
-    Scale = 1000;
-  else if (Unit == "m" || Unit == "min")
-    Scale = 60 * 1000;
-  else if (Unit == "h")
-    Scale = 3600 * 1000;
-  else if (Unit == "d")
-    Scale = 24 * 3600 * 1000;
+  uint64_t scale;
+  if (unit.empty())
+    scale = bareUnitMs;
+  else if (unit == "ms")
+    scale = 1;
+  else if (unit == "s")
+    scale = kMsPerSecond;
+  else if (unit == "m" || unit == "min")
+    scale = kMsPerMinute;
+  else if (unit == "h")
+    scale = kMsPerHour;
+  else if (unit == "d")
+    scale = kMsPerDay;
   else
     return std::nullopt;
-  if (Value > UINT64_MAX / Scale)
+  if (value > UINT64_MAX / scale)
     return std::nullopt;
-  return Value * Scale;
+  return value * scale;
 }

@@ -19,19 +19,19 @@ using namespace qshape::cache::fileutil;
 namespace endian = llvm::support::endian;
 
 namespace {
-constexpr char Magic[8] = {'Q', 'S', 'H', 'C', 'A', 'C', 'H', 'E'};
-constexpr size_t TagOffset = 112;
-constexpr size_t ProducerLengthOffset = 144;
-constexpr size_t FixedPartSize = 146; // up to the producer string
-constexpr size_t HeaderChecksumSize = 16;
-constexpr size_t MinHeaderSize = FixedPartSize + HeaderChecksumSize;
-constexpr size_t MaxHeaderSize = MinHeaderSize + MaxProducerLength;
+constexpr char kMagic[8] = {'Q', 'S', 'H', 'C', 'A', 'C', 'H', 'E'};
+constexpr size_t kTagOffset = 112;
+constexpr size_t kProducerLengthOffset = 144;
+constexpr size_t kFixedPartSize = 146; // up to the producer string
+constexpr size_t kHeaderChecksumSize = 16;
+constexpr size_t kMinHeaderSize = kFixedPartSize + kHeaderChecksumSize;
+constexpr size_t kMaxHeaderSize = kMinHeaderSize + kMaxProducerLength;
 
 struct KindName {
-  PayloadKind Kind;
-  const char *Name;
+  PayloadKind kind;
+  const char *name;
 };
-constexpr KindName KindNames[] = {
+constexpr KindName kKindNames[] = {
     {PayloadKind::Blob, "blob"},
     {PayloadKind::MLIRText, "mlir"},
     {PayloadKind::MLIRBytecode, "mlirbc"},
@@ -41,83 +41,84 @@ constexpr KindName KindNames[] = {
     {PayloadKind::SharedLibrary, "shared-lib"},
 };
 
-std::array<uint8_t, HeaderChecksumSize> headerChecksum(llvm::StringRef Bytes) {
-  return llvm::BLAKE3::hash<HeaderChecksumSize>(llvm::arrayRefFromStringRef(Bytes));
+std::array<uint8_t, kHeaderChecksumSize> headerChecksum(llvm::StringRef bytes) {
+  return llvm::BLAKE3::hash<kHeaderChecksumSize>(llvm::arrayRefFromStringRef(bytes));
 }
 
-/// Decodes the header at the start of \p Bytes (which holds at least the
+/// Decodes the header at the start of \p bytes (which holds at least the
 /// whole header when the file is long enough). Returns an error text for
 /// corrupt headers.
-std::optional<std::string> decodeHeader(llvm::StringRef Bytes, EntryHeader &H) {
-  if (Bytes.size() < MinHeaderSize)
-    return "truncated header (" + std::to_string(Bytes.size()) + " bytes)";
-  const uint8_t *P = reinterpret_cast<const uint8_t *>(Bytes.data());
-  if (std::memcmp(P, Magic, sizeof(Magic)) != 0)
+std::optional<std::string> decodeHeader(llvm::StringRef bytes, EntryHeader &h) {
+  if (bytes.size() < kMinHeaderSize)
+    return "truncated header (" + std::to_string(bytes.size()) + " bytes)";
+  const auto *p = reinterpret_cast<const uint8_t *>(bytes.data());
+  if (std::memcmp(p, kMagic, sizeof(kMagic)) != 0)
     return std::string("bad magic (not a qshape cache entry)");
-  H.FormatVersion = endian::read32le(P + 8);
-  if (H.FormatVersion != EntryFormatVersion)
-    return "unsupported format version " + std::to_string(H.FormatVersion) +
-           " (this build reads version " + std::to_string(EntryFormatVersion) + ")";
-  H.HeaderSize = endian::read32le(P + 12);
-  size_t ProducerLength = endian::read16le(P + ProducerLengthOffset);
-  if (ProducerLength > MaxProducerLength ||
-      H.HeaderSize != FixedPartSize + ProducerLength + HeaderChecksumSize)
+  h.FormatVersion = endian::read32le(p + 8);
+  if (h.FormatVersion != kEntryFormatVersion)
+    return "unsupported format version " + std::to_string(h.FormatVersion) +
+           " (this build reads version " + std::to_string(kEntryFormatVersion) + ")";
+  h.HeaderSize = endian::read32le(p + 12);
+  size_t producerLength = endian::read16le(p + kProducerLengthOffset);
+  if (producerLength > kMaxProducerLength ||
+      h.HeaderSize != kFixedPartSize + producerLength + kHeaderChecksumSize)
     return std::string("inconsistent header size");
-  if (Bytes.size() < H.HeaderSize)
-    return "truncated header (" + std::to_string(Bytes.size()) + " of " +
-           std::to_string(H.HeaderSize) + " bytes)";
-  size_t ChecksumOffset = FixedPartSize + ProducerLength;
-  auto Expected = headerChecksum(Bytes.take_front(ChecksumOffset));
-  if (std::memcmp(Expected.data(), P + ChecksumOffset, HeaderChecksumSize) != 0)
+  if (bytes.size() < h.HeaderSize)
+    return "truncated header (" + std::to_string(bytes.size()) + " of " +
+           std::to_string(h.HeaderSize) + " bytes)";
+  size_t checksumOffset = kFixedPartSize + producerLength;
+  auto expected = headerChecksum(bytes.take_front(checksumOffset));
+  if (std::memcmp(expected.data(), p + checksumOffset, kHeaderChecksumSize) != 0)
     return std::string("header checksum mismatch");
-  std::memcpy(H.Key.data(), P + 16, H.Key.size());
-  H.Kind = endian::read32le(P + 48);
-  H.Flags = endian::read32le(P + 52);
-  if (H.Flags & ~(EntryFlagTagged | EntryFlagFetched))
-    return "unknown flags 0x" + llvm::utohexstr(H.Flags);
-  H.PayloadSize = endian::read64le(P + 56);
-  std::memcpy(H.PayloadHash.data(), P + 64, H.PayloadHash.size());
-  H.CompileTimeMs = endian::read64le(P + 96);
-  H.CreationTime = endian::read64le(P + 104);
-  std::memcpy(H.Tag.data(), P + TagOffset, H.Tag.size());
-  H.Producer = Bytes.substr(FixedPartSize, ProducerLength).str();
+  std::memcpy(h.Key.data(), p + 16, h.Key.size());
+  h.Kind = endian::read32le(p + 48);
+  h.Flags = endian::read32le(p + 52);
+  if (h.Flags & ~(kEntryFlagTagged | kEntryFlagFetched))
+    return "unknown flags 0x" + llvm::utohexstr(h.Flags);
+  h.PayloadSize = endian::read64le(p + 56);
+  std::memcpy(h.PayloadHash.data(), p + 64, h.PayloadHash.size());
+  h.CompileTimeMs = endian::read64le(p + 96);
+  h.CreationTime = endian::read64le(p + 104);
+  std::memcpy(h.Tag.data(), p + kTagOffset, h.Tag.size());
+  h.Producer = bytes.substr(kFixedPartSize, producerLength).str();
   return std::nullopt;
 }
 
-EntryReadResult failure(ReadStatus Status, std::string Detail, uint64_t FileSize = 0) {
-  EntryReadResult R;
-  R.Status = Status;
-  R.Detail = std::move(Detail);
-  R.FileSize = FileSize;
-  return R;
+EntryReadResult failure(ReadStatus status, std::string detail, uint64_t fileSize = 0) {
+  EntryReadResult r;
+  r.Status = status;
+  r.Detail = std::move(detail);
+  r.fileSize = fileSize;
+  return r;
 }
 
 /// The checks that need the whole entry's size: the key asked for and the
-/// payload size. \p What names the container in messages ("file", "value").
-std::optional<std::string> checkFraming(const EntryHeader &H, uint64_t Size,
-                                        const CacheKey *ExpectedKey, llvm::StringRef What) {
-  if (ExpectedKey && H.Key != ExpectedKey->bytes())
-    return "header holds key blake3:" + toHex(H.Key) + ", not the requested one";
-  if (Size < H.HeaderSize || H.PayloadSize != Size - H.HeaderSize)
-    return (What + " is " + llvm::Twine(Size) + " bytes, header promises " +
-            llvm::Twine(uint64_t(H.HeaderSize) + H.PayloadSize) +
-            (Size < uint64_t(H.HeaderSize) + H.PayloadSize ? " (truncated)" : " (trailing bytes)"))
+/// payload size. \p what names the container in messages ("file", "value").
+std::optional<std::string> checkFraming(const EntryHeader &h, uint64_t size,
+                                        const CacheKey *expectedKey, llvm::StringRef what) {
+  if (expectedKey && h.Key != expectedKey->bytes())
+    return "header holds key blake3:" + toHex(h.Key) + ", not the requested one";
+  if (size < h.HeaderSize || h.PayloadSize != size - h.HeaderSize)
+    return (what + " is " + llvm::Twine(size) + " bytes, header promises " +
+            llvm::Twine(static_cast<uint64_t>(h.HeaderSize) + h.PayloadSize) +
+            (size < static_cast<uint64_t>(h.HeaderSize) + h.PayloadSize ? " (truncated)"
+                                                                        : " (trailing bytes)"))
         .str();
   return std::nullopt;
 }
 } // namespace
 
-std::string qshape::cache::payloadKindName(uint32_t Kind) {
-  for (const KindName &K : KindNames)
-    if (uint32_t(K.Kind) == Kind)
-      return K.Name;
-  return "kind-" + std::to_string(Kind);
+std::string qshape::cache::payloadKindName(uint32_t kind) {
+  for (const KindName &k : kKindNames)
+    if (static_cast<uint32_t>(k.kind) == kind)
+      return k.name;
+  return "kind-" + std::to_string(kind);
 }
 
-std::optional<PayloadKind> qshape::cache::parsePayloadKind(llvm::StringRef Name) {
-  for (const KindName &K : KindNames)
-    if (Name == K.Name)
-      return K.Kind;
+std::optional<PayloadKind> qshape::cache::parsePayloadKind(llvm::StringRef name) {
+  for (const KindName &k : kKindNames)
+    if (name == k.name)
+      return k.kind;
   return std::nullopt;
 }
 
@@ -125,140 +126,141 @@ llvm::StringRef qshape::cache::payloadKindNames() {
   return "blob, mlir, mlirbc, llvm-ir, llvm-bc, object, shared-lib";
 }
 
-std::string qshape::cache::encodeEntryHeader(EntryHeader &H) {
-  llvm::StringRef Producer = llvm::StringRef(H.Producer).take_front(MaxProducerLength);
-  H.HeaderSize = uint32_t(MinHeaderSize + Producer.size());
-  std::string Bytes(H.HeaderSize, '\0');
-  uint8_t *P = reinterpret_cast<uint8_t *>(Bytes.data());
-  std::memcpy(P, Magic, sizeof(Magic));
-  endian::write32le(P + 8, H.FormatVersion);
-  endian::write32le(P + 12, H.HeaderSize);
-  std::memcpy(P + 16, H.Key.data(), H.Key.size());
-  endian::write32le(P + 48, H.Kind);
-  endian::write32le(P + 52, H.Flags);
-  endian::write64le(P + 56, H.PayloadSize);
-  std::memcpy(P + 64, H.PayloadHash.data(), H.PayloadHash.size());
-  endian::write64le(P + 96, H.CompileTimeMs);
-  endian::write64le(P + 104, H.CreationTime);
-  std::memcpy(P + TagOffset, H.Tag.data(), H.Tag.size());
-  endian::write16le(P + ProducerLengthOffset, uint16_t(Producer.size()));
-  std::memcpy(P + FixedPartSize, Producer.data(), Producer.size());
-  size_t ChecksumOffset = FixedPartSize + Producer.size();
-  auto Checksum = headerChecksum(llvm::StringRef(Bytes).take_front(ChecksumOffset));
-  std::memcpy(P + ChecksumOffset, Checksum.data(), Checksum.size());
-  return Bytes;
+std::string qshape::cache::encodeEntryHeader(EntryHeader &h) {
+  llvm::StringRef producer = llvm::StringRef(h.Producer).take_front(kMaxProducerLength);
+  h.HeaderSize = static_cast<uint32_t>(kMinHeaderSize + producer.size());
+  std::string bytes(h.HeaderSize, '\0');
+  auto *p = reinterpret_cast<uint8_t *>(bytes.data());
+  std::memcpy(p, kMagic, sizeof(kMagic));
+  endian::write32le(p + 8, h.FormatVersion);
+  endian::write32le(p + 12, h.HeaderSize);
+  std::memcpy(p + 16, h.Key.data(), h.Key.size());
+  endian::write32le(p + 48, h.Kind);
+  endian::write32le(p + 52, h.Flags);
+  endian::write64le(p + 56, h.PayloadSize);
+  std::memcpy(p + 64, h.PayloadHash.data(), h.PayloadHash.size());
+  endian::write64le(p + 96, h.CompileTimeMs);
+  endian::write64le(p + 104, h.CreationTime);
+  std::memcpy(p + kTagOffset, h.Tag.data(), h.Tag.size());
+  endian::write16le(p + kProducerLengthOffset, static_cast<uint16_t>(producer.size()));
+  std::memcpy(p + kFixedPartSize, producer.data(), producer.size());
+  size_t checksumOffset = kFixedPartSize + producer.size();
+  auto checksum = headerChecksum(llvm::StringRef(bytes).take_front(checksumOffset));
+  std::memcpy(p + checksumOffset, checksum.data(), checksum.size());
+  return bytes;
 }
 
-EntryReadResult qshape::cache::readEntryFile(llvm::StringRef Path, const CacheKey *ExpectedKey,
-                                             ReadMode Mode) {
+EntryReadResult qshape::cache::readEntryFile(llvm::StringRef path, const CacheKey *expectedKey,
+                                             ReadMode mode) {
   // O_NOFOLLOW: an entry is never a symlink; O_NONBLOCK: a FIFO planted
   // under an entry name must not hang the compiler.
-  UniqueFD FD = openFile(Path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
-  if (!FD.valid()) {
+  UniqueFD fd = openFile(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
+  if (!fd.valid()) {
     if (errno == ENOENT)
       return failure(ReadStatus::NotFound, "");
     if (errno == ELOOP)
       return failure(ReadStatus::Corrupt, "entry is a symbolic link");
     return failure(ReadStatus::IOError,
-                   ("cannot open " + Path + ": " + describe(lastError())).str());
+                   ("cannot open " + path + ": " + describe(lastError())).str());
   }
-  struct stat St;
-  if (::fstat(FD.get(), &St) != 0)
+  struct stat st;
+  if (::fstat(fd.get(), &st) != 0)
     return failure(ReadStatus::IOError,
-                   ("cannot stat " + Path + ": " + describe(lastError())).str());
-  if (!S_ISREG(St.st_mode))
+                   ("cannot stat " + path + ": " + describe(lastError())).str());
+  if (!S_ISREG(st.st_mode))
     return failure(ReadStatus::Corrupt, "not a regular file");
-  uint64_t FileSize = uint64_t(St.st_size);
-  if (FileSize == 0)
-    return failure(ReadStatus::Corrupt, "empty file", FileSize);
+  auto fileSize = static_cast<uint64_t>(st.st_size);
+  if (fileSize == 0)
+    return failure(ReadStatus::Corrupt, "empty file", fileSize);
 
-  char HeaderBuffer[MaxHeaderSize];
-  llvm::ErrorOr<size_t> Got = readAt(FD.get(), HeaderBuffer, sizeof(HeaderBuffer), 0);
-  if (!Got)
+  char headerBuffer[kMaxHeaderSize];
+  llvm::ErrorOr<size_t> got = readAt(fd.get(), headerBuffer, sizeof(headerBuffer), 0);
+  if (!got)
     return failure(ReadStatus::IOError,
-                   ("cannot read " + Path + ": " + describe(Got.getError())).str(), FileSize);
-  llvm::StringRef Prefix(HeaderBuffer, *Got);
+                   ("cannot read " + path + ": " + describe(got.getError())).str(), fileSize);
+  llvm::StringRef prefix(headerBuffer, *got);
 
-  EntryReadResult R;
-  R.FileSize = FileSize;
-  EntryHeader H;
-  if (std::optional<std::string> Problem = decodeHeader(Prefix, H))
-    return failure(ReadStatus::Corrupt, *Problem, FileSize);
-  R.Header = H;
-  auto Corrupt = [&](std::string Detail) {
-    R.Status = ReadStatus::Corrupt;
-    R.Detail = std::move(Detail);
-    return std::move(R);
+  EntryReadResult r;
+  r.fileSize = fileSize;
+  EntryHeader h;
+  if (std::optional<std::string> problem = decodeHeader(prefix, h))
+    return failure(ReadStatus::Corrupt, *problem, fileSize);
+  r.Header = h;
+  auto corrupt = [&](std::string detail) {
+    r.Status = ReadStatus::Corrupt;
+    r.Detail = std::move(detail);
+    return std::move(r);
   };
-  if (std::optional<std::string> Problem = checkFraming(H, FileSize, ExpectedKey, "file"))
-    return Corrupt(std::move(*Problem));
-  if (Mode == ReadMode::HeaderOnly) {
-    R.Status = ReadStatus::Ok;
-    return R;
+  if (std::optional<std::string> problem = checkFraming(h, fileSize, expectedKey, "file"))
+    return corrupt(std::move(*problem));
+  if (mode == ReadMode::HeaderOnly) {
+    r.Status = ReadStatus::Ok;
+    return r;
   }
 
   // The payload size is now bounded by the real file size.
-  std::unique_ptr<llvm::WritableMemoryBuffer> Buffer;
-  std::vector<char> Chunk;
-  if (Mode == ReadMode::Load) {
-    Buffer = llvm::WritableMemoryBuffer::getNewUninitMemBuffer(size_t(H.PayloadSize), Path);
-    if (!Buffer)
+  std::unique_ptr<llvm::WritableMemoryBuffer> buffer;
+  std::vector<char> chunk;
+  if (mode == ReadMode::Load) {
+    buffer =
+        llvm::WritableMemoryBuffer::getNewUninitMemBuffer(static_cast<size_t>(h.PayloadSize), path);
+    if (!buffer)
       return failure(ReadStatus::IOError,
-                     "cannot allocate " + std::to_string(H.PayloadSize) + " bytes for the payload",
-                     FileSize);
+                     "cannot allocate " + std::to_string(h.PayloadSize) + " bytes for the payload",
+                     fileSize);
   } else {
-    Chunk.resize(1 << 20);
+    chunk.resize(1 << 20);
   }
-  llvm::BLAKE3 Hasher;
-  uint64_t Done = 0;
-  while (Done < H.PayloadSize) {
-    size_t Want = size_t(std::min<uint64_t>(H.PayloadSize - Done, 1 << 20));
-    char *Dest = Buffer ? Buffer->getBufferStart() + Done : Chunk.data();
-    llvm::ErrorOr<size_t> N = readAt(FD.get(), Dest, Want, H.HeaderSize + Done);
-    if (!N)
+  llvm::BLAKE3 hasher;
+  uint64_t done = 0;
+  while (done < h.PayloadSize) {
+    size_t want = static_cast<size_t>(std::min<uint64_t>(h.PayloadSize - done, 1 << 20));
+    char *dest = buffer ? buffer->getBufferStart() + done : chunk.data();
+    llvm::ErrorOr<size_t> n = readAt(fd.get(), dest, want, h.HeaderSize + done);
+    if (!n)
       return failure(ReadStatus::IOError,
-                     ("cannot read " + Path + ": " + describe(N.getError())).str(), FileSize);
-    if (*N != Want) // shrank while we read it
-      return Corrupt("file shrank while being read (truncated)");
-    Hasher.update(llvm::StringRef(Dest, Want));
-    Done += Want;
+                     ("cannot read " + path + ": " + describe(n.getError())).str(), fileSize);
+    if (*n != want) // shrank while we read it
+      return corrupt("file shrank while being read (truncated)");
+    hasher.update(llvm::StringRef(dest, want));
+    done += want;
   }
-  if (Hasher.final<CacheKey::NumBytes>() != H.PayloadHash)
-    return Corrupt("payload checksum mismatch");
-  R.Status = ReadStatus::Ok;
-  if (Buffer)
-    R.Payload = std::move(Buffer);
-  return R;
+  if (hasher.final<CacheKey::NumBytes>() != h.PayloadHash)
+    return corrupt("payload checksum mismatch");
+  r.Status = ReadStatus::Ok;
+  if (buffer)
+    r.Payload = std::move(buffer);
+  return r;
 }
 
-EntryReadResult qshape::cache::decodeEntry(llvm::StringRef Bytes, const CacheKey *ExpectedKey,
-                                           ReadMode Mode) {
-  if (Bytes.empty())
+EntryReadResult qshape::cache::decodeEntry(llvm::StringRef bytes, const CacheKey *expectedKey,
+                                           ReadMode mode) {
+  if (bytes.empty())
     return failure(ReadStatus::Corrupt, "empty value", 0);
-  EntryHeader H;
-  if (std::optional<std::string> Problem = decodeHeader(Bytes.take_front(MaxHeaderSize), H))
-    return failure(ReadStatus::Corrupt, *Problem, Bytes.size());
-  EntryReadResult R;
-  R.FileSize = Bytes.size();
-  R.Header = H;
-  if (std::optional<std::string> Problem = checkFraming(H, Bytes.size(), ExpectedKey, "value")) {
-    R.Status = ReadStatus::Corrupt;
-    R.Detail = std::move(*Problem);
-    return R;
+  EntryHeader h;
+  if (std::optional<std::string> problem = decodeHeader(bytes.take_front(kMaxHeaderSize), h))
+    return failure(ReadStatus::Corrupt, *problem, bytes.size());
+  EntryReadResult r;
+  r.fileSize = bytes.size();
+  r.Header = h;
+  if (std::optional<std::string> problem = checkFraming(h, bytes.size(), expectedKey, "value")) {
+    r.Status = ReadStatus::Corrupt;
+    r.Detail = std::move(*problem);
+    return r;
   }
-  R.Status = ReadStatus::Ok;
-  if (Mode == ReadMode::HeaderOnly)
-    return R;
-  llvm::StringRef Payload = Bytes.drop_front(H.HeaderSize);
-  if (llvm::BLAKE3::hash<CacheKey::NumBytes>(llvm::arrayRefFromStringRef(Payload)) !=
-      H.PayloadHash) {
-    R.Status = ReadStatus::Corrupt;
-    R.Detail = "payload checksum mismatch";
-    return R;
+  r.Status = ReadStatus::Ok;
+  if (mode == ReadMode::HeaderOnly)
+    return r;
+  llvm::StringRef payload = bytes.drop_front(h.HeaderSize);
+  if (llvm::BLAKE3::hash<CacheKey::NumBytes>(llvm::arrayRefFromStringRef(payload)) !=
+      h.PayloadHash) {
+    r.Status = ReadStatus::Corrupt;
+    r.Detail = "payload checksum mismatch";
+    return r;
   }
-  if (Mode == ReadMode::Load)
-    R.Payload = llvm::MemoryBuffer::getMemBufferCopy(Payload, "cache entry");
-  return R;
+  if (mode == ReadMode::Load)
+    r.Payload = llvm::MemoryBuffer::getMemBufferCopy(payload, "cache entry");
+  return r;
 }
 
 //===----------------------------------------------------------------------===//
@@ -268,96 +270,96 @@ EntryReadResult qshape::cache::decodeEntry(llvm::StringRef Bytes, const CacheKey
 namespace {
 // BLAKE3's derive-key context: globally unique, fixed forever, so the same
 // secret gives an unrelated key in any other use.
-constexpr const char *TagKeyContext = "qshape-cache 2026-12 remote entry authenticity tag v1";
+constexpr const char *kTagKeyContext = "qshape-cache 2026-12 remote entry authenticity tag v1";
 } // namespace
 
-std::optional<EntryTagKey> EntryTagKey::fromSecret(llvm::StringRef Secret) {
-  if (Secret.size() < MinSecretLength)
+std::optional<EntryTagKey> EntryTagKey::fromSecret(llvm::StringRef secret) {
+  if (secret.size() < kMinSecretLength)
     return std::nullopt;
-  llvm_blake3_hasher Hasher;
-  llvm_blake3_hasher_init_derive_key(&Hasher, TagKeyContext);
-  llvm_blake3_hasher_update(&Hasher, Secret.data(), Secret.size());
-  CacheKey::Digest Key;
-  llvm_blake3_hasher_finalize(&Hasher, Key.data(), Key.size());
-  return EntryTagKey(Key);
+  llvm_blake3_hasher hasher;
+  llvm_blake3_hasher_init_derive_key(&hasher, kTagKeyContext);
+  llvm_blake3_hasher_update(&hasher, secret.data(), secret.size());
+  CacheKey::Digest key;
+  llvm_blake3_hasher_finalize(&hasher, key.data(), key.size());
+  return EntryTagKey(key);
 }
 
-CacheKey::Digest EntryTagKey::tagOf(const EntryHeader &Header) const {
-  EntryHeader Unsigned = Header;
+CacheKey::Digest EntryTagKey::tagOf(const EntryHeader &header) const {
+  EntryHeader toSign = header;
   // The tagged flag is part of what is signed; the fetched flag is set by
   // the reader's own directory after the tag was made.
-  Unsigned.Flags = (Unsigned.Flags | EntryFlagTagged) & ~EntryFlagFetched;
-  Unsigned.Tag = {};
-  std::string Bytes = encodeEntryHeader(Unsigned);
-  llvm_blake3_hasher Hasher;
-  llvm_blake3_hasher_init_keyed(&Hasher, Key.data());
+  toSign.Flags = (toSign.Flags | kEntryFlagTagged) & ~kEntryFlagFetched;
+  toSign.Tag = {};
+  std::string bytes = encodeEntryHeader(toSign);
+  llvm_blake3_hasher hasher;
+  llvm_blake3_hasher_init_keyed(&hasher, key.data());
   // The header checksum at the end depends on the tag: leave it out.
-  llvm_blake3_hasher_update(&Hasher, Bytes.data(), Bytes.size() - HeaderChecksumSize);
-  CacheKey::Digest Tag;
-  llvm_blake3_hasher_finalize(&Hasher, Tag.data(), Tag.size());
-  return Tag;
+  llvm_blake3_hasher_update(&hasher, bytes.data(), bytes.size() - kHeaderChecksumSize);
+  CacheKey::Digest tag;
+  llvm_blake3_hasher_finalize(&hasher, tag.data(), tag.size());
+  return tag;
 }
 
-void EntryTagKey::sign(EntryHeader &Header) const {
-  Header.Tag = tagOf(Header);
-  Header.Flags |= EntryFlagTagged;
+void EntryTagKey::sign(EntryHeader &header) const {
+  header.Tag = tagOf(header);
+  header.Flags |= kEntryFlagTagged;
 }
 
-bool EntryTagKey::verifies(const EntryHeader &Header) const {
-  if (!Header.tagged())
+bool EntryTagKey::verifies(const EntryHeader &header) const {
+  if (!header.tagged())
     return false;
-  CacheKey::Digest Expected = tagOf(Header);
-  uint8_t Difference = 0;
-  for (size_t I = 0; I < Expected.size(); ++I)
-    Difference |= uint8_t(Expected[I] ^ Header.Tag[I]);
-  return Difference == 0;
+  CacheKey::Digest expected = tagOf(header);
+  uint8_t difference = 0;
+  for (size_t i = 0; i < expected.size(); ++i)
+    difference |= static_cast<uint8_t>(expected[i] ^ header.Tag[i]);
+  return difference == 0;
 }
 
-void qshape::cache::checkEntryTag(EntryReadResult &Result, const EntryTagKey *TagKey) {
-  if (!TagKey || Result.Status != ReadStatus::Ok)
+void qshape::cache::checkEntryTag(EntryReadResult &result, const EntryTagKey *tagKey) {
+  if (!tagKey || result.Status != ReadStatus::Ok || !result.Header)
     return;
-  const EntryHeader &H = *Result.Header;
-  if (TagKey->verifies(H))
+  const EntryHeader &h = *result.Header;
+  if (tagKey->verifies(h))
     return;
-  Result.Status = ReadStatus::Refused;
-  Result.Payload.reset();
-  Result.Detail = H.tagged() ? "its authenticity tag does not verify with "
+  result.Status = ReadStatus::Refused;
+  result.Payload.reset();
+  result.Detail = h.tagged() ? "its authenticity tag does not verify with "
                                "QSHAPE_CACHE_REMOTE_KEY (written with another key, or "
                                "altered)"
                              : "it carries no authenticity tag (written by a client "
                                "without QSHAPE_CACHE_REMOTE_KEY)";
 }
 
-void FetchedEntryPolicy::check(EntryReadResult &Result) const {
-  if (Result.Status != ReadStatus::Ok || !Result.Header->fetched())
+void FetchedEntryPolicy::check(EntryReadResult &result) const {
+  if (result.Status != ReadStatus::Ok || !result.Header || !result.Header->fetched())
     return;
-  if (TagKey) {
-    checkEntryTag(Result, &*TagKey);
-    if (Result.Status == ReadStatus::Refused)
-      Result.Detail = "fetched from a remote cache, and " + Result.Detail;
+  if (tagKey) {
+    checkEntryTag(result, &*tagKey);
+    if (result.Status == ReadStatus::Refused)
+      result.Detail = "fetched from a remote cache, and " + result.Detail;
     return;
   }
-  if (TrustUntagged)
+  if (trustUntagged)
     return;
-  Result.Status = ReadStatus::Refused;
-  Result.Payload.reset();
-  Result.Detail = "fetched from a remote cache, which is not trusted now: set "
+  result.Status = ReadStatus::Refused;
+  result.Payload.reset();
+  result.Detail = "fetched from a remote cache, which is not trusted now: set "
                   "QSHAPE_CACHE_REMOTE_KEY to the team's key (or "
                   "QSHAPE_CACHE_REMOTE_INSECURE=1 to trust every writer)";
 }
 
-EntryHeader qshape::cache::makeEntryHeader(const CacheKey &Key, PayloadKind Kind,
-                                           llvm::StringRef Payload, uint64_t CompileTimeMs,
-                                           const EntryTagKey *TagKey) {
-  EntryHeader H;
-  H.Key = Key.bytes();
-  H.Kind = uint32_t(Kind);
-  H.PayloadSize = Payload.size();
-  H.PayloadHash = llvm::BLAKE3::hash<CacheKey::NumBytes>(llvm::arrayRefFromStringRef(Payload));
-  H.CompileTimeMs = CompileTimeMs;
-  H.CreationTime = uint64_t(fileutil::nowSeconds());
-  H.Producer = getProducerVersion().str();
-  if (TagKey)
-    TagKey->sign(H);
-  return H;
+EntryHeader qshape::cache::makeEntryHeader(const CacheKey &key, PayloadKind kind,
+                                           llvm::StringRef payload, uint64_t compileTimeMs,
+                                           const EntryTagKey *tagKey) {
+  EntryHeader h;
+  h.Key = key.bytes();
+  h.Kind = static_cast<uint32_t>(kind);
+  h.PayloadSize = payload.size();
+  h.PayloadHash = llvm::BLAKE3::hash<CacheKey::NumBytes>(llvm::arrayRefFromStringRef(payload));
+  h.CompileTimeMs = compileTimeMs;
+  h.CreationTime = static_cast<uint64_t>(fileutil::nowSeconds());
+  h.Producer = getProducerVersion().str();
+  if (tagKey)
+    tagKey->sign(h);
+  return h;
 }

@@ -31,130 +31,130 @@ using namespace qshape::cache;
 bool qshape::cache::haveRedisSupport() { return QSHAPE_HAVE_HIREDIS; }
 
 llvm::Expected<std::unique_ptr<CacheBackend>>
-qshape::cache::openCacheBackend(llvm::StringRef Url, const DirectoryOptions &Local,
-                                CounterSink Sink) {
-  llvm::StringRef Text = Url.trim();
-  if (Text.consume_front("file:")) {
+qshape::cache::openCacheBackend(llvm::StringRef url, const DirectoryOptions &local,
+                                CounterSink sink) {
+  llvm::StringRef text = url.trim();
+  if (text.consume_front("file:")) {
     // file:///abs/path and file:/abs/path both name /abs/path.
-    if (Text.starts_with("//"))
-      Text = Text.drop_front(2);
-    DirectoryOptions Options = Local;
-    Options.Directory = Text.str();
-    return std::make_unique<DirectoryCache>(std::move(Options));
+    if (text.starts_with("//"))
+      text = text.drop_front(2);
+    DirectoryOptions options = local;
+    options.directory = text.str();
+    return std::make_unique<DirectoryCache>(std::move(options));
   }
-  if (Text.starts_with("redis://") || Text.starts_with("rediss://")) {
-    llvm::Expected<RemoteOptions> Options = RemoteOptions::parse(Text);
-    if (!Options)
-      return Options.takeError();
+  if (text.starts_with("redis://") || text.starts_with("rediss://")) {
+    llvm::Expected<RemoteOptions> options = RemoteOptions::parse(text);
+    if (!options)
+      return options.takeError();
 #if QSHAPE_HAVE_HIREDIS
-    return createRedisCache(std::move(*Options), std::move(Sink));
+    return createRedisCache(std::move(*options), std::move(sink));
 #else
     return configError("'" + Options->describe() +
                        "': this qshape was built without Redis support "
                        "(configure with libhiredis-dev installed)");
 #endif
   }
-  return configError("'" + Url + "' is not a cache URL; use file:DIR or " + RemoteSyntax);
+  return configError("'" + url + "' is not a cache URL; use file:DIR or " + kRemoteSyntax);
 }
 
 namespace {
 /// The backends of openCache(), one per configuration and process. Leaked on
 /// purpose: passes may run from static destructors' time in plugin hosts.
 struct Registry {
-  std::mutex Mutex;
-  std::map<std::string, std::shared_ptr<CacheBackend>> Opened;
+  std::mutex mutex;
+  std::map<std::string, std::shared_ptr<CacheBackend>> opened;
 };
 Registry &registry() {
-  static Registry *R = new Registry();
-  return *R;
+  static auto *r = new Registry();
+  return *r;
 }
 
-std::string absoluteDirectory(llvm::StringRef Dir) {
-  llvm::SmallString<256> Path(Dir.empty() ? defaultCacheDirectory() : Dir);
-  if (!Path.empty() && !llvm::sys::fs::make_absolute(Path))
-    llvm::sys::path::remove_dots(Path, /*remove_dot_dot=*/true);
-  return std::string(Path);
+std::string absoluteDirectory(llvm::StringRef dir) {
+  llvm::SmallString<256> path(dir.empty() ? defaultCacheDirectory() : dir);
+  if (!path.empty() && !llvm::sys::fs::make_absolute(path))
+    llvm::sys::path::remove_dots(path, /*remove_dot_dot=*/true);
+  return std::string(path);
 }
 
 /// What distinguishes two configurations, secrets included (as a digest:
 /// the string stays in memory only).
-std::string registryKey(const CacheConfig &Config, const std::optional<RemoteOptions> &Remote) {
-  std::string Key = absoluteDirectory(Config.Local.Directory) + "\n" +
-                    std::to_string(Config.Local.MaxSizeBytes) +
-                    (Config.Local.DeferLookupStats ? " deferred-stats" : "");
+std::string registryKey(const CacheConfig &config, const std::optional<RemoteOptions> &remote) {
+  std::string key = absoluteDirectory(config.local.directory) + "\n" +
+                    std::to_string(config.local.maxSizeBytes) +
+                    (config.local.deferLookupStats ? " deferred-stats" : "");
   // Which fetched entries the directory serves (the key and mode of now).
-  FetchedEntryPolicy Fetched =
-      Config.Local.Fetched ? *Config.Local.Fetched : fetchedPolicyFromEnvironment();
-  Key += Fetched.TrustUntagged ? " trust-fetched" : "";
-  if (Fetched.TagKey) {
-    CacheKey::Digest Probe = Fetched.TagKey->tagOf(EntryHeader());
-    Key += " fetched-key " + toHex(llvm::BLAKE3::hash<CacheKey::NumBytes>(Probe));
+  FetchedEntryPolicy fetched =
+      config.local.fetched ? *config.local.fetched : fetchedPolicyFromEnvironment();
+  key += fetched.trustUntagged ? " trust-fetched" : "";
+  if (fetched.tagKey) {
+    CacheKey::Digest probe = fetched.tagKey->tagOf(EntryHeader());
+    key += " fetched-key " + toHex(llvm::BLAKE3::hash<CacheKey::NumBytes>(probe));
   }
-  if (Remote) {
-    llvm::BLAKE3 Secrets;
-    Secrets.update(Remote->Password);
-    if (Remote->TagKey) {
-      CacheKey::Digest Probe = Remote->TagKey->tagOf(EntryHeader());
-      Secrets.update(llvm::ArrayRef<uint8_t>(Probe));
+  if (remote) {
+    llvm::BLAKE3 secrets;
+    secrets.update(remote->password);
+    if (remote->tagKey) {
+      CacheKey::Digest probe = remote->tagKey->tagOf(EntryHeader());
+      secrets.update(llvm::ArrayRef<uint8_t>(probe));
     }
-    Key += "\n" + Remote->describe() + "\n" + toHex(Secrets.final<CacheKey::NumBytes>());
+    key += "\n" + remote->describe() + "\n" + toHex(secrets.final<CacheKey::NumBytes>());
   }
-  return Key;
+  return key;
 }
 } // namespace
 
-std::shared_ptr<CacheBackend> qshape::cache::openCache(const CacheConfig &Config,
-                                                       std::string *RemoteError) {
-  std::string Url = Config.Remote;
-  bool FromEnvironment = Url.empty();
-  if (FromEnvironment)
-    if (const char *Env = std::getenv("QSHAPE_CACHE_REMOTE"))
-      Url = Env;
-  Url = llvm::StringRef(Url).trim().str();
-  std::optional<RemoteOptions> Remote;
-  if (!Url.empty() && Url != "off") {
-    llvm::Expected<RemoteOptions> Parsed = RemoteOptions::parse(Url);
-    if (Parsed && !Parsed->TagKey && !insecureRemoteAllowed()) {
+std::shared_ptr<CacheBackend> qshape::cache::openCache(const CacheConfig &config,
+                                                       std::string *remoteError) {
+  std::string url = config.remote;
+  bool fromEnvironment = url.empty();
+  if (fromEnvironment)
+    if (const char *env = std::getenv("QSHAPE_CACHE_REMOTE"))
+      url = env;
+  url = llvm::StringRef(url).trim().str();
+  std::optional<RemoteOptions> remote;
+  if (!url.empty() && url != "off") {
+    llvm::Expected<RemoteOptions> parsed = RemoteOptions::parse(url);
+    if (parsed && !parsed->tagKey && !insecureRemoteAllowed()) {
       // Its entries are code that runs here (and programs that compile to
       // it): without a team key, whoever can write to the server chooses it.
-      std::string Message = "'" + Parsed->describe() +
+      std::string message = "'" + parsed->describe() +
                             "' has no team key, so it is not used: its entries are code that "
                             "runs here, and without a key anyone who can write to the server "
                             "chooses that code. Set QSHAPE_CACHE_REMOTE_KEY (or _KEY_FILE) to "
                             "the team's key, or QSHAPE_CACHE_REMOTE_INSECURE=1 to trust every "
                             "writer; using the local cache only";
-      if (RemoteError)
-        *RemoteError = Message;
-      reportProblem((FromEnvironment ? "QSHAPE_CACHE_REMOTE: " : "remote: ") + Message,
+      if (remoteError)
+        *remoteError = message;
+      reportProblem((fromEnvironment ? "QSHAPE_CACHE_REMOTE: " : "remote: ") + message,
                     ProblemSource::Remote);
-    } else if (Parsed) {
-      Remote = std::move(*Parsed);
+    } else if (parsed) {
+      remote = std::move(*parsed);
     } else {
-      std::string Message = llvm::toString(Parsed.takeError());
-      if (RemoteError)
-        *RemoteError = Message;
-      reportProblem((FromEnvironment ? "QSHAPE_CACHE_REMOTE: " : "remote: ") + Message +
+      std::string message = llvm::toString(parsed.takeError());
+      if (remoteError)
+        *remoteError = message;
+      reportProblem((fromEnvironment ? "QSHAPE_CACHE_REMOTE: " : "remote: ") + message +
                         "; using the local cache only",
                     ProblemSource::Remote);
     }
   }
 
-  Registry &R = registry();
-  std::lock_guard<std::mutex> Guard(R.Mutex);
-  std::string Key = registryKey(Config, Remote);
-  if (auto It = R.Opened.find(Key); It != R.Opened.end())
-    return It->second;
+  Registry &r = registry();
+  std::scoped_lock<std::mutex> guard(r.mutex);
+  std::string key = registryKey(config, remote);
+  if (auto it = r.opened.find(key); it != r.opened.end())
+    return it->second;
 
-  auto L1 = std::make_unique<DirectoryCache>(Config.Local);
-  std::shared_ptr<CacheBackend> Opened;
-  if (!Remote) {
-    Opened = std::move(L1);
+  auto l1 = std::make_unique<DirectoryCache>(config.local);
+  std::shared_ptr<CacheBackend> opened;
+  if (!remote) {
+    opened = std::move(l1);
   } else {
 #if QSHAPE_HAVE_HIREDIS
-    DirectoryCache *Sink = L1.get();
-    std::unique_ptr<CacheBackend> L2 = createRedisCache(
-        std::move(*Remote), [Sink](const CacheStats &Delta) { Sink->recordCounters(Delta); });
-    Opened = makeLayeredCache(std::move(L1), std::move(L2));
+    DirectoryCache *sink = l1.get();
+    std::unique_ptr<CacheBackend> l2 = createRedisCache(
+        std::move(*remote), [sink](const CacheStats &delta) { sink->recordCounters(delta); });
+    opened = makeLayeredCache(std::move(l1), std::move(l2));
 #else
     std::string Message =
         "'" + Remote->describe() + "': this qshape was built without Redis support";
@@ -164,6 +164,6 @@ std::shared_ptr<CacheBackend> qshape::cache::openCache(const CacheConfig &Config
     Opened = std::move(L1);
 #endif
   }
-  R.Opened[Key] = Opened;
-  return Opened;
+  r.opened[key] = opened;
+  return opened;
 }

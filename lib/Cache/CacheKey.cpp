@@ -20,33 +20,33 @@
 
 using namespace qshape::cache;
 
-std::string qshape::cache::toHex(llvm::ArrayRef<uint8_t> Bytes) {
-  return llvm::toHex(Bytes, /*LowerCase=*/true);
+std::string qshape::cache::toHex(llvm::ArrayRef<uint8_t> bytes) {
+  return llvm::toHex(bytes, /*LowerCase=*/true);
 }
 
-std::optional<CacheKey> CacheKey::parse(llvm::StringRef Text) {
-  Text.consume_front("blake3:");
-  if (Text.size() != NumHexDigits)
+std::optional<CacheKey> CacheKey::parse(llvm::StringRef text) {
+  text.consume_front("blake3:");
+  if (text.size() != kNumHexDigits)
     return std::nullopt;
-  Digest Bytes;
-  for (size_t I = 0; I < NumBytes; ++I) {
-    unsigned Value = 0;
-    for (char C : Text.substr(2 * I, 2)) {
-      unsigned Nibble;
-      if (C >= '0' && C <= '9')
-        Nibble = unsigned(C - '0');
-      else if (C >= 'a' && C <= 'f')
-        Nibble = unsigned(C - 'a' + 10);
+  Digest bytes;
+  for (size_t i = 0; i < NumBytes; ++i) {
+    unsigned value = 0;
+    for (char c : text.substr(2 * i, 2)) {
+      unsigned nibble;
+      if (c >= '0' && c <= '9')
+        nibble = static_cast<unsigned>(c - '0');
+      else if (c >= 'a' && c <= 'f')
+        nibble = static_cast<unsigned>(c - 'a' + 10);
       else
         return std::nullopt;
-      Value = Value * 16 + Nibble;
+      value = value * 16 + nibble;
     }
-    Bytes[I] = uint8_t(Value);
+    bytes[i] = static_cast<uint8_t>(value);
   }
-  return CacheKey(Bytes);
+  return CacheKey(bytes);
 }
 
-std::string CacheKey::hex() const { return toHex(Bytes); }
+std::string CacheKey::hex() const { return toHex(digest); }
 
 std::string CacheKey::str() const { return "blake3:" + hex(); }
 
@@ -60,58 +60,58 @@ llvm::StringRef qshape::cache::keySyntaxHelp() {
 //===----------------------------------------------------------------------===//
 
 namespace {
-void addLengthPrefixed(llvm::BLAKE3 &Hasher, llvm::StringRef Bytes) {
-  uint8_t Length[8];
-  llvm::support::endian::write64le(Length, Bytes.size());
-  Hasher.update(llvm::ArrayRef<uint8_t>(Length));
-  Hasher.update(Bytes);
+void addLengthPrefixed(llvm::BLAKE3 &hasher, llvm::StringRef bytes) {
+  uint8_t length[8];
+  llvm::support::endian::write64le(length, bytes.size());
+  hasher.update(llvm::ArrayRef<uint8_t>(length));
+  hasher.update(bytes);
 }
 } // namespace
 
 KeyBuilder::KeyBuilder() {
   // Domain separation: no other BLAKE3 use in qshape starts like this.
-  addLengthPrefixed(Hasher, "qshape-cache-key");
+  addLengthPrefixed(hasher, "qshape-cache-key");
 }
 
-KeyBuilder &KeyBuilder::add(llvm::StringRef Name, llvm::StringRef Value) {
-  addLengthPrefixed(Hasher, Name);
-  addLengthPrefixed(Hasher, Value);
-  auto Digest = llvm::BLAKE3::hash<8>(llvm::arrayRefFromStringRef(Value));
-  ManifestLines.push_back(
-      (Name + ": " + llvm::Twine(Value.size()) + " bytes, blake3 " + toHex(Digest)).str());
+KeyBuilder &KeyBuilder::add(llvm::StringRef name, llvm::StringRef value) {
+  addLengthPrefixed(hasher, name);
+  addLengthPrefixed(hasher, value);
+  auto digest = llvm::BLAKE3::hash<8>(llvm::arrayRefFromStringRef(value));
+  manifestLines.push_back(
+      (name + ": " + llvm::Twine(value.size()) + " bytes, blake3 " + toHex(digest)).str());
   return *this;
 }
 
-KeyBuilder &KeyBuilder::add(llvm::StringRef Name, uint64_t Value) {
-  uint8_t Bytes[8];
-  llvm::support::endian::write64le(Bytes, Value);
-  return add(Name, llvm::StringRef(reinterpret_cast<const char *>(Bytes), 8));
+KeyBuilder &KeyBuilder::add(llvm::StringRef name, uint64_t value) {
+  uint8_t bytes[8];
+  llvm::support::endian::write64le(bytes, value);
+  return add(name, llvm::StringRef(reinterpret_cast<const char *>(bytes), 8));
 }
 
 CacheKey KeyBuilder::key() const {
-  llvm::BLAKE3 Copy = Hasher; // final() does not consume, but is non-const
-  return CacheKey(Copy.final<CacheKey::NumBytes>());
+  llvm::BLAKE3 copy = hasher; // final() does not consume, but is non-const
+  return CacheKey(copy.final<CacheKey::NumBytes>());
 }
 
 std::string KeyBuilder::manifest() const {
-  std::string Text;
-  for (const std::string &Line : ManifestLines)
-    Text += Line + "\n";
-  return Text;
+  std::string text;
+  for (const std::string &line : manifestLines)
+    text += line + "\n";
+  return text;
 }
 
-KeyBuilder qshape::cache::makeKeyBuilder(const KeyInputs &Inputs) {
-  KeyBuilder Builder;
-  Builder.add("schema-version", uint64_t(Inputs.SchemaVersion))
-      .add("fingerprint", Inputs.Fingerprint)
-      .add("pipeline", Inputs.Pipeline)
-      .add("qshape-version", Inputs.QShapeVersion.empty() ? getProducerVersion()
-                                                          : llvm::StringRef(Inputs.QShapeVersion))
-      .add("build-id", Inputs.BuildId.empty() ? getBuildId() : llvm::StringRef(Inputs.BuildId))
-      .add("toolchain-version", Inputs.ToolchainVersion)
-      .add("target-triple", Inputs.TargetTriple)
-      .add("salt", Inputs.Salt);
-  return Builder;
+KeyBuilder qshape::cache::makeKeyBuilder(const KeyInputs &inputs) {
+  KeyBuilder builder;
+  builder.add("schema-version", static_cast<uint64_t>(inputs.schemaVersion))
+      .add("fingerprint", inputs.fingerprint)
+      .add("pipeline", inputs.pipeline)
+      .add("qshape-version", inputs.qShapeVersion.empty() ? getProducerVersion()
+                                                          : llvm::StringRef(inputs.qShapeVersion))
+      .add("build-id", inputs.buildId.empty() ? getBuildId() : llvm::StringRef(inputs.buildId))
+      .add("toolchain-version", inputs.toolchainVersion)
+      .add("target-triple", inputs.targetTriple)
+      .add("salt", inputs.salt);
+  return builder;
 }
 
 //===----------------------------------------------------------------------===//
@@ -121,102 +121,102 @@ KeyBuilder qshape::cache::makeKeyBuilder(const KeyInputs &Inputs) {
 llvm::StringRef qshape::cache::getProducerVersion() { return "qshape " QSHAPE_VERSION_STRING; }
 
 namespace {
-std::optional<std::string> hashFile(const char *Path) {
+std::optional<std::string> hashFile(const char *path) {
   using namespace fileutil;
-  if (!Path || !*Path)
+  if (!path || !*path)
     return std::nullopt;
-  UniqueFD FD = openFile(Path, O_RDONLY);
-  if (!FD.valid())
+  UniqueFD fd = openFile(path, O_RDONLY);
+  if (!fd.valid())
     return std::nullopt;
-  llvm::BLAKE3 Hasher;
-  std::vector<char> Buffer(1 << 20);
-  uint64_t Offset = 0;
+  llvm::BLAKE3 hasher;
+  std::vector<char> buffer(1 << 20);
+  uint64_t offset = 0;
   while (true) {
-    llvm::ErrorOr<size_t> N = readAt(FD.get(), Buffer.data(), Buffer.size(), Offset);
-    if (!N)
+    llvm::ErrorOr<size_t> n = readAt(fd.get(), buffer.data(), buffer.size(), offset);
+    if (!n)
       return std::nullopt;
-    if (*N == 0)
+    if (*n == 0)
       break;
-    Hasher.update(llvm::StringRef(Buffer.data(), *N));
-    Offset += *N;
+    hasher.update(llvm::StringRef(buffer.data(), *n));
+    offset += *n;
   }
-  return "blake3:" + toHex(Hasher.final<CacheKey::NumBytes>());
+  return "blake3:" + toHex(hasher.final<CacheKey::NumBytes>());
 }
 
 /// The hex of the NT_GNU_BUILD_ID note among the notes in [Note, End), or "".
-std::string findGnuBuildId(const char *Note, const char *End) {
-  while (Note + sizeof(ElfW(Nhdr)) <= End) {
-    auto *H = reinterpret_cast<const ElfW(Nhdr) *>(Note);
-    const char *Name = Note + sizeof(ElfW(Nhdr));
-    const char *Desc = Name + ((H->n_namesz + 3) & ~3u);
-    if (Desc + H->n_descsz > End)
+std::string findGnuBuildId(const char *note, const char *end) {
+  while (note + sizeof(ElfW(Nhdr)) <= end) {
+    auto *h = reinterpret_cast<const ElfW(Nhdr) *>(note);
+    const char *name = note + sizeof(ElfW(Nhdr));
+    const char *desc = name + ((h->n_namesz + 3) & ~3u);
+    if (desc + h->n_descsz > end)
       break;
-    if (H->n_type == NT_GNU_BUILD_ID && H->n_namesz == 4 && std::memcmp(Name, "GNU", 4) == 0)
-      return llvm::toHex(llvm::StringRef(Desc, H->n_descsz), /*LowerCase=*/true);
-    Note = Desc + ((H->n_descsz + 3) & ~3u);
+    if (h->n_type == NT_GNU_BUILD_ID && h->n_namesz == 4 && std::memcmp(name, "GNU", 4) == 0)
+      return llvm::toHex(llvm::StringRef(desc, h->n_descsz), /*LowerCase=*/true);
+    note = desc + ((h->n_descsz + 3) & ~3u);
   }
   return "";
 }
 
 /// "gnu-build-id:<hex>:size:<bytes>": the one spelling of a build id taken
 /// from the linker's note (the size covers bytes appended to the file).
-std::string formatGnuBuildId(llvm::StringRef Hex, uint64_t Size) {
-  return ("gnu-build-id:" + Hex + ":size:" + llvm::Twine(Size)).str();
+std::string formatGnuBuildId(llvm::StringRef hex, uint64_t size) {
+  return ("gnu-build-id:" + hex + ":size:" + llvm::Twine(size)).str();
 }
 
-/// The build-id note of the ELF file at `Path`, read from its program
+/// The build-id note of the ELF file open as \p fd, read from its program
 /// headers the way the loader maps them (native class and byte order only).
-std::string readGnuBuildIdOfFile(int FD) {
+std::string readGnuBuildIdOfFile(int fd) {
   using namespace fileutil;
-  ElfW(Ehdr) E{};
-  llvm::ErrorOr<size_t> N = readAt(FD, reinterpret_cast<char *>(&E), sizeof(E), 0);
-  if (!N || *N != sizeof(E) || std::memcmp(E.e_ident, ELFMAG, SELFMAG) != 0 ||
-      E.e_ident[EI_CLASS] != (sizeof(void *) == 8 ? ELFCLASS64 : ELFCLASS32) ||
-      E.e_phentsize != sizeof(ElfW(Phdr)) || E.e_phnum == 0 || E.e_phnum > 4096)
+  ElfW(Ehdr) e{};
+  llvm::ErrorOr<size_t> n = readAt(fd, reinterpret_cast<char *>(&e), sizeof(e), 0);
+  if (!n || *n != sizeof(e) || std::memcmp(e.e_ident, ELFMAG, SELFMAG) != 0 ||
+      e.e_ident[EI_CLASS] != (sizeof(void *) == 8 ? ELFCLASS64 : ELFCLASS32) ||
+      e.e_phentsize != sizeof(ElfW(Phdr)) || e.e_phnum == 0 || e.e_phnum > 4096)
     return "";
-  std::vector<ElfW(Phdr)> Phdrs(E.e_phnum);
-  size_t Bytes = Phdrs.size() * sizeof(ElfW(Phdr));
-  N = readAt(FD, reinterpret_cast<char *>(Phdrs.data()), Bytes, E.e_phoff);
-  if (!N || *N != Bytes)
+  std::vector<ElfW(Phdr)> phdrs(e.e_phnum);
+  size_t bytes = phdrs.size() * sizeof(ElfW(Phdr));
+  n = readAt(fd, reinterpret_cast<char *>(phdrs.data()), bytes, e.e_phoff);
+  if (!n || *n != bytes)
     return "";
-  for (const ElfW(Phdr) &P : Phdrs) {
-    if (P.p_type != PT_NOTE || P.p_filesz == 0 || P.p_filesz > (1u << 20))
+  for (const ElfW(Phdr) &p : phdrs) {
+    if (p.p_type != PT_NOTE || p.p_filesz == 0 || p.p_filesz > (1u << 20))
       continue;
-    std::vector<char> Notes(P.p_filesz);
-    N = readAt(FD, Notes.data(), Notes.size(), P.p_offset);
-    if (!N || *N != Notes.size())
+    std::vector<char> notes(p.p_filesz);
+    n = readAt(fd, notes.data(), notes.size(), p.p_offset);
+    if (!n || *n != notes.size())
       continue;
-    std::string Hex = findGnuBuildId(Notes.data(), Notes.data() + Notes.size());
-    if (!Hex.empty())
-      return Hex;
+    std::string hex = findGnuBuildId(notes.data(), notes.data() + notes.size());
+    if (!hex.empty())
+      return hex;
   }
   return "";
 }
 
 /// The GNU build-id note (NT_GNU_BUILD_ID) of the loaded object that holds
-/// `Addr`: a linker-computed hash of the object's contents, read from memory.
+/// `addr`: a linker-computed hash of the object's contents, read from memory.
 struct NoteSearch {
-  uintptr_t Addr;
-  std::string Hex;
+  uintptr_t addr;
+  std::string hex;
 };
 
-int findBuildIdNote(struct dl_phdr_info *Info, size_t, void *Data) {
-  auto *Search = static_cast<NoteSearch *>(Data);
-  bool Contains = false;
-  for (int I = 0; I < Info->dlpi_phnum && !Contains; ++I) {
-    const ElfW(Phdr) &P = Info->dlpi_phdr[I];
-    uintptr_t Start = Info->dlpi_addr + P.p_vaddr;
-    Contains = P.p_type == PT_LOAD && Search->Addr >= Start && Search->Addr < Start + P.p_memsz;
+int findBuildIdNote(struct dl_phdr_info *info, size_t, void *data) {
+  auto *search = static_cast<NoteSearch *>(data);
+  bool contains = false;
+  for (int i = 0; i < info->dlpi_phnum && !contains; ++i) {
+    const ElfW(Phdr) &p = info->dlpi_phdr[i];
+    uintptr_t start = info->dlpi_addr + p.p_vaddr;
+    contains = p.p_type == PT_LOAD && search->addr >= start && search->addr < start + p.p_memsz;
   }
-  if (!Contains)
+  if (!contains)
     return 0;
-  for (int I = 0; I < Info->dlpi_phnum; ++I) {
-    const ElfW(Phdr) &P = Info->dlpi_phdr[I];
-    if (P.p_type != PT_NOTE)
+  for (int i = 0; i < info->dlpi_phnum; ++i) {
+    const ElfW(Phdr) &p = info->dlpi_phdr[i];
+    if (p.p_type != PT_NOTE)
       continue;
-    const char *Note = reinterpret_cast<const char *>(Info->dlpi_addr + P.p_vaddr);
-    Search->Hex = findGnuBuildId(Note, Note + P.p_memsz);
-    if (!Search->Hex.empty())
+    const char *note = reinterpret_cast<const char *>(info->dlpi_addr + p.p_vaddr);
+    search->hex = findGnuBuildId(note, note + p.p_memsz);
+    if (!search->hex.empty())
       return 1;
   }
   return 1;
@@ -226,53 +226,53 @@ std::string computeBuildId() {
   // Fast path: the linker's build-id note plus the file size (so that even
   // a byte appended to the binary counts as a new build); no file is read.
   {
-    NoteSearch Search{reinterpret_cast<uintptr_t>(&computeBuildId), {}};
-    dl_iterate_phdr(findBuildIdNote, &Search);
-    Dl_info DlInfo{};
-    struct link_map *LinkMap = nullptr;
-    struct stat St{};
-    if (!Search.Hex.empty() && dladdr1(reinterpret_cast<void *>(&computeBuildId), &DlInfo,
-                                       reinterpret_cast<void **>(&LinkMap), RTLD_DL_LINKMAP) != 0) {
-      bool IsMain = LinkMap && LinkMap->l_name && LinkMap->l_name[0] == '\0';
-      if (::stat(IsMain ? "/proc/self/exe" : DlInfo.dli_fname, &St) == 0)
-        return formatGnuBuildId(Search.Hex, St.st_size);
+    NoteSearch search{reinterpret_cast<uintptr_t>(&computeBuildId), {}};
+    dl_iterate_phdr(findBuildIdNote, &search);
+    Dl_info dlInfo{};
+    struct link_map *linkMap = nullptr;
+    struct stat st{};
+    if (!search.hex.empty() && dladdr1(reinterpret_cast<void *>(&computeBuildId), &dlInfo,
+                                       reinterpret_cast<void **>(&linkMap), RTLD_DL_LINKMAP) != 0) {
+      bool isMain = linkMap && linkMap->l_name && linkMap->l_name[0] == '\0';
+      if (::stat(isMain ? "/proc/self/exe" : dlInfo.dli_fname, &st) == 0)
+        return formatGnuBuildId(search.hex, st.st_size);
     }
   }
-  Dl_info Info{};
-  struct link_map *Map = nullptr;
+  Dl_info info{};
+  struct link_map *map = nullptr;
   // Any function of this library finds the object it was linked into: the
   // plugin .so or the executable. For the main program dladdr() reports
   // argv[0], which is not a path to it when the program was found through
   // PATH (a file of that name in the working directory would be hashed
   // instead): the main program is read through /proc/self/exe.
-  if (dladdr1(reinterpret_cast<void *>(&computeBuildId), &Info, reinterpret_cast<void **>(&Map),
+  if (dladdr1(reinterpret_cast<void *>(&computeBuildId), &info, reinterpret_cast<void **>(&map),
               RTLD_DL_LINKMAP) != 0) {
-    bool IsMainProgram = Map && Map->l_name && Map->l_name[0] == '\0';
-    if (std::optional<std::string> Id = hashFile(IsMainProgram ? "/proc/self/exe" : Info.dli_fname))
-      return *Id;
+    bool isMainProgram = map && map->l_name && map->l_name[0] == '\0';
+    if (std::optional<std::string> id = hashFile(isMainProgram ? "/proc/self/exe" : info.dli_fname))
+      return *id;
   }
-  if (std::optional<std::string> Id = hashFile("/proc/self/exe"))
-    return *Id;
+  if (std::optional<std::string> id = hashFile("/proc/self/exe"))
+    return *id;
   return ("version:" + getProducerVersion()).str();
 }
 } // namespace
 
-std::string qshape::cache::getBuildIdOfFile(llvm::StringRef Path) {
+std::string qshape::cache::getBuildIdOfFile(llvm::StringRef path) {
   using namespace fileutil;
-  UniqueFD FD = openFile(Path, O_RDONLY);
-  struct stat St{};
-  if (FD.valid() && ::fstat(FD.get(), &St) == 0) {
-    std::string Hex = readGnuBuildIdOfFile(FD.get());
-    if (!Hex.empty())
-      return formatGnuBuildId(Hex, St.st_size);
+  UniqueFD fd = openFile(path, O_RDONLY);
+  struct stat st{};
+  if (fd.valid() && ::fstat(fd.get(), &st) == 0) {
+    std::string hex = readGnuBuildIdOfFile(fd.get());
+    if (!hex.empty())
+      return formatGnuBuildId(hex, st.st_size);
   }
-  std::string Copy = Path.str();
-  if (std::optional<std::string> Id = hashFile(Copy.c_str()))
-    return *Id;
+  std::string copy = path.str();
+  if (std::optional<std::string> id = hashFile(copy.c_str()))
+    return *id;
   return "";
 }
 
 llvm::StringRef qshape::cache::getBuildId() {
-  static std::string Id = computeBuildId(); // thread-safe, once per process
-  return Id;
+  static std::string id = computeBuildId(); // thread-safe, once per process
+  return id;
 }

@@ -10,63 +10,63 @@ using namespace qshape::cache;
 
 namespace {
 struct ProblemState {
-  std::mutex Mutex;
-  WarningHandler Handler;
-  bool Emitted[2] = {false, false}; // by ProblemSource
-  uint64_t Count = 0;
+  std::mutex mutex;
+  WarningHandler handler;
+  bool emitted[2] = {false, false}; // by ProblemSource
+  uint64_t count = 0;
 };
 
 ProblemState &state() {
   // Leaked on purpose: reports can come from static destructors.
-  static ProblemState *State = new ProblemState();
-  return *State;
+  static auto *state = new ProblemState();
+  return *state;
 }
 
 } // namespace
 
-void qshape::cache::printDefaultWarning(llvm::StringRef Message) {
-  llvm::errs() << "qshape-cache: warning: " << Message
+void qshape::cache::printDefaultWarning(llvm::StringRef message) {
+  llvm::errs() << "qshape-cache: warning: " << message
                << " (compilation goes on without the cache where it fails; "
                   "later cache problems of this process are only counted: "
                   "see `qshape-cache stats`)\n";
 }
 
-WarningHandler qshape::cache::setWarningHandler(WarningHandler Handler) {
-  ProblemState &S = state();
-  std::lock_guard<std::mutex> Guard(S.Mutex);
-  std::swap(S.Handler, Handler);
-  return Handler;
+WarningHandler qshape::cache::setWarningHandler(WarningHandler handler) {
+  ProblemState &s = state();
+  std::scoped_lock<std::mutex> guard(s.mutex);
+  std::swap(s.handler, handler);
+  return handler;
 }
 
-bool qshape::cache::reportProblem(const llvm::Twine &Message, ProblemSource Source) {
-  ProblemState &S = state();
-  WarningHandler Handler;
+bool qshape::cache::reportProblem(const llvm::Twine &message, ProblemSource source) {
+  ProblemState &s = state();
+  WarningHandler handler;
   {
-    std::lock_guard<std::mutex> Guard(S.Mutex);
-    ++S.Count;
-    bool &Emitted = S.Emitted[Source == ProblemSource::Remote];
-    if (Emitted)
+    std::scoped_lock<std::mutex> guard(s.mutex);
+    ++s.count;
+    bool &emitted = s.emitted[source == ProblemSource::Remote];
+    if (emitted)
       return false;
-    Emitted = true;
-    Handler = S.Handler;
+    emitted = true;
+    handler = s.handler;
   }
-  std::string Text = Message.str();
-  if (Handler)
-    Handler(Text);
+  std::string text = message.str();
+  if (handler)
+    handler(text);
   else
-    printDefaultWarning(Text);
+    printDefaultWarning(text);
   return true;
 }
 
 uint64_t qshape::cache::problemCount() {
-  ProblemState &S = state();
-  std::lock_guard<std::mutex> Guard(S.Mutex);
-  return S.Count;
+  ProblemState &s = state();
+  std::scoped_lock<std::mutex> guard(s.mutex);
+  return s.count;
 }
 
 void qshape::cache::resetProblemsForTesting() {
-  ProblemState &S = state();
-  std::lock_guard<std::mutex> Guard(S.Mutex);
-  S.Emitted[0] = S.Emitted[1] = false;
-  S.Count = 0;
+  ProblemState &s = state();
+  std::scoped_lock<std::mutex> guard(s.mutex);
+  s.emitted[0] = s.emitted[1] = false;
+  s.count = 0;
 }

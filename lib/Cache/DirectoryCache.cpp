@@ -28,56 +28,56 @@ using namespace qshape::cache;
 using namespace qshape::cache::fileutil;
 
 namespace {
-constexpr llvm::StringLiteral TempPrefix = ".tmp-";
-constexpr llvm::StringLiteral CacheDirTag =
+constexpr llvm::StringLiteral kTempPrefix = ".tmp-";
+constexpr llvm::StringLiteral kCacheDirTag =
     "Signature: 8a477f597d28d172789f06886806bc55\n"
     "# This file is a cache directory tag created by qshape.\n"
     "# For information about cache directory tags, see:\n"
     "#\thttps://bford.info/cachedir/\n";
 
-std::string joinPath(llvm::StringRef A, llvm::StringRef B) {
-  llvm::SmallString<256> Path(A);
-  llvm::sys::path::append(Path, B);
-  return std::string(Path);
+std::string joinPath(llvm::StringRef a, llvm::StringRef b) {
+  llvm::SmallString<256> path(a);
+  llvm::sys::path::append(path, b);
+  return std::string(path);
 }
 
-bool isHexName(llvm::StringRef Name, size_t Length) {
-  return Name.size() == Length && llvm::all_of(Name, [](char C) {
-           return (C >= '0' && C <= '9') || (C >= 'a' && C <= 'f');
+bool isHexName(llvm::StringRef name, size_t length) {
+  return name.size() == length && llvm::all_of(name, [](char c) {
+           return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
          });
 }
 
 /// Saturating a + delta for the size estimate.
-uint64_t addSigned(uint64_t Value, int64_t Delta) {
-  if (Delta < 0)
-    return Value > uint64_t(-Delta) ? Value - uint64_t(-Delta) : 0;
-  return Value + uint64_t(Delta);
+uint64_t addSigned(uint64_t value, int64_t delta) {
+  if (delta < 0)
+    return value > static_cast<uint64_t>(-delta) ? value - static_cast<uint64_t>(-delta) : 0;
+  return value + static_cast<uint64_t>(delta);
 }
 
-std::string octalMode(mode_t Mode) {
-  std::string Text;
-  llvm::raw_string_ostream(Text) << llvm::format("%04o", unsigned(Mode & 07777));
-  return Text;
+std::string octalMode(mode_t mode) {
+  std::string text;
+  llvm::raw_string_ostream(text) << llvm::format("%04o", static_cast<unsigned>(mode & 07777));
+  return text;
 }
 
-/// Checks the ownership and mode policy; returns why \p Dir is refused.
-std::optional<std::string> checkDirectoryPolicy(const std::string &Dir) {
-  struct stat St;
-  if (::stat(Dir.c_str(), &St) != 0)
-    return "cannot use cache directory '" + Dir + "': " + fileutil::describe(lastError());
-  if (!S_ISDIR(St.st_mode))
-    return "cache path '" + Dir + "' is not a directory";
-  if (St.st_uid != ::geteuid())
-    return "cache directory '" + Dir + "' is owned by uid " + std::to_string(St.st_uid) +
+/// Checks the ownership and mode policy; returns why \p dir is refused.
+std::optional<std::string> checkDirectoryPolicy(const std::string &dir) {
+  struct stat st;
+  if (::stat(dir.c_str(), &st) != 0)
+    return "cannot use cache directory '" + dir + "': " + fileutil::describe(lastError());
+  if (!S_ISDIR(st.st_mode))
+    return "cache path '" + dir + "' is not a directory";
+  if (st.st_uid != ::geteuid())
+    return "cache directory '" + dir + "' is owned by uid " + std::to_string(st.st_uid) +
            ", not by you (uid " + std::to_string(::geteuid()) +
            "); the cache is disabled. Point QSHAPE_CACHE_DIR at a directory "
            "of your own";
-  if (St.st_mode & (S_IWGRP | S_IWOTH))
-    return "cache directory '" + Dir + "' is writable by group or others (mode " +
-           octalMode(St.st_mode) +
+  if (st.st_mode & (S_IWGRP | S_IWOTH))
+    return "cache directory '" + dir + "' is writable by group or others (mode " +
+           octalMode(st.st_mode) +
            "), so others could plant entries; the cache is disabled. Fix: "
            "chmod 700 '" +
-           Dir + "'";
+           dir + "'";
   return std::nullopt;
 }
 
@@ -85,21 +85,21 @@ std::optional<std::string> checkDirectoryPolicy(const std::string &Dir) {
 /// (test/Cache/fault-injection.py): with QSHAPE_CACHE_TEST_SLOW_WRITE_US=N
 /// the payload is written in 4 KiB pieces with N microseconds between them,
 /// so that a writer can be killed in the middle of a store.
-std::error_code writePayload(int FD, llvm::StringRef Payload) {
-  static const unsigned SlowUs = [] {
-    const char *Env = std::getenv("QSHAPE_CACHE_TEST_SLOW_WRITE_US");
-    unsigned Us = 0;
-    if (Env && llvm::StringRef(Env).getAsInteger(10, Us))
-      Us = 0;
-    return Us;
+std::error_code writePayload(int fd, llvm::StringRef payload) {
+  static const unsigned slowUs = [] {
+    const char *env = std::getenv("QSHAPE_CACHE_TEST_SLOW_WRITE_US");
+    unsigned us = 0;
+    if (env && llvm::StringRef(env).getAsInteger(10, us))
+      us = 0;
+    return us;
   }();
-  if (SlowUs == 0)
-    return writeAll(FD, Payload);
-  constexpr size_t Piece = 4096;
-  for (size_t Offset = 0; Offset < Payload.size(); Offset += Piece) {
-    if (std::error_code EC = writeAll(FD, Payload.substr(Offset, Piece)))
-      return EC;
-    ::usleep(SlowUs);
+  if (slowUs == 0)
+    return writeAll(fd, payload);
+  constexpr size_t kPiece = 4096;
+  for (size_t offset = 0; offset < payload.size(); offset += kPiece) {
+    if (std::error_code ec = writeAll(fd, payload.substr(offset, kPiece)))
+      return ec;
+    ::usleep(slowUs);
   }
   return {};
 }
@@ -110,13 +110,13 @@ std::error_code writePayload(int FD, llvm::StringRef Payload) {
 //===----------------------------------------------------------------------===//
 
 std::string qshape::cache::defaultCacheDirectory() {
-  if (const char *Dir = std::getenv("QSHAPE_CACHE_DIR"); Dir && *Dir)
-    return Dir;
-  if (const char *Xdg = std::getenv("XDG_CACHE_HOME"); Xdg && Xdg[0] == '/')
-    return joinPath(Xdg, "qshape");
-  llvm::SmallString<128> Home;
-  if (llvm::sys::path::home_directory(Home))
-    return joinPath(joinPath(Home, ".cache"), "qshape");
+  if (const char *dir = std::getenv("QSHAPE_CACHE_DIR"); dir && *dir)
+    return dir;
+  if (const char *xdg = std::getenv("XDG_CACHE_HOME"); xdg && xdg[0] == '/')
+    return joinPath(xdg, "qshape");
+  llvm::SmallString<128> home;
+  if (llvm::sys::path::home_directory(home))
+    return joinPath(joinPath(home, ".cache"), "qshape");
   return "";
 }
 
@@ -126,70 +126,69 @@ std::string qshape::cache::defaultCacheDirectory() {
 
 DirectoryMaintenance::~DirectoryMaintenance() = default;
 
-DirectoryCache::DirectoryCache(DirectoryOptions Opts)
-    : Options(std::move(Opts)),
-      Fetched(Options.Fetched ? *Options.Fetched : fetchedPolicyFromEnvironment()) {
-  MaxSize = DefaultMaxSizeBytes;
-  if (Options.MaxSizeBytes) {
-    MaxSize = Options.MaxSizeBytes;
-  } else if (const char *Env = std::getenv("QSHAPE_CACHE_MAX_SIZE"); Env && *Env) {
-    if (std::optional<uint64_t> Size = parseSize(Env); Size && *Size > 0)
-      MaxSize = *Size;
+DirectoryCache::DirectoryCache(DirectoryOptions opts)
+    : options(std::move(opts)),
+      fetched(options.fetched ? *options.fetched : fetchedPolicyFromEnvironment()) {
+  maxSize = kDefaultMaxSizeBytes;
+  if (options.maxSizeBytes) {
+    maxSize = options.maxSizeBytes;
+  } else if (const char *env = std::getenv("QSHAPE_CACHE_MAX_SIZE"); env && *env) {
+    if (std::optional<uint64_t> size = parseSize(env); size && *size > 0)
+      maxSize = *size;
     else
-      reportProblem(llvm::Twine("QSHAPE_CACHE_MAX_SIZE='") + Env +
-                    "' is not a size like 500M or 2G; using " + formatSize(DefaultMaxSizeBytes));
+      reportProblem(llvm::Twine("QSHAPE_CACHE_MAX_SIZE='") + env +
+                    "' is not a size like 500M or 2G; using " + formatSize(kDefaultMaxSizeBytes));
   }
 
-  Directory = Options.Directory.empty() ? defaultCacheDirectory() : Options.Directory;
-  if (Directory.empty()) {
-    DisabledReason = "no cache directory: HOME is not set; set "
-                     "QSHAPE_CACHE_DIR to enable the cache";
-    reportProblem(DisabledReason);
+  root = options.directory.empty() ? defaultCacheDirectory() : options.directory;
+  if (root.empty()) {
+    whyDisabled = "no cache directory: HOME is not set; set "
+                  "QSHAPE_CACHE_DIR to enable the cache";
+    reportProblem(whyDisabled);
     return;
   }
-  llvm::SmallString<256> Absolute(Directory);
-  if (!llvm::sys::fs::make_absolute(Absolute))
-    llvm::sys::path::remove_dots(Absolute, /*remove_dot_dot=*/true);
-  Directory = std::string(Absolute);
+  llvm::SmallString<256> absolute(root);
+  if (!llvm::sys::fs::make_absolute(absolute))
+    llvm::sys::path::remove_dots(absolute, /*remove_dot_dot=*/true);
+  root = std::string(absolute);
 
-  if (std::error_code EC = createDirectories(Directory, 0700)) {
-    DisabledReason = "cannot create cache directory '" + Directory +
-                     "': " + fileutil::describe(EC) +
-                     "; set QSHAPE_CACHE_DIR to a writable directory";
-    reportProblem(DisabledReason);
+  if (std::error_code ec = createDirectories(root, 0700)) {
+    whyDisabled = "cannot create cache directory '" + root + "': " + fileutil::describe(ec) +
+                  "; set QSHAPE_CACHE_DIR to a writable directory";
+    reportProblem(whyDisabled);
     return;
   }
-  if (std::optional<std::string> Refused = checkDirectoryPolicy(Directory)) {
-    DisabledReason = *Refused;
-    reportProblem(DisabledReason);
+  if (std::optional<std::string> refused = checkDirectoryPolicy(root)) {
+    whyDisabled = *refused;
+    reportProblem(whyDisabled);
     return;
   }
-  Enabled = true;
+  enabled = true;
   // Tells backup tools to skip the directory. Best effort (it may be
   // read-only, which still allows hits).
-  std::string TagPath = joinPath(Directory, "CACHEDIR.TAG");
-  UniqueFD Tag = openFile(TagPath, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0600);
+  std::string tagPath = joinPath(root, "CACHEDIR.TAG");
+  UniqueFD tag = openFile(tagPath, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0600);
   // A tag cut short (disk full) would stay wrong forever: remove it so that
   // a later process writes it again.
-  if (Tag.valid() && (writeAll(Tag.get(), CacheDirTag) || Tag.close()))
-    ::unlink(TagPath.c_str());
+  if (tag.valid() && (writeAll(tag.get(), kCacheDirTag) || tag.close()))
+    ::unlink(tagPath.c_str());
 }
 
-std::string DirectoryCache::entryPath(const CacheKey &Key) const {
-  std::string Hex = Key.hex();
-  return joinPath(joinPath(Directory, llvm::StringRef(Hex).take_front(2)), Hex);
+std::string DirectoryCache::entryPath(const CacheKey &key) const {
+  std::string hex = key.hex();
+  return joinPath(joinPath(root, llvm::StringRef(hex).take_front(2)), hex);
 }
 
-std::string DirectoryCache::statsPath() const { return joinPath(Directory, "stats"); }
+std::string DirectoryCache::statsPath() const { return joinPath(root, "stats"); }
 
 uint64_t DirectoryCache::lowWaterBytes() const {
-  double Fraction = std::clamp(Options.LowWaterFraction, 0.0, 1.0);
-  return uint64_t(double(MaxSize) * Fraction);
+  double fraction = std::clamp(options.lowWaterFraction, 0.0, 1.0);
+  return static_cast<uint64_t>(static_cast<double>(maxSize) * fraction);
 }
 
 CacheStats DirectoryCache::processStats() const {
-  std::lock_guard<std::mutex> Guard(StatsMutex);
-  return Local;
+  std::scoped_lock<std::mutex> guard(statsMutex);
+  return local;
 }
 
 llvm::ErrorOr<CacheStats> DirectoryCache::persistentStats() const {
@@ -197,378 +196,381 @@ llvm::ErrorOr<CacheStats> DirectoryCache::persistentStats() const {
 }
 
 std::optional<CacheStats>
-DirectoryCache::record(const CacheStats &Delta, llvm::function_ref<void(CacheStats &)> UpdateSize) {
-  CacheStats Written = Delta;
+DirectoryCache::record(const CacheStats &delta, llvm::function_ref<void(CacheStats &)> updateSize) {
+  CacheStats written = delta;
   {
-    std::lock_guard<std::mutex> Guard(StatsMutex);
-    Local.addCounters(Delta);
-    if (Options.DeferLookupStats && !UpdateSize) {
-      Pending.addCounters(Delta);
-      HasPending = true;
+    std::scoped_lock<std::mutex> guard(statsMutex);
+    local.addCounters(delta);
+    if (options.deferLookupStats && !updateSize) {
+      pending.addCounters(delta);
+      hasPending = true;
       return std::nullopt;
     }
     // A store takes what waited with it.
-    Written.addCounters(Pending);
-    Pending = CacheStats();
-    HasPending = false;
+    written.addCounters(pending);
+    pending = CacheStats();
+    hasPending = false;
   }
-  return persist(Written, UpdateSize);
+  return persist(written, updateSize);
 }
 
 void DirectoryCache::flushStats() {
-  CacheStats Written;
+  CacheStats written;
   {
-    std::lock_guard<std::mutex> Guard(StatsMutex);
-    if (!HasPending)
+    std::scoped_lock<std::mutex> guard(statsMutex);
+    if (!hasPending)
       return;
-    Written = Pending;
-    Pending = CacheStats();
-    HasPending = false;
+    written = pending;
+    pending = CacheStats();
+    hasPending = false;
   }
-  (void)persist(Written, nullptr);
+  (void)persist(written, nullptr);
 }
 
 std::optional<CacheStats>
-DirectoryCache::persist(const CacheStats &Written,
-                        llvm::function_ref<void(CacheStats &)> UpdateSize) {
-  if (!Enabled)
+DirectoryCache::persist(const CacheStats &written,
+                        llvm::function_ref<void(CacheStats &)> updateSize) {
+  if (!enabled)
     return std::nullopt;
-  CacheStats After;
-  std::error_code EC = updateStatsFile(statsPath(), [&](CacheStats &S) {
-    S.addCounters(Written);
-    if (UpdateSize)
-      UpdateSize(S);
-    After = S;
+  CacheStats after;
+  std::error_code ec = updateStatsFile(statsPath(), [&](CacheStats &s) {
+    s.addCounters(written);
+    if (updateSize)
+      updateSize(s);
+    after = s;
   });
-  if (!EC)
-    return After;
+  if (!ec)
+    return after;
   {
-    std::lock_guard<std::mutex> Guard(StatsMutex);
-    ++Local.StatsErrors;
+    std::scoped_lock<std::mutex> guard(statsMutex);
+    ++local.statsErrors;
   }
-  reportProblem("cannot update cache statistics '" + statsPath() + "': " + fileutil::describe(EC));
+  reportProblem("cannot update cache statistics '" + statsPath() + "': " + fileutil::describe(ec));
   return std::nullopt;
 }
 
-void DirectoryCache::countProblem(uint64_t CacheStats::*Counter, const std::string &Message) {
+void DirectoryCache::countProblem(uint64_t CacheStats::*counter, const std::string &message) {
   // Reported before record(), whose own failure (a read-only file system)
   // must not take the one warning.
-  reportProblem(Message);
-  CacheStats Delta;
-  Delta.*Counter = 1;
-  record(Delta);
+  reportProblem(message);
+  CacheStats delta;
+  delta.*counter = 1;
+  record(delta);
 }
 
-LookupResult DirectoryCache::lookup(const CacheKey &Key) {
-  LookupResult Result;
-  CacheStats Delta;
-  Delta.Misses = 1; // unless it hits
-  if (!Enabled) {
-    Result.Status = LookupStatus::Disabled;
-    Result.Detail = DisabledReason;
-    record(Delta);
-    return Result;
+LookupResult DirectoryCache::lookup(const CacheKey &key) {
+  LookupResult result;
+  CacheStats delta;
+  delta.misses = 1; // unless it hits
+  if (!enabled) {
+    result.status = LookupStatus::Disabled;
+    result.detail = whyDisabled;
+    record(delta);
+    return result;
   }
 
-  std::string Path = entryPath(Key);
-  EntryReadResult Read = readEntryFile(Path, &Key, ReadMode::Load);
-  Fetched.check(Read);
-  Result.Detail = Read.Detail;
-  switch (Read.Status) {
+  std::string path = entryPath(key);
+  EntryReadResult read = readEntryFile(path, &key, ReadMode::Load);
+  fetched.check(read);
+  result.detail = read.Detail;
+  switch (read.Status) {
   case ReadStatus::Ok: {
     // The mtime is the last-use time that eviction sorts by. Failing to set
     // it (read-only cache) only makes LRU less exact.
-    struct timespec Times[2] = {{0, UTIME_OMIT}, {0, UTIME_NOW}};
-    (void)::utimensat(AT_FDCWD, Path.c_str(), Times, AT_SYMLINK_NOFOLLOW);
-    Result.Status = LookupStatus::Hit;
-    Result.Level = CacheLevel::Local;
-    Result.Entry = CacheEntry{std::move(*Read.Header), std::move(Read.Payload)};
-    Delta.Misses = 0;
-    Delta.Hits = 1;
-    Delta.CompileTimeSavedMs = Result.Entry->Header.CompileTimeMs;
+    struct timespec times[2] = {{0, UTIME_OMIT}, {0, UTIME_NOW}};
+    (void)::utimensat(AT_FDCWD, path.c_str(), times, AT_SYMLINK_NOFOLLOW);
+    result.status = LookupStatus::Hit;
+    result.level = CacheLevel::Local;
+    // NOLINTNEXTLINE(bugprone-unchecked-optional-access): an Ok read has its header.
+    result.entry = CacheEntry{std::move(*read.Header), std::move(read.Payload)};
+    delta.misses = 0;
+    delta.hits = 1;
+    delta.compileTimeSavedMs = result.entry->header.CompileTimeMs;
     break;
   }
   case ReadStatus::NotFound:
-    Result.Status = LookupStatus::Miss;
+    result.status = LookupStatus::Miss;
     break;
   case ReadStatus::Corrupt:
     // Not removed here: a concurrent writer may be renaming a good entry
     // into place right now. The next store replaces it.
-    Result.Status = LookupStatus::Corrupt;
-    Delta.Corrupt = 1;
+    result.status = LookupStatus::Corrupt;
+    delta.corrupt = 1;
     break;
   case ReadStatus::Refused: // a remote's entry the remote would refuse now
-    Result.Status = LookupStatus::Refused;
-    Delta.RemoteRefused = 1;
+    result.status = LookupStatus::Refused;
+    delta.remoteRefused = 1;
     break;
   case ReadStatus::IOError:
-    Result.Status = LookupStatus::IOError;
-    Delta.ReadErrors = 1;
-    reportProblem("cannot read cache entry: " + Read.Detail);
+    result.status = LookupStatus::IOError;
+    delta.readErrors = 1;
+    reportProblem("cannot read cache entry: " + read.Detail);
     break;
   }
-  record(Delta);
-  return Result;
+  record(delta);
+  return result;
 }
 
-StoreResult DirectoryCache::storeEntry(const EntryHeader &Entry, llvm::StringRef Payload) {
-  if (!Enabled)
-    return {StoreStatus::Disabled, DisabledReason};
-  CacheKey Key(Entry.Key);
-  const CacheKey *K = &Key;
+StoreResult DirectoryCache::storeEntry(const EntryHeader &entry, llvm::StringRef payload) {
+  if (!enabled)
+    return {StoreStatus::Disabled, whyDisabled};
+  CacheKey key(entry.Key);
+  const CacheKey *k = &key;
 
-  std::string Hex = K->hex();
-  std::string ShardDir = joinPath(Directory, llvm::StringRef(Hex).take_front(2));
-  std::string FinalPath = joinPath(ShardDir, Hex);
-  static std::atomic<uint64_t> Counter{0};
-  std::string TempPath =
-      joinPath(ShardDir, (TempPrefix + llvm::StringRef(Hex).take_front(16) + "-" +
-                          llvm::Twine(::getpid()) + "-" + llvm::Twine(++Counter))
+  std::string hex = k->hex();
+  std::string shardDir = joinPath(root, llvm::StringRef(hex).take_front(2));
+  std::string finalPath = joinPath(shardDir, hex);
+  static std::atomic<uint64_t> counter{0};
+  std::string tempPath =
+      joinPath(shardDir, (kTempPrefix + llvm::StringRef(hex).take_front(16) + "-" +
+                          llvm::Twine(::getpid()) + "-" + llvm::Twine(++counter))
                              .str());
 
-  auto Fail = [&](llvm::StringRef What, std::error_code EC) {
-    ::unlink(TempPath.c_str());
-    StoreResult R{StoreStatus::Failed, ("cannot store cache entry " + K->str() + " in '" +
-                                        Directory + "': " + What + ": " + fileutil::describe(EC))
+  auto fail = [&](llvm::StringRef what, std::error_code ec) {
+    ::unlink(tempPath.c_str());
+    StoreResult r{StoreStatus::Failed, ("cannot store cache entry " + k->str() + " in '" + root +
+                                        "': " + what + ": " + fileutil::describe(ec))
                                            .str()};
-    countProblem(&CacheStats::WriteErrors, R.Detail);
-    return R;
+    countProblem(&CacheStats::writeErrors, r.detail);
+    return r;
   };
 
-  if (::mkdir(ShardDir.c_str(), 0700) != 0 && errno != EEXIST)
-    return Fail("mkdir", lastError());
+  if (::mkdir(shardDir.c_str(), 0700) != 0 && errno != EEXIST)
+    return fail("mkdir", lastError());
 
-  EntryHeader Header = Entry;
-  std::string HeaderBytes = encodeEntryHeader(Header);
-  uint64_t NewSize = HeaderBytes.size() + Payload.size();
-  if (NewSize > MaxSize) {
+  EntryHeader header = entry;
+  std::string headerBytes = encodeEntryHeader(header);
+  uint64_t newSize = headerBytes.size() + payload.size();
+  if (newSize > maxSize) {
     // Writing it would only make the next cleanup evict it again.
-    StoreResult R{StoreStatus::TooLarge, "cache entry " + K->str() + " (" + formatSize(NewSize) +
+    StoreResult r{StoreStatus::TooLarge, "cache entry " + k->str() + " (" + formatSize(newSize) +
                                              ") is larger than the cache size cap (" +
-                                             formatSize(MaxSize) +
+                                             formatSize(maxSize) +
                                              "); raise QSHAPE_CACHE_MAX_SIZE to cache it"};
-    reportProblem(R.Detail);
-    return R;
+    reportProblem(r.detail);
+    return r;
   }
 
   {
-    UniqueFD FD = openFile(TempPath, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0600);
-    if (!FD.valid())
-      return Fail("create temp file", lastError());
-    if (std::error_code EC = writeAll(FD.get(), HeaderBytes))
-      return Fail("write", EC);
-    if (std::error_code EC = writePayload(FD.get(), Payload))
-      return Fail("write", EC);
-    if (std::error_code EC = FD.close())
-      return Fail("close", EC);
+    UniqueFD fd = openFile(tempPath, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0600);
+    if (!fd.valid())
+      return fail("create temp file", lastError());
+    if (std::error_code ec = writeAll(fd.get(), headerBytes))
+      return fail("write", ec);
+    if (std::error_code ec = writePayload(fd.get(), payload))
+      return fail("write", ec);
+    if (std::error_code ec = fd.close())
+      return fail("close", ec);
   }
 
-  struct stat Old;
-  bool Replaces = ::lstat(FinalPath.c_str(), &Old) == 0;
-  if (::rename(TempPath.c_str(), FinalPath.c_str()) != 0)
-    return Fail("rename", lastError());
+  struct stat old;
+  bool replaces = ::lstat(finalPath.c_str(), &old) == 0;
+  if (::rename(tempPath.c_str(), finalPath.c_str()) != 0)
+    return fail("rename", lastError());
 
-  CacheStats Delta;
-  Delta.Stores = 1;
-  Delta.BytesStored = Payload.size();
-  int64_t SizeDelta = int64_t(NewSize) - (Replaces ? int64_t(Old.st_size) : 0);
-  std::optional<CacheStats> After = record(Delta, [&](CacheStats &S) {
-    S.SizeBytes = addSigned(S.SizeBytes, SizeDelta);
-    S.Entries += Replaces ? 0 : 1;
+  CacheStats delta;
+  delta.stores = 1;
+  delta.bytesStored = payload.size();
+  int64_t sizeDelta =
+      static_cast<int64_t>(newSize) - (replaces ? static_cast<int64_t>(old.st_size) : 0);
+  std::optional<CacheStats> after = record(delta, [&](CacheStats &s) {
+    s.sizeBytes = addSigned(s.sizeBytes, sizeDelta);
+    s.entries += replaces ? 0 : 1;
   });
-  if (After)
-    maybeCleanupAfterStore(*After);
+  if (after)
+    maybeCleanupAfterStore(*after);
   return {};
 }
 
-void DirectoryCache::maybeCleanupAfterStore(const CacheStats &Persisted) {
-  int64_t Now = nowSeconds();
-  int64_t Last = int64_t(Persisted.LastCleanupTime);
-  bool Due = Last == 0 || Last > Now || Now - Last > int64_t(Options.CleanupIntervalSeconds);
-  if (Persisted.SizeBytes <= MaxSize && !Due)
+void DirectoryCache::maybeCleanupAfterStore(const CacheStats &persisted) {
+  int64_t now = nowSeconds();
+  auto last = static_cast<int64_t>(persisted.lastCleanupTime);
+  bool due =
+      last == 0 || last > now || now - last > static_cast<int64_t>(options.cleanupIntervalSeconds);
+  if (persisted.sizeBytes <= maxSize && !due)
     return;
-  CleanupResult R = runCleanup(CleanupMode::Evict, MaxSize, lowWaterBytes());
-  if (R.Result == CleanupResult::State::Failed)
-    countProblem(&CacheStats::WriteErrors, "cache cleanup failed: " + R.Detail);
+  CleanupResult r = runCleanup(CleanupMode::Evict, maxSize, lowWaterBytes());
+  if (r.result == CleanupResult::State::Failed)
+    countProblem(&CacheStats::writeErrors, "cache cleanup failed: " + r.detail);
 }
 
 llvm::ErrorOr<ScanResult> DirectoryCache::scan() const {
-  ScanResult Result;
-  if (!Enabled)
-    return Result;
-  DIR *Top = ::opendir(Directory.c_str());
-  if (!Top)
+  ScanResult result;
+  if (!enabled)
+    return result;
+  DIR *top = ::opendir(root.c_str());
+  if (!top)
     return lastError();
-  std::vector<std::string> Shards;
-  while (struct dirent *D = ::readdir(Top))
-    if (isHexName(D->d_name, 2))
-      Shards.push_back(D->d_name);
-  ::closedir(Top);
-  std::sort(Shards.begin(), Shards.end());
+  std::vector<std::string> shards;
+  while (struct dirent *d = ::readdir(top))
+    if (isHexName(d->d_name, 2))
+      shards.emplace_back(d->d_name);
+  ::closedir(top);
+  std::sort(shards.begin(), shards.end());
 
-  for (const std::string &Shard : Shards) {
-    std::string ShardDir = joinPath(Directory, Shard);
-    DIR *Dir = ::opendir(ShardDir.c_str());
-    if (!Dir) {
+  for (const std::string &shard : shards) {
+    std::string shardDir = joinPath(root, shard);
+    DIR *dir = ::opendir(shardDir.c_str());
+    if (!dir) {
       if (errno == ENOENT || errno == ENOTDIR)
         continue;
       return lastError();
     }
-    while (struct dirent *D = ::readdir(Dir)) {
-      llvm::StringRef Name = D->d_name;
-      bool IsTemp = Name.starts_with(TempPrefix);
-      bool IsEntry = isHexName(Name, CacheKey::NumHexDigits) && Name.starts_with(Shard);
-      if (!IsTemp && !IsEntry)
+    while (struct dirent *d = ::readdir(dir)) {
+      llvm::StringRef name = d->d_name;
+      bool isTemp = name.starts_with(kTempPrefix);
+      bool isEntry = isHexName(name, CacheKey::kNumHexDigits) && name.starts_with(shard);
+      if (!isTemp && !isEntry)
         continue; // not ours: never touched
-      struct stat St;
-      if (::fstatat(::dirfd(Dir), D->d_name, &St, AT_SYMLINK_NOFOLLOW) != 0 || S_ISDIR(St.st_mode))
+      struct stat st;
+      if (::fstatat(::dirfd(dir), d->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 || S_ISDIR(st.st_mode))
         continue;
-      EntryInfo Info;
-      Info.Path = joinPath(ShardDir, Name);
-      Info.Size = uint64_t(St.st_size);
-      Info.LastUse = int64_t(St.st_mtime);
-      if (IsTemp) {
-        Result.TempFiles.push_back(std::move(Info));
+      EntryInfo info;
+      info.path = joinPath(shardDir, name);
+      info.size = static_cast<uint64_t>(st.st_size);
+      info.lastUse = static_cast<int64_t>(st.st_mtime);
+      if (isTemp) {
+        result.tempFiles.push_back(std::move(info));
         continue;
       }
-      Info.KeyHex = Name.str();
-      Result.TotalBytes += Info.Size;
-      Result.Entries.push_back(std::move(Info));
+      info.keyHex = name.str();
+      result.totalBytes += info.size;
+      result.entries.push_back(std::move(info));
     }
-    ::closedir(Dir);
+    ::closedir(dir);
   }
   // readdir order differs between file systems; keep listings stable.
-  std::sort(Result.Entries.begin(), Result.Entries.end(),
-            [](const EntryInfo &A, const EntryInfo &B) { return A.KeyHex < B.KeyHex; });
-  return Result;
+  std::sort(result.entries.begin(), result.entries.end(),
+            [](const EntryInfo &a, const EntryInfo &b) { return a.keyHex < b.keyHex; });
+  return result;
 }
 
-CleanupResult DirectoryCache::runCleanup(CleanupMode Mode, uint64_t LimitBytes,
-                                         uint64_t TargetBytes) {
-  CleanupResult R;
-  if (!Enabled) {
-    R.Result = CleanupResult::State::Disabled;
-    R.Detail = DisabledReason;
-    return R;
+CleanupResult DirectoryCache::runCleanup(CleanupMode mode, uint64_t limitBytes,
+                                         uint64_t targetBytes) {
+  CleanupResult r;
+  if (!enabled) {
+    r.result = CleanupResult::State::Disabled;
+    r.detail = whyDisabled;
+    return r;
   }
-  LockFile::Attempt Lock =
-      LockFile::tryAcquire(joinPath(Directory, "cleanup.lock"), Options.StaleLockSeconds);
-  if (!Lock.acquired()) {
-    R.Result = Lock.Result == LockFile::Outcome::Busy ? CleanupResult::State::Busy
+  LockFile::Attempt lock =
+      LockFile::tryAcquire(joinPath(root, "cleanup.lock"), options.staleLockSeconds);
+  if (!lock.acquired()) {
+    r.result = lock.result == LockFile::Outcome::Busy ? CleanupResult::State::Busy
                                                       : CleanupResult::State::Failed;
-    if (Lock.EC)
-      R.Detail = "cannot create lock in '" + Directory + "': " + fileutil::describe(Lock.EC);
-    return R;
+    if (lock.ec)
+      r.detail = "cannot create lock in '" + root + "': " + fileutil::describe(lock.ec);
+    return r;
   }
-  R.BrokeStaleLock = Lock.Result == LockFile::Outcome::AcquiredAfterBreakingStale;
+  r.brokeStaleLock = lock.result == LockFile::Outcome::AcquiredAfterBreakingStale;
 
   // Stores that finish while we scan add to the estimate; remember where it
   // started so they are not lost when the scanned total replaces it. (One
   // that the scan also saw is counted twice: the estimate errs high, which
   // only brings the next cleanup sooner.)
-  llvm::ErrorOr<CacheStats> Before = readStatsFile(statsPath());
-  uint64_t EstimateBefore = Before ? Before->SizeBytes : 0;
-  uint64_t EntriesEstimateBefore = Before ? Before->Entries : 0;
+  llvm::ErrorOr<CacheStats> before = readStatsFile(statsPath());
+  uint64_t estimateBefore = before ? before->sizeBytes : 0;
+  uint64_t entriesEstimateBefore = before ? before->entries : 0;
 
-  llvm::ErrorOr<ScanResult> Scan = scan();
-  if (!Scan) {
-    R.Result = CleanupResult::State::Failed;
-    R.Detail = "cannot scan '" + Directory + "': " + fileutil::describe(Scan.getError());
-    return R;
+  llvm::ErrorOr<ScanResult> scanned = scan();
+  if (!scanned) {
+    r.result = CleanupResult::State::Failed;
+    r.detail = "cannot scan '" + root + "': " + fileutil::describe(scanned.getError());
+    return r;
   }
-  R.EntriesBefore = Scan->Entries.size();
-  R.BytesBefore = Scan->TotalBytes;
+  r.entriesBefore = scanned->entries.size();
+  r.bytesBefore = scanned->totalBytes;
 
-  int64_t Now = nowSeconds();
-  for (const EntryInfo &Temp : Scan->TempFiles)
-    if (Now - Temp.LastUse > int64_t(Options.TempFileMaxAgeSeconds) &&
-        ::unlink(Temp.Path.c_str()) == 0)
-      ++R.TempFilesRemoved;
+  int64_t now = nowSeconds();
+  for (const EntryInfo &temp : scanned->tempFiles)
+    if (now - temp.lastUse > static_cast<int64_t>(options.tempFileMaxAgeSeconds) &&
+        ::unlink(temp.path.c_str()) == 0)
+      ++r.tempFilesRemoved;
   removeStaleKeyLocks();
 
   // Least recently used first; the key breaks ties so the order is stable.
-  std::vector<EntryInfo> &Entries = Scan->Entries;
-  std::sort(Entries.begin(), Entries.end(), [](const EntryInfo &A, const EntryInfo &B) {
-    return std::tie(A.LastUse, A.KeyHex) < std::tie(B.LastUse, B.KeyHex);
+  std::vector<EntryInfo> &entries = scanned->entries;
+  std::sort(entries.begin(), entries.end(), [](const EntryInfo &a, const EntryInfo &b) {
+    return std::tie(a.lastUse, a.keyHex) < std::tie(b.lastUse, b.keyHex);
   });
-  uint64_t Total = Scan->TotalBytes;
-  uint64_t Remaining = Entries.size();
+  uint64_t total = scanned->totalBytes;
+  uint64_t remaining = entries.size();
   // Nothing goes unless the total is past the limit; then down to the target.
-  bool OverLimit = Total > LimitBytes;
-  for (const EntryInfo &E : Entries) {
-    if (!OverLimit || Total <= TargetBytes)
+  bool overLimit = total > limitBytes;
+  for (const EntryInfo &e : entries) {
+    if (!overLimit || total <= targetBytes)
       break;
-    if (Mode == CleanupMode::Evict) {
+    if (mode == CleanupMode::Evict) {
       // A hit since the scan made it recently used: keep it.
-      struct stat St;
-      if (::lstat(E.Path.c_str(), &St) == 0 && int64_t(St.st_mtime) != E.LastUse)
+      struct stat st;
+      if (::lstat(e.path.c_str(), &st) == 0 && static_cast<int64_t>(st.st_mtime) != e.lastUse)
         continue;
     }
-    if (::unlink(E.Path.c_str()) == 0) {
-      ++R.Removed;
-      R.RemovedBytes += E.Size;
+    if (::unlink(e.path.c_str()) == 0) {
+      ++r.removed;
+      r.removedBytes += e.size;
     } else if (errno != ENOENT) {
       continue;
     }
-    Total -= E.Size;
-    --Remaining;
-    if (R.Removed % 256 == 0)
-      Lock.Lock->refresh();
+    total -= e.size;
+    --remaining;
+    if (r.removed % 256 == 0)
+      lock.lock->refresh();
   }
-  R.EntriesAfter = Remaining;
-  R.BytesAfter = Total;
+  r.entriesAfter = remaining;
+  r.bytesAfter = total;
 
-  CacheStats Delta;
-  if (Mode == CleanupMode::Evict)
-    Delta.Evictions = R.Removed;
-  record(Delta, [&](CacheStats &S) {
-    S.SizeBytes = Total + (S.SizeBytes > EstimateBefore ? S.SizeBytes - EstimateBefore : 0);
-    S.Entries =
-        Remaining + (S.Entries > EntriesEstimateBefore ? S.Entries - EntriesEstimateBefore : 0);
-    S.LastCleanupTime = uint64_t(Now);
+  CacheStats delta;
+  if (mode == CleanupMode::Evict)
+    delta.evictions = r.removed;
+  record(delta, [&](CacheStats &s) {
+    s.sizeBytes = total + (s.sizeBytes > estimateBefore ? s.sizeBytes - estimateBefore : 0);
+    s.entries =
+        remaining + (s.entries > entriesEstimateBefore ? s.entries - entriesEstimateBefore : 0);
+    s.lastCleanupTime = static_cast<uint64_t>(now);
   });
-  return R;
+  return r;
 }
 
-CleanupResult DirectoryCache::prune(std::optional<uint64_t> TargetBytes) {
-  if (TargetBytes)
-    return runCleanup(CleanupMode::Evict, *TargetBytes, *TargetBytes);
-  return runCleanup(CleanupMode::Evict, MaxSize, lowWaterBytes());
+CleanupResult DirectoryCache::prune(std::optional<uint64_t> targetBytes) {
+  if (targetBytes)
+    return runCleanup(CleanupMode::Evict, *targetBytes, *targetBytes);
+  return runCleanup(CleanupMode::Evict, maxSize, lowWaterBytes());
 }
 
 CleanupResult DirectoryCache::clear() { return runCleanup(CleanupMode::RemoveAll, 0, 0); }
 
-std::error_code DirectoryCache::removeEntry(const CacheKey &Key) {
-  if (!Enabled)
+std::error_code DirectoryCache::removeEntry(const CacheKey &key) {
+  if (!enabled)
     return std::make_error_code(std::errc::operation_not_permitted);
-  std::string Path = entryPath(Key);
-  struct stat St;
-  if (::lstat(Path.c_str(), &St) != 0)
+  std::string path = entryPath(key);
+  struct stat st;
+  if (::lstat(path.c_str(), &st) != 0)
     return lastError();
-  if (::unlink(Path.c_str()) != 0)
+  if (::unlink(path.c_str()) != 0)
     return lastError();
-  record(CacheStats(), [&](CacheStats &S) {
-    S.SizeBytes = addSigned(S.SizeBytes, -int64_t(St.st_size));
-    S.Entries = S.Entries ? S.Entries - 1 : 0;
+  record(CacheStats(), [&](CacheStats &s) {
+    s.sizeBytes = addSigned(s.sizeBytes, -static_cast<int64_t>(st.st_size));
+    s.entries = s.entries ? s.entries - 1 : 0;
   });
   return {};
 }
 
-llvm::Error DirectoryCache::listEntries(llvm::function_ref<void(const InventoryEntry &)> Visit) {
-  llvm::ErrorOr<ScanResult> Scan = scan();
-  if (!Scan)
-    return llvm::createStringError(Scan.getError(), "cannot scan '%s': %s", Directory.c_str(),
-                                   fileutil::describe(Scan.getError()).c_str());
-  for (const EntryInfo &E : Scan->Entries)
-    if (std::optional<CacheKey> Key = CacheKey::parse(E.KeyHex))
-      Visit(InventoryEntry{*Key, E.Size, E.LastUse});
+llvm::Error DirectoryCache::listEntries(llvm::function_ref<void(const InventoryEntry &)> visit) {
+  llvm::ErrorOr<ScanResult> scanned = scan();
+  if (!scanned)
+    return llvm::createStringError(scanned.getError(), "cannot scan '%s': %s", root.c_str(),
+                                   fileutil::describe(scanned.getError()).c_str());
+  for (const EntryInfo &e : scanned->entries)
+    if (std::optional<CacheKey> key = CacheKey::parse(e.keyHex))
+      visit(InventoryEntry{*key, e.size, e.lastUse});
   return llvm::Error::success();
 }
 
-EntryReadResult DirectoryCache::checkEntry(const CacheKey &Key) {
-  EntryReadResult Read = readEntryFile(entryPath(Key), &Key, ReadMode::Verify);
-  Fetched.check(Read);
-  return Read;
+EntryReadResult DirectoryCache::checkEntry(const CacheKey &key) {
+  EntryReadResult read = readEntryFile(entryPath(key), &key, ReadMode::Verify);
+  fetched.check(read);
+  return read;
 }
 
 //===----------------------------------------------------------------------===//
@@ -584,125 +586,126 @@ EntryReadResult DirectoryCache::checkEntry(const CacheKey &Key) {
 namespace {
 /// Sets or clears FD_CLOEXEC: a key lock is handed across exec() with it
 /// clear (KeyLock::inheritableDescriptor) and set again once adopted.
-bool setCloseOnExec(int FD, bool On) {
-  int Flags = ::fcntl(FD, F_GETFD);
-  return Flags >= 0 && ::fcntl(FD, F_SETFD, On ? Flags | FD_CLOEXEC : Flags & ~FD_CLOEXEC) == 0;
+bool setCloseOnExec(int fd, bool on) {
+  int flags = ::fcntl(fd, F_GETFD);
+  return flags >= 0 && ::fcntl(fd, F_SETFD, on ? flags | FD_CLOEXEC : flags & ~FD_CLOEXEC) == 0;
 }
 
 class FlockKeyLock final : public KeyLock {
 public:
-  FlockKeyLock(std::string Path, UniqueFD FD) : Path(std::move(Path)), FD(std::move(FD)) {}
+  FlockKeyLock(std::string path, UniqueFD fd) : path(std::move(path)), fd(std::move(fd)) {}
   ~FlockKeyLock() override {
-    ::unlink(Path.c_str());
+    ::unlink(path.c_str());
     // Closing drops the lock.
   }
-  int inheritableDescriptor() override { return setCloseOnExec(FD.get(), false) ? FD.get() : -1; }
+  int inheritableDescriptor() override { return setCloseOnExec(fd.get(), false) ? fd.get() : -1; }
 
 private:
-  std::string Path;
-  UniqueFD FD;
+  std::string path;
+  UniqueFD fd;
 };
 
-/// True if \p Path still names the file open as \p FD.
-bool stillNamed(int FD, const std::string &Path) {
-  struct stat Open, Named;
-  return ::fstat(FD, &Open) == 0 && ::lstat(Path.c_str(), &Named) == 0 &&
-         Open.st_dev == Named.st_dev && Open.st_ino == Named.st_ino;
+/// True if \p path still names the file open as \p .
+bool stillNamed(int fd, const std::string &path) {
+  struct stat open, named;
+  return ::fstat(fd, &open) == 0 && ::lstat(path.c_str(), &named) == 0 &&
+         open.st_dev == named.st_dev && open.st_ino == named.st_ino;
 }
 } // namespace
 
-std::string DirectoryCache::keyLockPath(const CacheKey &Key) const {
-  return joinPath(joinPath(Directory, "locks"), Key.hex());
+std::string DirectoryCache::keyLockPath(const CacheKey &key) const {
+  return joinPath(joinPath(root, "locks"), key.hex());
 }
 
-KeyLockResult DirectoryCache::lockKey(const CacheKey &Key, std::chrono::milliseconds MaxWait) {
-  KeyLockResult R;
-  if (!Enabled) {
-    R.Result = KeyLockResult::State::Failed;
-    R.Detail = DisabledReason;
-    return R;
+KeyLockResult DirectoryCache::lockKey(const CacheKey &key, std::chrono::milliseconds maxWait) {
+  KeyLockResult r;
+  if (!enabled) {
+    r.result = KeyLockResult::State::Failed;
+    r.detail = whyDisabled;
+    return r;
   }
-  std::string LockDir = joinPath(Directory, "locks");
-  if (::mkdir(LockDir.c_str(), 0700) != 0 && errno != EEXIST) {
-    R.Result = KeyLockResult::State::Failed;
-    R.Detail = "cannot create '" + LockDir + "': " + fileutil::describe(lastError());
-    return R;
+  std::string lockDir = joinPath(root, "locks");
+  if (::mkdir(lockDir.c_str(), 0700) != 0 && errno != EEXIST) {
+    r.result = KeyLockResult::State::Failed;
+    r.detail = "cannot create '" + lockDir + "': " + fileutil::describe(lastError());
+    return r;
   }
-  std::string Path = keyLockPath(Key);
+  std::string path = keyLockPath(key);
   using Clock = std::chrono::steady_clock;
-  Clock::time_point Deadline = Clock::now() + MaxWait;
-  bool Waited = false;
-  auto Pause = std::chrono::milliseconds(2);
+  Clock::time_point deadline = Clock::now() + maxWait;
+  bool waited = false;
+  auto pause = std::chrono::milliseconds(2);
   while (true) {
-    UniqueFD FD = openFile(Path, O_RDWR | O_CREAT | O_NOFOLLOW, 0600);
-    if (!FD.valid()) {
-      R.Result = KeyLockResult::State::Failed;
-      R.Detail = "cannot open '" + Path + "': " + fileutil::describe(lastError());
-      return R;
+    UniqueFD fd = openFile(path, O_RDWR | O_CREAT | O_NOFOLLOW, 0600);
+    if (!fd.valid()) {
+      r.result = KeyLockResult::State::Failed;
+      r.detail = "cannot open '" + path + "': " + fileutil::describe(lastError());
+      return r;
     }
-    if (::flock(FD.get(), LOCK_EX | LOCK_NB) == 0) {
-      if (stillNamed(FD.get(), Path)) {
-        R.Result =
-            Waited ? KeyLockResult::State::AcquiredAfterWait : KeyLockResult::State::Acquired;
-        R.Lock = std::make_unique<FlockKeyLock>(Path, std::move(FD));
-        return R;
+    if (::flock(fd.get(), LOCK_EX | LOCK_NB) == 0) {
+      if (stillNamed(fd.get(), path)) {
+        r.result =
+            waited ? KeyLockResult::State::AcquiredAfterWait : KeyLockResult::State::Acquired;
+        r.lock = std::make_unique<FlockKeyLock>(path, std::move(fd));
+        return r;
       }
       continue; // its holder removed it as we opened it: take the new one
     }
     if (errno != EWOULDBLOCK && errno != EINTR) {
-      R.Result = KeyLockResult::State::Failed;
-      R.Detail = "cannot lock '" + Path + "': " + fileutil::describe(lastError());
-      return R;
+      r.result = KeyLockResult::State::Failed;
+      r.detail = "cannot lock '" + path + "': " + fileutil::describe(lastError());
+      return r;
     }
-    Waited = true;
-    if (Clock::now() >= Deadline) {
-      R.Result = KeyLockResult::State::TimedOut;
-      R.Detail = "another process has held the lock of " + Key.str() + " for longer than the wait";
-      return R;
+    waited = true;
+    if (Clock::now() >= deadline) {
+      r.result = KeyLockResult::State::TimedOut;
+      r.detail = "another process has held the lock of " + key.str() + " for longer than the wait";
+      return r;
     }
-    std::this_thread::sleep_for(std::min<Clock::duration>(Pause, Deadline - Clock::now()));
-    Pause = std::min(Pause * 2, std::chrono::milliseconds(50));
+    std::this_thread::sleep_for(std::min<Clock::duration>(pause, deadline - Clock::now()));
+    pause = std::min(pause * 2, std::chrono::milliseconds(50));
   }
 }
 
-KeyLockResult DirectoryCache::adoptKeyLock(const CacheKey &Key, int FD) {
-  KeyLockResult R;
-  R.Result = KeyLockResult::State::Failed;
-  std::string Path = keyLockPath(Key);
+KeyLockResult DirectoryCache::adoptKeyLock(const CacheKey &key, int fd) {
+  KeyLockResult r;
+  r.result = KeyLockResult::State::Failed;
+  std::string path = keyLockPath(key);
   // flock() on a descriptor of the open file that holds the lock succeeds
   // at once; on another file or a released lock it must not wait.
-  if (!Enabled || FD < 0 || !stillNamed(FD, Path) || ::flock(FD, LOCK_EX | LOCK_NB) != 0) {
-    R.Detail = "descriptor " + std::to_string(FD) + " is not the held lock '" + Path + "'";
-    return R;
+  if (!enabled || fd < 0 || !stillNamed(fd, path) || ::flock(fd, LOCK_EX | LOCK_NB) != 0) {
+    r.detail = "descriptor " + std::to_string(fd) + " is not the held lock '" + path + "'";
+    return r;
   }
-  (void)setCloseOnExec(FD, true);
-  R.Result = KeyLockResult::State::Acquired;
-  R.Lock = std::make_unique<FlockKeyLock>(Path, UniqueFD(FD));
-  return R;
+  (void)setCloseOnExec(fd, true);
+  r.result = KeyLockResult::State::Acquired;
+  r.lock = std::make_unique<FlockKeyLock>(path, UniqueFD(fd));
+  return r;
 }
 
 uint64_t DirectoryCache::removeStaleKeyLocks() {
-  std::string LockDir = joinPath(Directory, "locks");
-  DIR *Dir = ::opendir(LockDir.c_str());
-  if (!Dir)
+  std::string lockDir = joinPath(root, "locks");
+  DIR *dir = ::opendir(lockDir.c_str());
+  if (!dir)
     return 0;
-  uint64_t Removed = 0;
-  int64_t Now = nowSeconds();
-  while (struct dirent *D = ::readdir(Dir)) {
-    if (!isHexName(D->d_name, CacheKey::NumHexDigits))
+  uint64_t removed = 0;
+  int64_t now = nowSeconds();
+  while (struct dirent *d = ::readdir(dir)) {
+    if (!isHexName(d->d_name, CacheKey::kNumHexDigits))
       continue;
-    std::string Path = joinPath(LockDir, D->d_name);
-    UniqueFD FD = openFile(Path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
-    struct stat St;
-    if (!FD.valid() || ::fstat(FD.get(), &St) != 0 ||
-        Now - int64_t(St.st_mtime) <= int64_t(Options.TempFileMaxAgeSeconds))
+    std::string path = joinPath(lockDir, d->d_name);
+    UniqueFD fd = openFile(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
+    struct stat st;
+    if (!fd.valid() || ::fstat(fd.get(), &st) != 0 ||
+        now - static_cast<int64_t>(st.st_mtime) <=
+            static_cast<int64_t>(options.tempFileMaxAgeSeconds))
       continue;
     // Held by nobody (a lock of a killed process): the same protocol as a
     // holder, so a process that takes it right now retries.
-    if (::flock(FD.get(), LOCK_EX | LOCK_NB) == 0 && stillNamed(FD.get(), Path) &&
-        ::unlink(Path.c_str()) == 0)
-      ++Removed;
+    if (::flock(fd.get(), LOCK_EX | LOCK_NB) == 0 && stillNamed(fd.get(), path) &&
+        ::unlink(path.c_str()) == 0)
+      ++removed;
   }
-  ::closedir(Dir);
-  return Removed;
+  ::closedir(dir);
+  return removed;
 }

@@ -15,102 +15,102 @@
 using namespace qshape::cache;
 using namespace qshape::cache::fileutil;
 
-UniqueFD &UniqueFD::operator=(UniqueFD &&Other) noexcept {
-  if (this != &Other) {
+UniqueFD &UniqueFD::operator=(UniqueFD &&other) noexcept {
+  if (this != &other) {
     reset();
-    FD = Other.release();
+    fd = other.release();
   }
   return *this;
 }
 
 int UniqueFD::release() {
-  int Result = FD;
-  FD = -1;
-  return Result;
+  int result = fd;
+  fd = -1;
+  return result;
 }
 
 void UniqueFD::reset() {
-  if (FD >= 0)
-    ::close(FD);
-  FD = -1;
+  if (fd >= 0)
+    ::close(fd);
+  fd = -1;
 }
 
 std::error_code UniqueFD::close() {
-  if (FD < 0)
+  if (fd < 0)
     return {};
-  int Result = ::close(release());
+  int result = ::close(release());
   // After EINTR the descriptor is already released on Linux: do not retry.
-  if (Result != 0 && errno != EINTR)
+  if (result != 0 && errno != EINTR)
     return lastError();
   return {};
 }
 
-std::error_code fileutil::lastError() { return std::error_code(errno, std::generic_category()); }
+std::error_code fileutil::lastError() { return {errno, std::generic_category()}; }
 
-UniqueFD fileutil::openFile(llvm::StringRef Path, int Flags, mode_t Mode) {
-  std::string P = Path.str();
-  int FD;
+UniqueFD fileutil::openFile(llvm::StringRef path, int flags, mode_t mode) {
+  std::string p = path.str();
+  int fd;
   do {
-    FD = ::open(P.c_str(), Flags | O_CLOEXEC, Mode);
-  } while (FD < 0 && errno == EINTR);
-  return UniqueFD(FD);
+    fd = ::open(p.c_str(), flags | O_CLOEXEC, mode);
+  } while (fd < 0 && errno == EINTR);
+  return UniqueFD(fd);
 }
 
-std::error_code fileutil::writeAll(int FD, llvm::StringRef Data) {
-  const char *P = Data.data();
-  size_t Left = Data.size();
-  while (Left > 0) {
-    ssize_t N = ::write(FD, P, Left);
-    if (N < 0) {
+std::error_code fileutil::writeAll(int fd, llvm::StringRef data) {
+  const char *p = data.data();
+  size_t left = data.size();
+  while (left > 0) {
+    ssize_t n = ::write(fd, p, left);
+    if (n < 0) {
       if (errno == EINTR)
         continue;
       return lastError();
     }
-    if (N == 0) // should not happen for regular files; avoid spinning
+    if (n == 0) // should not happen for regular files; avoid spinning
       return std::make_error_code(std::errc::io_error);
-    P += N;
-    Left -= size_t(N);
+    p += n;
+    left -= static_cast<size_t>(n);
   }
   return {};
 }
 
-llvm::ErrorOr<size_t> fileutil::readAt(int FD, char *Buffer, size_t Size, uint64_t Offset) {
-  size_t Done = 0;
-  while (Done < Size) {
-    ssize_t N = ::pread(FD, Buffer + Done, Size - Done, off_t(Offset + Done));
-    if (N < 0) {
+llvm::ErrorOr<size_t> fileutil::readAt(int fd, char *buffer, size_t size, uint64_t offset) {
+  size_t done = 0;
+  while (done < size) {
+    ssize_t n = ::pread(fd, buffer + done, size - done, static_cast<off_t>(offset + done));
+    if (n < 0) {
       if (errno == EINTR)
         continue;
       return lastError();
     }
-    if (N == 0)
+    if (n == 0)
       break;
-    Done += size_t(N);
+    done += static_cast<size_t>(n);
   }
-  return Done;
+  return done;
 }
 
-std::error_code fileutil::createDirectories(llvm::StringRef Path, mode_t Mode) {
-  if (Path.empty())
+std::error_code fileutil::createDirectories(llvm::StringRef path, mode_t mode) {
+  if (path.empty())
     return std::make_error_code(std::errc::invalid_argument);
-  std::string P = Path.str();
-  struct stat St;
-  if (::stat(P.c_str(), &St) == 0) {
-    if (!S_ISDIR(St.st_mode))
+  std::string p = path.str();
+  struct stat st;
+  if (::stat(p.c_str(), &st) == 0) {
+    if (!S_ISDIR(st.st_mode))
       return std::make_error_code(std::errc::not_a_directory);
     return {};
   }
   if (errno != ENOENT)
     return lastError();
-  llvm::StringRef Parent = llvm::sys::path::parent_path(Path);
-  if (!Parent.empty() && Parent != Path)
-    if (std::error_code EC = createDirectories(Parent, Mode))
-      return EC;
-  if (::mkdir(P.c_str(), Mode) != 0 && errno != EEXIST)
+  llvm::StringRef parent = llvm::sys::path::parent_path(path);
+  if (!parent.empty() && parent != path)
+    if (std::error_code ec = createDirectories(parent, mode))
+      return ec;
+  if (::mkdir(p.c_str(), mode) != 0 && errno != EEXIST)
     return lastError();
   return {};
 }
 
-int64_t fileutil::nowSeconds() { return int64_t(::time(nullptr)); }
+int64_t fileutil::nowSeconds() { return static_cast<int64_t>(::time(nullptr)); }
 
-std::string fileutil::describe(std::error_code EC) { return EC.message(); }
+std::string fileutil::describe(std::error_code ec) { return ec.message(); }

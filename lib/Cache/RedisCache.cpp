@@ -2,7 +2,7 @@
 //
 // Entries are Redis strings under `<prefix>:<64 hex digits>`, holding the
 // same bytes as an entry file (CacheEntry.h). A value is checked like a file
-// before use; with a team key (RemoteOptions::TagKey) it must also carry
+// before use; with a team key (RemoteOptions::tagKey) it must also carry
 // that key's tag. Commands: GET (GETEX with a TTL, which refreshes it), SET
 // (with PX for a TTL), and for `qshape-cache`: SCAN, STRLEN, DEL, INFO,
 // DBSIZE, CONFIG GET (to learn proto-max-bulk-len; optional).
@@ -61,12 +61,12 @@ using Clock = std::chrono::steady_clock;
 namespace {
 
 struct ReplyDeleter {
-  void operator()(redisReply *R) const { freeReplyObject(R); }
+  void operator()(redisReply *r) const { freeReplyObject(r); }
 };
 using Reply = std::unique_ptr<redisReply, ReplyDeleter>;
 
 struct ReaderDeleter {
-  void operator()(redisReader *R) const { redisReaderFree(R); }
+  void operator()(redisReader *r) const { redisReaderFree(r); }
 };
 
 /// Why an operation did not get a reply.
@@ -77,151 +77,151 @@ struct Failure {
     Protocol,   ///< the bytes were not a reply (or a reply far too large)
     Auth,       ///< the server refused our credentials
   };
-  Kind What;
-  std::string Message;
+  Kind what;
+  std::string message;
 };
 
-int remainingMs(Clock::time_point Deadline) {
-  auto Ms = std::chrono::duration_cast<std::chrono::milliseconds>(Deadline - Clock::now()).count();
-  return Ms <= 0 ? 0 : int(std::min<int64_t>(Ms, 1 << 30));
+int remainingMs(Clock::time_point deadline) {
+  auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
+  return ms <= 0 ? 0 : static_cast<int>(std::min<int64_t>(ms, 1 << 30));
 }
 
-/// Waits for \p Events on \p FD until \p Deadline: 1 ready, 0 timed out,
+/// Waits for \p events on \p  until \p deadline: 1 ready, 0 timed out,
 /// -1 error (errno).
-int waitFor(int FD, short Events, Clock::time_point Deadline) {
+int waitFor(int fd, short events, Clock::time_point deadline) {
   while (true) {
-    struct pollfd P = {FD, Events, 0};
-    int N = ::poll(&P, 1, remainingMs(Deadline));
-    if (N > 0)
+    struct pollfd p = {fd, events, 0};
+    int n = ::poll(&p, 1, remainingMs(deadline));
+    if (n > 0)
       return 1;
-    if (N == 0)
+    if (n == 0)
       return 0;
     if (errno != EINTR)
       return -1;
   }
 }
 
-std::string errnoText(int Errno) { return std::strerror(Errno); }
+std::string errnoText(int err) { return std::strerror(err); }
 
 /// Host name resolution with a deadline: getaddrinfo() has none, so it runs
 /// on a helper thread; past the deadline the caller gives up and the thread
 /// frees its result whenever it finishes.
 struct Resolution {
-  std::mutex Mutex;
-  std::condition_variable Done;
-  bool Finished = false, Abandoned = false;
-  int Status = 0;
-  struct addrinfo *Result = nullptr;
+  std::mutex mutex;
+  std::condition_variable done;
+  bool finished = false, abandoned = false;
+  int status = 0;
+  struct addrinfo *result = nullptr;
 };
 
-std::variant<struct addrinfo *, Failure> resolve(const std::string &Host, unsigned Port,
-                                                 Clock::time_point Deadline) {
-  struct addrinfo Hints = {};
-  Hints.ai_socktype = SOCK_STREAM;
-  Hints.ai_family = AF_UNSPEC;
-  std::string Service = std::to_string(Port);
-  struct addrinfo *Result = nullptr;
-  Hints.ai_flags = AI_NUMERICHOST | AI_NUMERICSERV;
-  if (::getaddrinfo(Host.c_str(), Service.c_str(), &Hints, &Result) == 0)
-    return Result;
-  Hints.ai_flags = AI_NUMERICSERV;
-  auto State = std::make_shared<Resolution>();
-  std::thread([State, Host, Service, Hints] {
-    struct addrinfo *Found = nullptr;
-    int Status = ::getaddrinfo(Host.c_str(), Service.c_str(), &Hints, &Found);
-    std::lock_guard<std::mutex> Guard(State->Mutex);
-    if (State->Abandoned) {
-      if (Status == 0)
-        ::freeaddrinfo(Found);
+std::variant<struct addrinfo *, Failure> resolve(const std::string &host, unsigned port,
+                                                 Clock::time_point deadline) {
+  struct addrinfo hints = {};
+  hints.ai_socktype = SOCK_STREAM;
+  hints.ai_family = AF_UNSPEC;
+  std::string service = std::to_string(port);
+  struct addrinfo *result = nullptr;
+  hints.ai_flags = AI_NUMERICHOST | AI_NUMERICSERV;
+  if (::getaddrinfo(host.c_str(), service.c_str(), &hints, &result) == 0)
+    return result;
+  hints.ai_flags = AI_NUMERICSERV;
+  auto state = std::make_shared<Resolution>();
+  std::thread([state, host, service, hints] {
+    struct addrinfo *found = nullptr;
+    int status = ::getaddrinfo(host.c_str(), service.c_str(), &hints, &found);
+    std::scoped_lock<std::mutex> guard(state->mutex);
+    if (state->abandoned) {
+      if (status == 0)
+        ::freeaddrinfo(found);
       return;
     }
-    State->Status = Status;
-    State->Result = Status == 0 ? Found : nullptr;
-    State->Finished = true;
-    State->Done.notify_all();
+    state->status = status;
+    state->result = status == 0 ? found : nullptr;
+    state->finished = true;
+    state->done.notify_all();
   }).detach();
-  std::unique_lock<std::mutex> Lock(State->Mutex);
-  if (!State->Done.wait_until(Lock, Deadline, [&] { return State->Finished; })) {
-    State->Abandoned = true;
+  std::unique_lock<std::mutex> lock(state->mutex);
+  if (!state->done.wait_until(lock, deadline, [&] { return state->finished; })) {
+    state->abandoned = true;
     return Failure{Failure::Kind::Timeout,
-                   "resolving '" + Host +
+                   "resolving '" + host +
                        "' took longer than the connect "
                        "timeout (use an IP address to skip name resolution)"};
   }
-  if (State->Status != 0)
+  if (state->status != 0)
     return Failure{Failure::Kind::Connection,
-                   "cannot resolve '" + Host + "': " + ::gai_strerror(State->Status)};
-  return State->Result;
+                   "cannot resolve '" + host + "': " + ::gai_strerror(state->status)};
+  return state->result;
 }
 
-bool isAuthError(llvm::StringRef Text) {
-  return Text.starts_with("NOAUTH") || Text.starts_with("WRONGPASS") ||
-         Text.starts_with("NOPERM") || Text.contains("invalid password") ||
-         Text.contains("without any password configured") ||
-         Text.contains("invalid username-password");
+bool isAuthError(llvm::StringRef text) {
+  return text.starts_with("NOAUTH") || text.starts_with("WRONGPASS") ||
+         text.starts_with("NOPERM") || text.contains("invalid password") ||
+         text.contains("without any password configured") ||
+         text.contains("invalid username-password");
 }
 
 /// Errors after which the server refuses every write of this process.
-bool refusesWrites(llvm::StringRef Text) {
-  return Text.starts_with("OOM") || Text.starts_with("READONLY") || Text.starts_with("MISCONF");
+bool refusesWrites(llvm::StringRef text) {
+  return text.starts_with("OOM") || text.starts_with("READONLY") || text.starts_with("MISCONF");
 }
 
-std::string formatSeconds(std::optional<unsigned> Seconds) {
-  if (!Seconds)
+std::string formatSeconds(std::optional<unsigned> seconds) {
+  if (!seconds)
     return "from now on";
-  return "for the next " + std::to_string(*Seconds) + " s";
+  return "for the next " + std::to_string(*seconds) + " s";
 }
 
 /// The remote that failed in this process, as exportRemoteFailures() hands
 /// it to a process this one exec()s: "<describe()>\n<why>".
-std::mutex FailedRemoteMutex;
-std::string FailedRemote;
+std::mutex failedRemoteMutex;
+std::string failedRemote;
 
 class RedisCache final : public CacheBackend, public CacheInventory {
 public:
-  RedisCache(RemoteOptions Options, CounterSink Sink)
-      : Options(std::move(Options)), Sink(std::move(Sink)) {
+  RedisCache(RemoteOptions options, CounterSink sink)
+      : options(std::move(options)), sink(std::move(sink)) {
     inheritFailure();
   }
   ~RedisCache() override { disconnect(); }
 
-  std::string describe() const override { return Options.describe(); }
+  std::string describe() const override { return options.describe(); }
   bool isEnabled() const override { return true; }
   std::string disabledReason() const override {
-    std::lock_guard<std::mutex> Guard(Mutex);
-    return BreakerReason;
+    std::scoped_lock<std::mutex> guard(mutex);
+    return breakerReason;
   }
-  const EntryTagKey *tagKey() const override { return Options.TagKey ? &*Options.TagKey : nullptr; }
+  const EntryTagKey *tagKey() const override { return options.tagKey ? &*options.tagKey : nullptr; }
   CacheInventory *inventory() override { return this; }
 
   CacheStats processStats() const override {
-    std::lock_guard<std::mutex> Guard(Mutex);
-    return Counters;
+    std::scoped_lock<std::mutex> guard(mutex);
+    return counters;
   }
 
-  LookupResult lookup(const CacheKey &Key) override;
-  StoreResult storeEntry(const EntryHeader &Header, llvm::StringRef Payload) override;
+  LookupResult lookup(const CacheKey &key) override;
+  StoreResult storeEntry(const EntryHeader &header, llvm::StringRef payload) override;
   std::vector<std::pair<std::string, std::string>> status() override;
 
-  llvm::Error listEntries(llvm::function_ref<void(const InventoryEntry &)> Visit) override;
-  EntryReadResult checkEntry(const CacheKey &Key) override;
-  std::error_code removeEntry(const CacheKey &Key) override;
+  llvm::Error listEntries(llvm::function_ref<void(const InventoryEntry &)> visit) override;
+  EntryReadResult checkEntry(const CacheKey &key) override;
+  std::error_code removeEntry(const CacheKey &key) override;
 
 private:
   struct Outcome {
-    Reply R;
-    std::optional<Failure> Error;
+    Reply r;
+    std::optional<Failure> error;
   };
 
-  std::string redisKey(const CacheKey &Key) const { return Options.Prefix + ":" + Key.hex(); }
-  std::string where() const { return "remote cache " + Options.describe(); }
+  std::string redisKey(const CacheKey &key) const { return options.prefix + ":" + key.hex(); }
+  std::string where() const { return "remote cache " + options.describe(); }
 
-  /// Sends \p Args as one command and waits for its reply, connecting first
+  /// Sends \p args as one command and waits for its reply, connecting first
   /// if needed. Never throws, never blocks past the deadlines.
-  Outcome command(llvm::ArrayRef<llvm::StringRef> Args);
+  Outcome command(llvm::ArrayRef<llvm::StringRef> args);
   std::optional<Failure> connect();
-  std::optional<Failure> exchange(llvm::ArrayRef<llvm::StringRef> Args, Clock::time_point Deadline,
-                                  Reply &Out);
+  std::optional<Failure> exchange(llvm::ArrayRef<llvm::StringRef> args, Clock::time_point deadline,
+                                  Reply &out);
   void disconnect();
 
   /// Opens the breaker for good when the process that exec()ed this one
@@ -229,34 +229,34 @@ private:
   void inheritFailure();
   /// Why operations are skipped right now (the breaker is open), if they are.
   std::optional<std::string> skipped();
-  /// Counts \p F, warns once, opens the breaker and drops the connection.
-  void trip(const Failure &F, llvm::StringRef During);
+  /// Counts \p , warns once, opens the breaker and drops the connection.
+  void trip(const Failure &f, llvm::StringRef during);
   /// Counts an error reply of the server (not a broken connection).
-  void serverError(llvm::StringRef Text, llvm::StringRef During);
-  void count(const CacheStats &Delta);
+  void serverError(llvm::StringRef text, llvm::StringRef during);
+  void count(const CacheStats &delta);
   /// The largest entry the server and the options allow.
   uint64_t sizeLimit();
 
-  RemoteOptions Options;
-  CounterSink Sink;
+  RemoteOptions options;
+  CounterSink sink;
 
-  mutable std::mutex Mutex; ///< one operation at a time on the connection
-  int FD = -1;
-  pid_t FDOwner = 0; ///< a forked child must not share its parent's stream
-  std::unique_ptr<redisReader, ReaderDeleter> Reader;
-  std::vector<char> Buffer = std::vector<char>(64 * 1024);
+  mutable std::mutex mutex; ///< one operation at a time on the connection
+  int fd = -1;
+  pid_t fdOwner = 0; ///< a forked child must not share its parent's stream
+  std::unique_ptr<redisReader, ReaderDeleter> reader;
+  std::vector<char> buffer = std::vector<char>(size_t{64} << 10);
 
-  bool BreakerOpen = false;
-  bool BreakerForever = false;
-  bool InheritedUnreported = false; ///< inheritFailure() warns at first use
-  Clock::time_point RetryAt;
-  std::string BreakerReason;
-  std::optional<std::string> WritesRefused;
-  bool UseGetEx = true;
-  bool AskedServerLimit = false;
-  std::optional<uint64_t> ServerLimit;
+  bool breakerOpen = false;
+  bool breakerForever = false;
+  bool inheritedUnreported = false; ///< inheritFailure() warns at first use
+  Clock::time_point retryAt;
+  std::string breakerReason;
+  std::optional<std::string> writesRefused;
+  bool useGetEx = true;
+  bool askedServerLimit = false;
+  std::optional<uint64_t> serverLimit;
 
-  CacheStats Counters;
+  CacheStats counters;
 };
 
 //===----------------------------------------------------------------------===//
@@ -264,485 +264,487 @@ private:
 //===----------------------------------------------------------------------===//
 
 void RedisCache::disconnect() {
-  if (FD >= 0)
-    ::close(FD);
-  FD = -1;
-  Reader.reset();
+  if (fd >= 0)
+    ::close(fd);
+  fd = -1;
+  reader.reset();
 }
 
 std::optional<Failure> RedisCache::connect() {
   disconnect();
-  Clock::time_point Deadline = Clock::now() + std::chrono::milliseconds(Options.ConnectTimeoutMs);
-  auto Resolved = resolve(Options.Host, Options.Port, Deadline);
-  if (auto *F = std::get_if<Failure>(&Resolved))
-    return *F;
-  struct addrinfo *List = std::get<struct addrinfo *>(Resolved);
-  std::optional<Failure> Last;
-  for (struct addrinfo *A = List; A && FD < 0; A = A->ai_next) {
-    int S = ::socket(A->ai_family, A->ai_socktype | SOCK_NONBLOCK | SOCK_CLOEXEC, A->ai_protocol);
-    if (S < 0) {
-      Last = Failure{Failure::Kind::Connection, "cannot create a socket: " + errnoText(errno)};
+  Clock::time_point deadline = Clock::now() + std::chrono::milliseconds(options.connectTimeoutMs);
+  auto resolved = resolve(options.host, options.port, deadline);
+  if (auto *f = std::get_if<Failure>(&resolved))
+    return *f;
+  struct addrinfo *list = std::get<struct addrinfo *>(resolved);
+  std::optional<Failure> last;
+  for (struct addrinfo *a = list; a && fd < 0; a = a->ai_next) {
+    int s = ::socket(a->ai_family, a->ai_socktype | SOCK_NONBLOCK | SOCK_CLOEXEC, a->ai_protocol);
+    if (s < 0) {
+      last = Failure{Failure::Kind::Connection, "cannot create a socket: " + errnoText(errno)};
       continue;
     }
-    int Rc = ::connect(S, A->ai_addr, A->ai_addrlen);
-    if (Rc != 0 && errno == EINPROGRESS) {
-      int Ready = waitFor(S, POLLOUT, Deadline);
-      if (Ready == 0) {
-        ::close(S);
-        Last =
+    int rc = ::connect(s, a->ai_addr, a->ai_addrlen);
+    if (rc != 0 && errno == EINPROGRESS) {
+      int ready = waitFor(s, POLLOUT, deadline);
+      if (ready == 0) {
+        ::close(s);
+        last =
             Failure{Failure::Kind::Timeout, "no connection within the connect timeout (" +
-                                                std::to_string(Options.ConnectTimeoutMs) + " ms)"};
+                                                std::to_string(options.connectTimeoutMs) + " ms)"};
         continue;
       }
-      int Error = 0;
-      socklen_t Length = sizeof(Error);
-      if (Ready < 0)
-        Error = errno;
-      else if (::getsockopt(S, SOL_SOCKET, SO_ERROR, &Error, &Length) != 0)
-        Error = errno;
-      Rc = Error ? -1 : 0;
-      errno = Error;
+      int error = 0;
+      socklen_t length = sizeof(error);
+      if (ready < 0)
+        error = errno;
+      else if (::getsockopt(s, SOL_SOCKET, SO_ERROR, &error, &length) != 0)
+        error = errno;
+      rc = error ? -1 : 0;
+      errno = error;
     }
-    if (Rc != 0) {
-      Last = Failure{Failure::Kind::Connection, "cannot connect: " + errnoText(errno)};
-      ::close(S);
+    if (rc != 0) {
+      last = Failure{Failure::Kind::Connection, "cannot connect: " + errnoText(errno)};
+      ::close(s);
       continue;
     }
-    int One = 1;
-    (void)::setsockopt(S, IPPROTO_TCP, TCP_NODELAY, &One, sizeof(One));
-    FD = S;
+    int one = 1;
+    (void)::setsockopt(s, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+    fd = s;
   }
-  ::freeaddrinfo(List);
-  if (FD < 0)
-    return Last ? *Last : Failure{Failure::Kind::Connection, "no address to connect to"};
-  FDOwner = ::getpid();
-  Reader.reset(redisReaderCreate());
-  if (!Reader) {
+  ::freeaddrinfo(list);
+  if (fd < 0)
+    return last ? *last : Failure{Failure::Kind::Connection, "no address to connect to"};
+  fdOwner = ::getpid();
+  reader.reset(redisReaderCreate());
+  if (!reader) {
     disconnect();
     return Failure{Failure::Kind::Protocol, "cannot allocate a reply reader"};
   }
-  Reader->maxbuf = 0; // keep the buffer between replies: values are large
+  reader->maxbuf = 0; // keep the buffer between replies: values are large
 
   // AUTH and SELECT belong to the connection; they get the operation timeout.
-  Clock::time_point OpDeadline =
-      Clock::now() + std::chrono::milliseconds(Options.OperationTimeoutMs);
-  auto Expect = [&](llvm::ArrayRef<llvm::StringRef> Args,
-                    llvm::StringRef What) -> std::optional<Failure> {
-    Reply R;
-    if (std::optional<Failure> F = exchange(Args, OpDeadline, R))
-      return F;
-    if (R->type != REDIS_REPLY_ERROR)
+  Clock::time_point opDeadline =
+      Clock::now() + std::chrono::milliseconds(options.operationTimeoutMs);
+  auto expect = [&](llvm::ArrayRef<llvm::StringRef> args,
+                    llvm::StringRef what) -> std::optional<Failure> {
+    Reply r;
+    if (std::optional<Failure> f = exchange(args, opDeadline, r))
+      return f;
+    if (r->type != REDIS_REPLY_ERROR)
       return std::nullopt;
-    llvm::StringRef Text(R->str, R->len);
-    Failure::Kind K = isAuthError(Text) ? Failure::Kind::Auth : Failure::Kind::Connection;
-    return Failure{K, (What + " failed: " + Text).str()};
+    llvm::StringRef text(r->str, r->len);
+    Failure::Kind k = isAuthError(text) ? Failure::Kind::Auth : Failure::Kind::Connection;
+    return Failure{k, (what + " failed: " + text).str()};
   };
-  if (!Options.Password.empty()) {
-    std::optional<Failure> F = Options.User.empty()
-                                   ? Expect({"AUTH", Options.Password}, "AUTH")
-                                   : Expect({"AUTH", Options.User, Options.Password}, "AUTH");
-    if (F) {
+  if (!options.password.empty()) {
+    std::optional<Failure> f = options.user.empty()
+                                   ? expect({"AUTH", options.password}, "AUTH")
+                                   : expect({"AUTH", options.user, options.password}, "AUTH");
+    if (f) {
       disconnect();
-      return F;
+      return f;
     }
   }
-  if (Options.Database != 0) {
-    if (std::optional<Failure> F = Expect({"SELECT", std::to_string(Options.Database)}, "SELECT")) {
+  if (options.database != 0) {
+    if (std::optional<Failure> f = expect({"SELECT", std::to_string(options.database)}, "SELECT")) {
       disconnect();
-      return F;
+      return f;
     }
   }
   return std::nullopt;
 }
 
-std::optional<Failure> RedisCache::exchange(llvm::ArrayRef<llvm::StringRef> Args,
-                                            Clock::time_point Deadline, Reply &Out) {
-  std::vector<const char *> Argv;
-  std::vector<size_t> Lengths;
-  for (llvm::StringRef A : Args) {
-    Argv.push_back(A.data());
-    Lengths.push_back(A.size());
+std::optional<Failure> RedisCache::exchange(llvm::ArrayRef<llvm::StringRef> args,
+                                            Clock::time_point deadline, Reply &out) {
+  std::vector<const char *> argv;
+  std::vector<size_t> lengths;
+  for (llvm::StringRef a : args) {
+    argv.push_back(a.data());
+    lengths.push_back(a.size());
   }
-  char *Command = nullptr;
-  int Length = redisFormatCommandArgv(&Command, int(Argv.size()), Argv.data(), Lengths.data());
-  if (Length < 0)
+  char *command = nullptr;
+  int length =
+      redisFormatCommandArgv(&command, static_cast<int>(argv.size()), argv.data(), lengths.data());
+  if (length < 0)
     return Failure{Failure::Kind::Protocol, "cannot encode the command"};
-  std::unique_ptr<char, void (*)(char *)> Owned(Command, redisFreeCommand);
+  std::unique_ptr<char, void (*)(char *)> owned(command, redisFreeCommand);
 
-  const char *P = Command;
-  size_t Left = size_t(Length);
-  while (Left > 0) {
-    ssize_t N = ::send(FD, P, Left, MSG_NOSIGNAL);
-    if (N > 0) {
-      P += N;
-      Left -= size_t(N);
+  const char *p = command;
+  auto left = static_cast<size_t>(length);
+  while (left > 0) {
+    ssize_t n = ::send(fd, p, left, MSG_NOSIGNAL);
+    if (n > 0) {
+      p += n;
+      left -= static_cast<size_t>(n);
       continue;
     }
-    if (N < 0 && errno == EINTR)
+    if (n < 0 && errno == EINTR)
       continue;
-    if (N < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
-      int Ready = waitFor(FD, POLLOUT, Deadline);
-      if (Ready == 0)
+    if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+      int ready = waitFor(fd, POLLOUT, deadline);
+      if (ready == 0)
         return Failure{Failure::Kind::Timeout,
-                       "sending " + Args[0].str() + " took longer than the operation timeout (" +
-                           std::to_string(Options.OperationTimeoutMs) + " ms)"};
-      if (Ready < 0)
+                       "sending " + args[0].str() + " took longer than the operation timeout (" +
+                           std::to_string(options.operationTimeoutMs) + " ms)"};
+      if (ready < 0)
         return Failure{Failure::Kind::Connection, errnoText(errno)};
       continue;
     }
-    int Error = errno;
+    int error = errno;
     // The server may have said why before it closed (a value over its
     // proto-max-bulk-len): read what it sent.
-    ssize_t Got = ::recv(FD, Buffer.data(), Buffer.size(), MSG_DONTWAIT);
-    if (Got > 0) {
-      redisReaderFeed(Reader.get(), Buffer.data(), size_t(Got));
-      void *Early = nullptr;
-      if (redisReaderGetReply(Reader.get(), &Early) == REDIS_OK && Early) {
-        Out.reset(static_cast<redisReply *>(Early));
-        if (Out->type == REDIS_REPLY_ERROR)
+    ssize_t got = ::recv(fd, buffer.data(), buffer.size(), MSG_DONTWAIT);
+    if (got > 0) {
+      redisReaderFeed(reader.get(), buffer.data(), static_cast<size_t>(got));
+      void *early = nullptr;
+      if (redisReaderGetReply(reader.get(), &early) == REDIS_OK && early) {
+        out.reset(static_cast<redisReply *>(early));
+        if (out->type == REDIS_REPLY_ERROR)
           return std::nullopt; // the caller reports the server's words
-        Out.reset();
+        out.reset();
       }
     }
     return Failure{Failure::Kind::Connection,
-                   "connection lost while sending " + Args[0].str() + ": " + errnoText(Error)};
+                   "connection lost while sending " + args[0].str() + ": " + errnoText(error)};
   }
 
   // A reply larger than any entry we accept is not one of ours.
-  uint64_t Cap = Options.MaxEntryBytes + (1 << 20);
-  uint64_t Received = 0;
+  uint64_t cap = options.maxEntryBytes + (1 << 20);
+  uint64_t received = 0;
   while (true) {
-    void *Raw = nullptr;
-    if (redisReaderGetReply(Reader.get(), &Raw) != REDIS_OK)
-      return Failure{Failure::Kind::Protocol, std::string("bad reply: ") + Reader->errstr};
-    if (Raw) {
-      Out.reset(static_cast<redisReply *>(Raw));
+    void *raw = nullptr;
+    if (redisReaderGetReply(reader.get(), &raw) != REDIS_OK)
+      return Failure{Failure::Kind::Protocol, std::string("bad reply: ") + reader->errstr};
+    if (raw) {
+      out.reset(static_cast<redisReply *>(raw));
       return std::nullopt;
     }
-    int Ready = waitFor(FD, POLLIN, Deadline);
-    if (Ready == 0)
-      return Failure{Failure::Kind::Timeout, "no reply to " + Args[0].str() +
+    int ready = waitFor(fd, POLLIN, deadline);
+    if (ready == 0)
+      return Failure{Failure::Kind::Timeout, "no reply to " + args[0].str() +
                                                  " within the operation timeout (" +
-                                                 std::to_string(Options.OperationTimeoutMs) +
+                                                 std::to_string(options.operationTimeoutMs) +
                                                  " ms; is the server paused or overloaded?)"};
-    if (Ready < 0)
+    if (ready < 0)
       return Failure{Failure::Kind::Connection, errnoText(errno)};
-    ssize_t N = ::recv(FD, Buffer.data(), Buffer.size(), 0);
-    if (N == 0)
+    ssize_t n = ::recv(fd, buffer.data(), buffer.size(), 0);
+    if (n == 0)
       return Failure{Failure::Kind::Connection,
-                     "the server closed the connection during " + Args[0].str()};
-    if (N < 0) {
+                     "the server closed the connection during " + args[0].str()};
+    if (n < 0) {
       if (errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK)
         continue;
       return Failure{Failure::Kind::Connection,
-                     "connection lost during " + Args[0].str() + ": " + errnoText(errno)};
+                     "connection lost during " + args[0].str() + ": " + errnoText(errno)};
     }
-    Received += uint64_t(N);
-    if (Received > Cap)
+    received += static_cast<uint64_t>(n);
+    if (received > cap)
       return Failure{Failure::Kind::Protocol,
-                     "reply to " + Args[0].str() + " exceeds " + std::to_string(Cap) + " bytes"};
-    if (redisReaderFeed(Reader.get(), Buffer.data(), size_t(N)) != REDIS_OK)
-      return Failure{Failure::Kind::Protocol, std::string("bad reply: ") + Reader->errstr};
+                     "reply to " + args[0].str() + " exceeds " + std::to_string(cap) + " bytes"};
+    if (redisReaderFeed(reader.get(), buffer.data(), static_cast<size_t>(n)) != REDIS_OK)
+      return Failure{Failure::Kind::Protocol, std::string("bad reply: ") + reader->errstr};
   }
 }
 
-RedisCache::Outcome RedisCache::command(llvm::ArrayRef<llvm::StringRef> Args) {
-  Outcome O;
-  if (FD >= 0 && FDOwner != ::getpid()) {
+RedisCache::Outcome RedisCache::command(llvm::ArrayRef<llvm::StringRef> args) {
+  Outcome o;
+  if (fd >= 0 && fdOwner != ::getpid()) {
     // Forked: the parent owns the stream. Forget it without a word to the
     // server (QUIT would close the parent's connection).
-    ::close(FD);
-    FD = -1;
-    Reader.reset();
+    ::close(fd);
+    fd = -1;
+    reader.reset();
   }
-  if (FD < 0)
-    if (std::optional<Failure> F = connect()) {
-      O.Error = std::move(F);
-      return O;
+  if (fd < 0)
+    if (std::optional<Failure> f = connect()) {
+      o.error = std::move(f);
+      return o;
     }
-  Clock::time_point Deadline = Clock::now() + std::chrono::milliseconds(Options.OperationTimeoutMs);
-  O.Error = exchange(Args, Deadline, O.R);
-  if (O.Error)
+  Clock::time_point deadline = Clock::now() + std::chrono::milliseconds(options.operationTimeoutMs);
+  o.error = exchange(args, deadline, o.r);
+  if (o.error)
     disconnect(); // the stream is in an unknown state
-  else if (O.R->type == REDIS_REPLY_ERROR &&
-           llvm::StringRef(O.R->str, O.R->len).contains("Protocol error"))
+  else if (o.r->type == REDIS_REPLY_ERROR &&
+           llvm::StringRef(o.r->str, o.r->len).contains("Protocol error"))
     disconnect(); // the server closes it after a protocol error
-  return O;
+  return o;
 }
 
 //===----------------------------------------------------------------------===//
 // Faults
 //===----------------------------------------------------------------------===//
 
-void RedisCache::count(const CacheStats &Delta) {
-  Counters.addCounters(Delta);
-  if (Sink)
-    Sink(Delta);
+void RedisCache::count(const CacheStats &delta) {
+  counters.addCounters(delta);
+  if (sink)
+    sink(delta);
 }
 
 void RedisCache::inheritFailure() {
-  const char *Inherited = std::getenv(RemoteFailureVariable);
-  llvm::StringRef Why = Inherited ? Inherited : "";
-  if (!Why.consume_front(describe() + "\n") || Why.empty())
+  const char *inherited = std::getenv(RemoteFailureVariable);
+  llvm::StringRef why = inherited ? inherited : "";
+  if (!why.consume_front(describe() + "\n") || why.empty())
     return;
-  BreakerOpen = BreakerForever = InheritedUnreported = true;
-  BreakerReason = Why.str();
+  breakerOpen = breakerForever = inheritedUnreported = true;
+  breakerReason = why.str();
 }
 
 std::optional<std::string> RedisCache::skipped() {
-  if (!BreakerOpen)
+  if (!breakerOpen)
     return std::nullopt;
-  if (InheritedUnreported) {
-    InheritedUnreported = false;
-    reportProblem(BreakerReason + "; this process uses the local cache only",
+  if (inheritedUnreported) {
+    inheritedUnreported = false;
+    reportProblem(breakerReason + "; this process uses the local cache only",
                   ProblemSource::Remote);
   }
-  if (!BreakerForever && Clock::now() >= RetryAt) {
-    BreakerOpen = false; // one more try
+  if (!breakerForever && Clock::now() >= retryAt) {
+    breakerOpen = false; // one more try
     return std::nullopt;
   }
-  CacheStats Delta;
-  Delta.RemoteSkipped = 1;
-  count(Delta);
-  return BreakerReason;
+  CacheStats delta;
+  delta.remoteSkipped = 1;
+  count(delta);
+  return breakerReason;
 }
 
-void RedisCache::trip(const Failure &F, llvm::StringRef During) {
+void RedisCache::trip(const Failure &f, llvm::StringRef during) {
   disconnect();
-  CacheStats Delta;
-  if (F.What == Failure::Kind::Timeout)
-    Delta.RemoteTimeouts = 1;
+  CacheStats delta;
+  if (f.what == Failure::Kind::Timeout)
+    delta.remoteTimeouts = 1;
   else
-    Delta.RemoteErrors = 1;
-  count(Delta);
-  BreakerOpen = true;
-  std::optional<unsigned> Pause = Options.RetryAfterSeconds;
-  if (F.What == Failure::Kind::Auth) {
-    BreakerForever = true; // a wrong password stays wrong
-    Pause = std::nullopt;
+    delta.remoteErrors = 1;
+  count(delta);
+  breakerOpen = true;
+  std::optional<unsigned> pause = options.retryAfterSeconds;
+  if (f.what == Failure::Kind::Auth) {
+    breakerForever = true; // a wrong password stays wrong
+    pause = std::nullopt;
   }
-  BreakerForever = BreakerForever || !Pause;
-  if (Pause)
-    RetryAt = Clock::now() + std::chrono::seconds(*Pause);
-  std::string Fix = F.What == Failure::Kind::Auth
+  breakerForever = breakerForever || !pause;
+  if (pause)
+    retryAt = Clock::now() + std::chrono::seconds(*pause);
+  std::string fix = f.what == Failure::Kind::Auth
                         ? " (check the user and password: QSHAPE_CACHE_REMOTE, "
                           "password-file= or QSHAPE_CACHE_REMOTE_PASSWORD_FILE)"
                         : "";
-  BreakerReason = where() + ": " + During.str() + ": " + F.Message + Fix;
+  breakerReason = where() + ": " + during.str() + ": " + f.message + fix;
   {
-    std::lock_guard<std::mutex> Guard(FailedRemoteMutex);
-    FailedRemote = describe() + "\n" + BreakerReason;
+    std::scoped_lock<std::mutex> guard(failedRemoteMutex);
+    failedRemote = describe() + "\n" + breakerReason;
   }
-  reportProblem(BreakerReason + "; this process uses the local cache only " + formatSeconds(Pause),
+  reportProblem(breakerReason + "; this process uses the local cache only " + formatSeconds(pause),
                 ProblemSource::Remote);
 }
 
-void RedisCache::serverError(llvm::StringRef Text, llvm::StringRef During) {
-  CacheStats Delta;
-  Delta.RemoteErrors = 1;
-  count(Delta);
-  reportProblem(where() + ": " + During + ": the server answered '" + Text + "'",
+void RedisCache::serverError(llvm::StringRef text, llvm::StringRef during) {
+  CacheStats delta;
+  delta.remoteErrors = 1;
+  count(delta);
+  reportProblem(where() + ": " + during + ": the server answered '" + text + "'",
                 ProblemSource::Remote);
 }
 
 uint64_t RedisCache::sizeLimit() {
-  if (!AskedServerLimit) {
-    AskedServerLimit = true;
+  if (!askedServerLimit) {
+    askedServerLimit = true;
     // Optional: managed servers often forbid CONFIG. Without it, a value
     // over the server's limit is refused by the server instead.
-    Outcome O = command({"CONFIG", "GET", "proto-max-bulk-len"});
-    if (!O.Error && O.R->type == REDIS_REPLY_ARRAY && O.R->elements == 2 &&
-        O.R->element[1]->type == REDIS_REPLY_STRING) {
-      uint64_t Limit;
-      if (!llvm::StringRef(O.R->element[1]->str, O.R->element[1]->len).getAsInteger(10, Limit))
-        ServerLimit = Limit;
-    } else if (O.Error) {
-      trip(*O.Error, "connect");
+    Outcome o = command({"CONFIG", "GET", "proto-max-bulk-len"});
+    if (!o.error && o.r->type == REDIS_REPLY_ARRAY && o.r->elements == 2 &&
+        o.r->element[1]->type == REDIS_REPLY_STRING) {
+      uint64_t limit;
+      if (!llvm::StringRef(o.r->element[1]->str, o.r->element[1]->len).getAsInteger(10, limit))
+        serverLimit = limit;
+    } else if (o.error) {
+      trip(*o.error, "connect");
     }
   }
-  uint64_t Limit = Options.MaxEntryBytes;
-  if (ServerLimit)
+  uint64_t limit = options.maxEntryBytes;
+  if (serverLimit)
     // proto-max-bulk-len limits one argument (the value); stay a little
     // below it.
-    Limit = std::min(Limit, *ServerLimit > 4096 ? *ServerLimit - 4096 : 0);
-  return Limit;
+    limit = std::min(limit, *serverLimit > 4096 ? *serverLimit - 4096 : 0);
+  return limit;
 }
 
 //===----------------------------------------------------------------------===//
 // Lookups and stores
 //===----------------------------------------------------------------------===//
 
-LookupResult RedisCache::lookup(const CacheKey &Key) {
-  std::lock_guard<std::mutex> Guard(Mutex);
-  LookupResult Result;
-  if (std::optional<std::string> Why = skipped()) {
-    Result.Status = LookupStatus::Disabled;
-    Result.Detail = *Why;
-    return Result;
+LookupResult RedisCache::lookup(const CacheKey &key) {
+  std::scoped_lock<std::mutex> guard(mutex);
+  LookupResult result;
+  if (std::optional<std::string> why = skipped()) {
+    result.status = LookupStatus::Disabled;
+    result.detail = *why;
+    return result;
   }
-  std::string Name = redisKey(Key);
-  std::string Ttl = std::to_string(Options.TtlSeconds * 1000);
-  Outcome O =
-      Options.TtlSeconds && UseGetEx ? command({"GETEX", Name, "PX", Ttl}) : command({"GET", Name});
-  if (!O.Error && O.R->type == REDIS_REPLY_ERROR && UseGetEx && Options.TtlSeconds &&
-      llvm::StringRef(O.R->str, O.R->len).contains("unknown command")) {
-    UseGetEx = false; // a server older than 6.2: no refresh on a hit
-    O = command({"GET", Name});
+  std::string name = redisKey(key);
+  std::string ttl = std::to_string(options.ttlSeconds * 1000);
+  Outcome o =
+      options.ttlSeconds && useGetEx ? command({"GETEX", name, "PX", ttl}) : command({"GET", name});
+  if (!o.error && o.r->type == REDIS_REPLY_ERROR && useGetEx && options.ttlSeconds &&
+      llvm::StringRef(o.r->str, o.r->len).contains("unknown command")) {
+    useGetEx = false; // a server older than 6.2: no refresh on a hit
+    o = command({"GET", name});
   }
-  if (O.Error) {
-    trip(*O.Error, "lookup");
-    Result.Status =
-        O.Error->What == Failure::Kind::Timeout ? LookupStatus::Timeout : LookupStatus::IOError;
-    Result.Detail = BreakerReason;
-    return Result;
+  if (o.error) {
+    trip(*o.error, "lookup");
+    result.status =
+        o.error->what == Failure::Kind::Timeout ? LookupStatus::Timeout : LookupStatus::IOError;
+    result.detail = breakerReason;
+    return result;
   }
-  CacheStats Delta;
-  switch (O.R->type) {
+  CacheStats delta;
+  switch (o.r->type) {
   case REDIS_REPLY_NIL: // never stored, expired, or evicted under maxmemory
-    Delta.RemoteMisses = 1;
-    count(Delta);
-    Result.Status = LookupStatus::Miss;
-    return Result;
+    delta.remoteMisses = 1;
+    count(delta);
+    result.status = LookupStatus::Miss;
+    return result;
   case REDIS_REPLY_STRING:
     break;
   case REDIS_REPLY_ERROR: {
-    llvm::StringRef Text(O.R->str, O.R->len);
-    if (isAuthError(Text)) {
-      trip(Failure{Failure::Kind::Auth, Text.str()}, "lookup");
-      Result.Status = LookupStatus::IOError;
-      Result.Detail = BreakerReason;
-      return Result;
+    llvm::StringRef text(o.r->str, o.r->len);
+    if (isAuthError(text)) {
+      trip(Failure{Failure::Kind::Auth, text.str()}, "lookup");
+      result.status = LookupStatus::IOError;
+      result.detail = breakerReason;
+      return result;
     }
-    if (!Text.starts_with("WRONGTYPE")) {
-      serverError(Text, "lookup");
-      Result.Status = LookupStatus::IOError;
-      Result.Detail = Text.str();
-      return Result;
+    if (!text.starts_with("WRONGTYPE")) {
+      serverError(text, "lookup");
+      result.status = LookupStatus::IOError;
+      result.detail = text.str();
+      return result;
     }
     [[fallthrough]]; // not a string: not ours, a bad entry the SET replaces
   }
   default:
-    Delta.RemoteCorrupt = 1;
-    count(Delta);
-    Result.Status = LookupStatus::Corrupt;
-    Result.Detail = where() + ": " + Name + " does not hold a string";
-    return Result;
+    delta.remoteCorrupt = 1;
+    count(delta);
+    result.status = LookupStatus::Corrupt;
+    result.detail = where() + ": " + name + " does not hold a string";
+    return result;
   }
 
-  EntryReadResult Read = decodeEntry(llvm::StringRef(O.R->str, O.R->len), &Key, ReadMode::Load);
-  checkEntryTag(Read, tagKey());
-  switch (Read.Status) {
+  EntryReadResult read = decodeEntry(llvm::StringRef(o.r->str, o.r->len), &key, ReadMode::Load);
+  checkEntryTag(read, tagKey());
+  switch (read.Status) {
   case ReadStatus::Ok:
-    Delta.RemoteHits = 1;
-    Delta.CompileTimeSavedMs = Read.Header->CompileTimeMs;
-    count(Delta);
-    Result.Status = LookupStatus::Hit;
-    Result.Level = CacheLevel::Remote;
-    Result.Entry = CacheEntry{std::move(*Read.Header), std::move(Read.Payload)};
-    return Result;
+    // NOLINTNEXTLINE(bugprone-unchecked-optional-access): an Ok read has its header.
+    result.entry = CacheEntry{std::move(*read.Header), std::move(read.Payload)};
+    delta.remoteHits = 1;
+    delta.compileTimeSavedMs = result.entry->header.CompileTimeMs;
+    count(delta);
+    result.status = LookupStatus::Hit;
+    result.level = CacheLevel::Remote;
+    return result;
   case ReadStatus::Refused:
-    Delta.RemoteRefused = 1;
-    count(Delta);
-    Result.Status = LookupStatus::Refused;
-    Result.Detail = where() + ": entry " + Key.str() + " refused: " + Read.Detail;
+    delta.remoteRefused = 1;
+    count(delta);
+    result.status = LookupStatus::Refused;
+    result.detail = where() + ": entry " + key.str() + " refused: " + read.Detail;
     // Someone without the key (or with another) writes to the team's cache:
     // worth the one warning. The store after the compile replaces it.
-    reportProblem(Result.Detail, ProblemSource::Remote);
-    return Result;
+    reportProblem(result.detail, ProblemSource::Remote);
+    return result;
   default:
-    Delta.RemoteCorrupt = 1;
-    count(Delta);
-    Result.Status = LookupStatus::Corrupt;
-    Result.Detail = where() + ": entry " + Key.str() + ": " + Read.Detail;
-    return Result;
+    delta.remoteCorrupt = 1;
+    count(delta);
+    result.status = LookupStatus::Corrupt;
+    result.detail = where() + ": entry " + key.str() + ": " + read.Detail;
+    return result;
   }
 }
 
-StoreResult RedisCache::storeEntry(const EntryHeader &Header, llvm::StringRef Payload) {
-  std::lock_guard<std::mutex> Guard(Mutex);
-  if (Options.ReadOnly)
+StoreResult RedisCache::storeEntry(const EntryHeader &header, llvm::StringRef payload) {
+  std::scoped_lock<std::mutex> guard(mutex);
+  if (options.readOnly)
     return {StoreStatus::Disabled, where() + " is read-only"};
-  if (std::optional<std::string> Why = skipped())
-    return {StoreStatus::Disabled, *Why};
-  if (WritesRefused) {
-    CacheStats Delta;
-    Delta.RemoteSkipped = 1;
-    count(Delta);
-    return {StoreStatus::Disabled, *WritesRefused};
+  if (std::optional<std::string> why = skipped())
+    return {StoreStatus::Disabled, *why};
+  if (writesRefused) {
+    StoreResult refused{StoreStatus::Disabled, *writesRefused};
+    CacheStats delta;
+    delta.remoteSkipped = 1;
+    count(delta);
+    return refused;
   }
-  CacheKey Key(Header.Key);
-  EntryHeader H = Header;
-  std::string Value = encodeEntryHeader(H);
+  CacheKey key(header.Key);
+  EntryHeader h = header;
+  std::string value = encodeEntryHeader(h);
   // Our own limit first: an oversized entry costs no round trip.
-  uint64_t Limit = Options.MaxEntryBytes;
-  if (Value.size() + Payload.size() <= Limit) {
-    Limit = sizeLimit();
-    if (BreakerOpen) // the size query found the server gone
-      return {StoreStatus::Failed, BreakerReason};
+  uint64_t limit = options.maxEntryBytes;
+  if (value.size() + payload.size() <= limit) {
+    limit = sizeLimit();
+    if (breakerOpen) // the size query found the server gone
+      return {StoreStatus::Failed, breakerReason};
   }
-  if (Value.size() + Payload.size() > Limit) {
-    CacheStats Delta;
-    Delta.RemoteTooLarge = 1;
-    count(Delta);
-    std::string Detail =
-        where() + ": entry " + Key.str() + " (" + formatSize(Value.size() + Payload.size()) +
-        ") is over the remote size limit (" + formatSize(Limit) +
-        (ServerLimit && Limit < Options.MaxEntryBytes ? ", the server's proto-max-bulk-len"
+  if (value.size() + payload.size() > limit) {
+    CacheStats delta;
+    delta.remoteTooLarge = 1;
+    count(delta);
+    std::string detail =
+        where() + ": entry " + key.str() + " (" + formatSize(value.size() + payload.size()) +
+        ") is over the remote size limit (" + formatSize(limit) +
+        (serverLimit && limit < options.maxEntryBytes ? ", the server's proto-max-bulk-len"
                                                       : ", max-entry-size") +
         "); stored locally only";
-    reportProblem(Detail, ProblemSource::Remote);
-    return {StoreStatus::TooLarge, Detail};
+    reportProblem(detail, ProblemSource::Remote);
+    return {StoreStatus::TooLarge, detail};
   }
-  Value.append(Payload.data(), Payload.size());
-  std::string Name = redisKey(Key);
-  std::string Ttl = std::to_string(Options.TtlSeconds * 1000);
-  Outcome O =
-      Options.TtlSeconds ? command({"SET", Name, Value, "PX", Ttl}) : command({"SET", Name, Value});
-  if (O.Error) {
-    trip(*O.Error, "store");
-    return {StoreStatus::Failed, BreakerReason};
+  value.append(payload.data(), payload.size());
+  std::string name = redisKey(key);
+  std::string ttl = std::to_string(options.ttlSeconds * 1000);
+  Outcome o =
+      options.ttlSeconds ? command({"SET", name, value, "PX", ttl}) : command({"SET", name, value});
+  if (o.error) {
+    trip(*o.error, "store");
+    return {StoreStatus::Failed, breakerReason};
   }
-  if (O.R->type == REDIS_REPLY_ERROR) {
-    llvm::StringRef Text(O.R->str, O.R->len);
-    if (Text.starts_with("NOPERM")) {
+  if (o.r->type == REDIS_REPLY_ERROR) {
+    llvm::StringRef text(o.r->str, o.r->len);
+    if (text.starts_with("NOPERM")) {
       // An ACL user that may read but not write (developers read, CI
       // writes): the stores stop, the lookups go on.
-      WritesRefused = where() +
-                      ": store: the server refuses writes of this "
-                      "user ('" +
-                      Text.str() +
-                      "'); this process stores locally only (add read-only "
-                      "to the URL to skip the attempt)";
-      CacheStats Delta;
-      Delta.RemoteErrors = 1;
-      count(Delta);
-      reportProblem(*WritesRefused, ProblemSource::Remote);
-      return {StoreStatus::Failed, Text.str()};
+      std::string refusal = where() + ": store: the server refuses writes of this user ('" +
+                            text.str() +
+                            "'); this process stores locally only (add read-only "
+                            "to the URL to skip the attempt)";
+      writesRefused = refusal;
+      CacheStats delta;
+      delta.remoteErrors = 1;
+      count(delta);
+      reportProblem(refusal, ProblemSource::Remote);
+      return {StoreStatus::Failed, text.str()};
     }
-    if (isAuthError(Text)) {
-      trip(Failure{Failure::Kind::Auth, Text.str()}, "store");
-      return {StoreStatus::Failed, BreakerReason};
+    if (isAuthError(text)) {
+      trip(Failure{Failure::Kind::Auth, text.str()}, "store");
+      return {StoreStatus::Failed, breakerReason};
     }
-    if (Text.contains("Protocol error") || Text.contains("bulk length")) {
-      CacheStats Delta;
-      Delta.RemoteTooLarge = 1;
-      count(Delta);
-      std::string Detail = where() + ": entry " + Key.str() + " (" + formatSize(Value.size()) +
-                           ") refused by the server ('" + Text.str() +
+    if (text.contains("Protocol error") || text.contains("bulk length")) {
+      CacheStats delta;
+      delta.remoteTooLarge = 1;
+      count(delta);
+      std::string detail = where() + ": entry " + key.str() + " (" + formatSize(value.size()) +
+                           ") refused by the server ('" + text.str() +
                            "': over its proto-max-bulk-len?); stored locally "
                            "only";
-      reportProblem(Detail, ProblemSource::Remote);
-      return {StoreStatus::TooLarge, Detail};
+      reportProblem(detail, ProblemSource::Remote);
+      return {StoreStatus::TooLarge, detail};
     }
-    if (refusesWrites(Text))
-      WritesRefused = where() + " refuses writes ('" + Text.str() + "')";
-    serverError(Text, "store");
-    return {StoreStatus::Failed, Text.str()};
+    if (refusesWrites(text))
+      writesRefused = where() + " refuses writes ('" + text.str() + "')";
+    serverError(text, "store");
+    return {StoreStatus::Failed, text.str()};
   }
-  CacheStats Delta;
-  Delta.RemoteStores = 1;
-  Delta.RemoteBytesStored = Value.size();
-  count(Delta);
+  CacheStats delta;
+  delta.remoteStores = 1;
+  delta.remoteBytesStored = value.size();
+  count(delta);
   return {};
 }
 
@@ -750,140 +752,141 @@ StoreResult RedisCache::storeEntry(const EntryHeader &Header, llvm::StringRef Pa
 // Inventory and status (qshape-cache)
 //===----------------------------------------------------------------------===//
 
-llvm::Error RedisCache::listEntries(llvm::function_ref<void(const InventoryEntry &)> Visit) {
-  std::lock_guard<std::mutex> Guard(Mutex);
-  std::vector<InventoryEntry> Found;
-  std::string Cursor = "0";
-  std::string Pattern = Options.Prefix + ":*";
-  auto Fail = [&](llvm::StringRef Why) {
+llvm::Error RedisCache::listEntries(llvm::function_ref<void(const InventoryEntry &)> visit) {
+  std::scoped_lock<std::mutex> guard(mutex);
+  std::vector<InventoryEntry> found;
+  std::string cursor = "0";
+  std::string pattern = options.prefix + ":*";
+  auto fail = [&](llvm::StringRef why) {
     return llvm::createStringError(std::errc::io_error, "%s: %s", where().c_str(),
-                                   Why.str().c_str());
+                                   why.str().c_str());
   };
   do {
-    Outcome O = command({"SCAN", Cursor, "MATCH", Pattern, "COUNT", "1000"});
-    if (O.Error)
-      return Fail(O.Error->Message);
-    if (O.R->type == REDIS_REPLY_ERROR)
-      return Fail(llvm::StringRef(O.R->str, O.R->len));
-    if (O.R->type != REDIS_REPLY_ARRAY || O.R->elements != 2 ||
-        O.R->element[1]->type != REDIS_REPLY_ARRAY)
-      return Fail("unexpected reply to SCAN");
-    Cursor.assign(O.R->element[0]->str, O.R->element[0]->len);
-    redisReply *Keys = O.R->element[1];
-    for (size_t I = 0; I < Keys->elements; ++I) {
-      llvm::StringRef Name(Keys->element[I]->str, Keys->element[I]->len);
-      if (!Name.consume_front(Options.Prefix + ":"))
+    Outcome o = command({"SCAN", cursor, "MATCH", pattern, "COUNT", "1000"});
+    if (o.error)
+      return fail(o.error->message);
+    if (o.r->type == REDIS_REPLY_ERROR)
+      return fail(llvm::StringRef(o.r->str, o.r->len));
+    if (o.r->type != REDIS_REPLY_ARRAY || o.r->elements != 2 ||
+        o.r->element[1]->type != REDIS_REPLY_ARRAY)
+      return fail("unexpected reply to SCAN");
+    cursor.assign(o.r->element[0]->str, o.r->element[0]->len);
+    redisReply *keys = o.r->element[1];
+    for (size_t i = 0; i < keys->elements; ++i) {
+      llvm::StringRef name(keys->element[i]->str, keys->element[i]->len);
+      if (!name.consume_front(options.prefix + ":"))
         continue;
-      std::optional<CacheKey> Key = CacheKey::parse(Name);
-      if (!Key)
+      std::optional<CacheKey> key = CacheKey::parse(name);
+      if (!key)
         continue; // not one of ours
-      InventoryEntry E{*Key, 0, std::nullopt};
-      std::string Full = redisKey(*Key);
-      Outcome Len = command({"STRLEN", Full});
-      if (!Len.Error && Len.R->type == REDIS_REPLY_INTEGER)
-        E.Size = uint64_t(Len.R->integer);
-      Found.push_back(E);
+      InventoryEntry e{*key, 0, std::nullopt};
+      std::string full = redisKey(*key);
+      Outcome len = command({"STRLEN", full});
+      if (!len.error && len.r->type == REDIS_REPLY_INTEGER)
+        e.size = static_cast<uint64_t>(len.r->integer);
+      found.push_back(e);
     }
-  } while (Cursor != "0");
-  llvm::sort(Found, [](const InventoryEntry &A, const InventoryEntry &B) {
-    return A.Key.bytes() < B.Key.bytes();
+  } while (cursor != "0");
+  llvm::sort(found, [](const InventoryEntry &a, const InventoryEntry &b) {
+    return a.key.bytes() < b.key.bytes();
   });
   // SCAN may return a key twice.
-  Found.erase(
-      std::unique(Found.begin(), Found.end(),
-                  [](const InventoryEntry &A, const InventoryEntry &B) { return A.Key == B.Key; }),
-      Found.end());
-  for (const InventoryEntry &E : Found)
-    Visit(E);
+  found.erase(
+      std::unique(found.begin(), found.end(),
+                  [](const InventoryEntry &a, const InventoryEntry &b) { return a.key == b.key; }),
+      found.end());
+  for (const InventoryEntry &e : found)
+    visit(e);
   return llvm::Error::success();
 }
 
-EntryReadResult RedisCache::checkEntry(const CacheKey &Key) {
-  std::lock_guard<std::mutex> Guard(Mutex);
-  EntryReadResult R;
-  Outcome O = command({"GET", redisKey(Key)});
-  if (O.Error) {
-    R.Status = ReadStatus::IOError;
-    R.Detail = O.Error->Message;
-    return R;
+EntryReadResult RedisCache::checkEntry(const CacheKey &key) {
+  std::scoped_lock<std::mutex> guard(mutex);
+  EntryReadResult r;
+  Outcome o = command({"GET", redisKey(key)});
+  if (o.error) {
+    r.Status = ReadStatus::IOError;
+    r.Detail = o.error->message;
+    return r;
   }
-  if (O.R->type == REDIS_REPLY_NIL) {
-    R.Status = ReadStatus::NotFound;
-    return R;
+  if (o.r->type == REDIS_REPLY_NIL) {
+    r.Status = ReadStatus::NotFound;
+    return r;
   }
-  if (O.R->type != REDIS_REPLY_STRING) {
-    R.Status = O.R->type == REDIS_REPLY_ERROR &&
-                       !llvm::StringRef(O.R->str, O.R->len).starts_with("WRONGTYPE")
+  if (o.r->type != REDIS_REPLY_STRING) {
+    r.Status = o.r->type == REDIS_REPLY_ERROR &&
+                       !llvm::StringRef(o.r->str, o.r->len).starts_with("WRONGTYPE")
                    ? ReadStatus::IOError
                    : ReadStatus::Corrupt;
-    R.Detail = O.R->type == REDIS_REPLY_ERROR ? std::string(O.R->str, O.R->len)
+    r.Detail = o.r->type == REDIS_REPLY_ERROR ? std::string(o.r->str, o.r->len)
                                               : std::string("not a string value");
-    return R;
+    return r;
   }
-  R = decodeEntry(llvm::StringRef(O.R->str, O.R->len), &Key, ReadMode::Verify);
-  checkEntryTag(R, tagKey());
-  return R;
+  r = decodeEntry(llvm::StringRef(o.r->str, o.r->len), &key, ReadMode::Verify);
+  checkEntryTag(r, tagKey());
+  return r;
 }
 
-std::error_code RedisCache::removeEntry(const CacheKey &Key) {
-  std::lock_guard<std::mutex> Guard(Mutex);
-  if (Options.ReadOnly)
+std::error_code RedisCache::removeEntry(const CacheKey &key) {
+  std::scoped_lock<std::mutex> guard(mutex);
+  if (options.readOnly)
     return std::make_error_code(std::errc::read_only_file_system);
-  Outcome O = command({"DEL", redisKey(Key)});
-  if (O.Error || O.R->type == REDIS_REPLY_ERROR)
+  Outcome o = command({"DEL", redisKey(key)});
+  if (o.error || o.r->type == REDIS_REPLY_ERROR)
     return std::make_error_code(std::errc::io_error);
-  if (O.R->type == REDIS_REPLY_INTEGER && O.R->integer == 0)
+  if (o.r->type == REDIS_REPLY_INTEGER && o.r->integer == 0)
     return std::make_error_code(std::errc::no_such_file_or_directory);
   return {};
 }
 
 std::vector<std::pair<std::string, std::string>> RedisCache::status() {
-  std::lock_guard<std::mutex> Guard(Mutex);
-  std::vector<std::pair<std::string, std::string>> Lines;
-  Lines.push_back({"Remote cache",
-                   Options.describe() + (Options.TagKey ? " (tags required)" : " (no team key)")});
-  Outcome Info = command({"INFO"});
-  if (Info.Error || Info.R->type != REDIS_REPLY_STRING) {
-    Lines.push_back({"Remote server",
-                     "unreachable: " + (Info.Error ? Info.Error->Message
-                                                   : std::string(Info.R->str ? Info.R->str : "",
-                                                                 Info.R->str ? Info.R->len : 0))});
-    return Lines;
+  std::scoped_lock<std::mutex> guard(mutex);
+  std::vector<std::pair<std::string, std::string>> lines;
+  lines.emplace_back("Remote cache",
+                     options.describe() + (options.tagKey ? " (tags required)" : " (no team key)"));
+  Outcome info = command({"INFO"});
+  if (info.error || info.r->type != REDIS_REPLY_STRING) {
+    lines.emplace_back("Remote server",
+                       "unreachable: " + (info.error ? info.error->message
+                                                     : std::string(info.r->str ? info.r->str : "",
+                                                                   info.r->str ? info.r->len : 0)));
+    return lines;
   }
-  llvm::StringMap<std::string> Fields;
-  llvm::SmallVector<llvm::StringRef, 64> InfoLines;
-  llvm::StringRef(Info.R->str, Info.R->len).split(InfoLines, "\r\n");
-  for (llvm::StringRef L : InfoLines) {
-    auto [Name, Value] = L.split(':');
-    if (!Value.empty())
-      Fields[Name] = Value.str();
+  llvm::StringMap<std::string> fields;
+  llvm::SmallVector<llvm::StringRef, 64> infoLines;
+  llvm::StringRef(info.r->str, info.r->len).split(infoLines, "\r\n");
+  for (llvm::StringRef l : infoLines) {
+    auto [name, value] = l.split(':');
+    if (!value.empty())
+      fields[name] = value.str();
   }
-  std::string Keys = "?";
-  Outcome Size = command({"DBSIZE"});
-  if (!Size.Error && Size.R->type == REDIS_REPLY_INTEGER)
-    Keys = std::to_string(Size.R->integer);
-  std::string MaxMemory = Fields.lookup("maxmemory_human");
-  if (Fields.lookup("maxmemory") == "0")
-    MaxMemory = "no maxmemory";
-  Lines.push_back({"Remote server", "redis " + Fields.lookup("redis_version") + ", " + Keys +
-                                        " keys in db " + std::to_string(Options.Database) +
-                                        ", memory " + Fields.lookup("used_memory_human") + " of " +
-                                        MaxMemory + " (" + Fields.lookup("maxmemory_policy") +
-                                        "), " + Fields.lookup("evicted_keys") + " keys evicted"});
-  return Lines;
+  std::string keys = "?";
+  Outcome size = command({"DBSIZE"});
+  if (!size.error && size.r->type == REDIS_REPLY_INTEGER)
+    keys = std::to_string(size.r->integer);
+  std::string maxMemory = fields.lookup("maxmemory_human");
+  if (fields.lookup("maxmemory") == "0")
+    maxMemory = "no maxmemory";
+  lines.emplace_back("Remote server", "redis " + fields.lookup("redis_version") + ", " + keys +
+                                          " keys in db " + std::to_string(options.database) +
+                                          ", memory " + fields.lookup("used_memory_human") +
+                                          " of " + maxMemory + " (" +
+                                          fields.lookup("maxmemory_policy") + "), " +
+                                          fields.lookup("evicted_keys") + " keys evicted");
+  return lines;
 }
 
 } // namespace
 
 void qshape::cache::exportRemoteFailures() {
-  std::lock_guard<std::mutex> Guard(FailedRemoteMutex);
-  if (FailedRemote.empty())
+  std::scoped_lock<std::mutex> guard(failedRemoteMutex);
+  if (failedRemote.empty())
     unsetenv(RemoteFailureVariable);
   else
-    setenv(RemoteFailureVariable, FailedRemote.c_str(), /*overwrite=*/1);
+    setenv(RemoteFailureVariable, failedRemote.c_str(), /*overwrite=*/1);
 }
 
-std::unique_ptr<CacheBackend> qshape::cache::createRedisCache(RemoteOptions Options,
-                                                              CounterSink Sink) {
-  return std::make_unique<RedisCache>(std::move(Options), std::move(Sink));
+std::unique_ptr<CacheBackend> qshape::cache::createRedisCache(RemoteOptions options,
+                                                              CounterSink sink) {
+  return std::make_unique<RedisCache>(std::move(options), std::move(sink));
 }

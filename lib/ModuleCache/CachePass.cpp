@@ -126,7 +126,8 @@ private:
   /// Success if the module verified (stored or not).
   LogicalResult storeResult(cache::CacheBackend &backend, ModuleOp module,
                             const cache::CacheKey &key, double compileMs) {
-    FailureOr<cache::StoreResult> stored = storeModule(backend, module, key, uint64_t(compileMs));
+    FailureOr<cache::StoreResult> stored =
+        storeModule(backend, module, key, static_cast<uint64_t>(compileMs));
     if (succeeded(stored) && stored->stored())
       ++numStores;
     else

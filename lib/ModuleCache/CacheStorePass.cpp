@@ -75,8 +75,9 @@ struct QShapeCacheStorePass : qshape::impl::QShapeCacheStoreBase<QShapeCacheStor
       return;
     }
     std::string keyText = keyAttr.getValue().str();
-    uint64_t compileMs =
-        pending ? uint64_t(millisBetween(pending->lookedUp, std::chrono::steady_clock::now())) : 0;
+    uint64_t compileMs = pending ? static_cast<uint64_t>(millisBetween(
+                                       pending->lookedUp, std::chrono::steady_clock::now()))
+                                 : 0;
     if (hit || !cache::writes(settings.mode)) {
       if (emitRemarks)
         emitRemark(module.getLoc()) << "qshape-cache: nothing to store for " << keyText
@@ -125,11 +126,11 @@ private:
     if (!StringRef(mode).empty())
       settings.mode = own.mode;
     if (!StringRef(dir).empty())
-      settings.config.Local.Directory = own.config.Local.Directory;
+      settings.config.local.directory = own.config.local.directory;
     if (!StringRef(maxSize).empty())
-      settings.config.Local.MaxSizeBytes = own.config.Local.MaxSizeBytes;
+      settings.config.local.maxSizeBytes = own.config.local.maxSizeBytes;
     if (!StringRef(remote).empty())
-      settings.config.Remote = own.config.Remote;
+      settings.config.remote = own.config.remote;
     return settings;
   }
 

@@ -38,13 +38,13 @@ FailureOr<CacheSettings> modulecache::parseCacheSettings(MLIRContext *ctx, Strin
     return emitError(UnknownLoc::get(ctx))
            << passName << ": invalid mode '" << mode << "': use readwrite, read, write or off";
   parsed.mode = *m;
-  parsed.config.Local.Directory = dir.str();
+  parsed.config.local.directory = dir.str();
   if (!maxSize.empty()) {
     std::optional<uint64_t> bytes = cache::parseSize(maxSize);
     if (!bytes || *bytes == 0)
       return emitError(UnknownLoc::get(ctx)) << passName << ": invalid max-size '" << maxSize
                                              << "': use bytes or K, M, G, T, e.g. 500M or 2G";
-    parsed.config.Local.MaxSizeBytes = *bytes;
+    parsed.config.local.maxSizeBytes = *bytes;
   }
   remote = remote.trim();
   if (!remote.empty() && remote != "off") {
@@ -56,7 +56,7 @@ FailureOr<CacheSettings> modulecache::parseCacheSettings(MLIRContext *ctx, Strin
       return emitError(UnknownLoc::get(ctx)) << passName << ": remote '" << options->describe()
                                              << "': this qshape was built without Redis support";
   }
-  parsed.config.Remote = remote.str();
+  parsed.config.remote = remote.str();
   return parsed;
 }
 
@@ -97,9 +97,9 @@ std::string hostIdentity() {
   if (::stat(info.dli_fname, &st) != 0)
     return info.dli_fname;
   std::string text;
-  llvm::raw_string_ostream(text) << info.dli_fname << " " << uint64_t(st.st_size) << " "
-                                 << int64_t(st.st_mtim.tv_sec) << "."
-                                 << int64_t(st.st_mtim.tv_nsec);
+  llvm::raw_string_ostream(text) << info.dli_fname << " " << static_cast<uint64_t>(st.st_size)
+                                 << " " << static_cast<int64_t>(st.st_mtim.tv_sec) << "."
+                                 << static_cast<int64_t>(st.st_mtim.tv_nsec);
   return text;
 }
 } // namespace
@@ -119,11 +119,11 @@ FailureOr<std::string> modulecache::fingerprintModule(ModuleOp module) {
 cache::CacheKey modulecache::computeKey(StringRef fingerprint, StringRef normalizedPipeline,
                                         StringRef salt) {
   cache::KeyInputs inputs;
-  inputs.Fingerprint = fingerprint.str();
-  inputs.Pipeline = normalizedPipeline.str();
-  inputs.ToolchainVersion = toolchainIdentity().str();
-  inputs.TargetTriple = llvm::sys::getProcessTriple();
-  inputs.Salt = salt.str();
+  inputs.fingerprint = fingerprint.str();
+  inputs.pipeline = normalizedPipeline.str();
+  inputs.toolchainVersion = toolchainIdentity().str();
+  inputs.targetTriple = llvm::sys::getProcessTriple();
+  inputs.salt = salt.str();
   cache::KeyBuilder builder = cache::makeKeyBuilder(inputs);
   LLVM_DEBUG(llvm::dbgs() << "qshape-cache: key " << builder.final() << "\n  fingerprint: "
                           << fingerprint << "\n  pipeline: " << normalizedPipeline
@@ -179,11 +179,11 @@ LookupOutcome modulecache::lookupAndInstall(cache::CacheBackend &backend, Module
   using cache::LookupStatus;
   LookupOutcome outcome;
   cache::LookupResult found = backend.lookup(key);
-  outcome.detail = found.Detail;
-  switch (found.Status) {
+  outcome.detail = found.detail;
+  switch (found.status) {
   case LookupStatus::Hit: {
     std::string why;
-    StringRef payload = found.Entry->Payload->getBuffer();
+    StringRef payload = found.entry->payload->getBuffer();
     auto start = std::chrono::steady_clock::now();
     FailureOr<OwningOpRef<ModuleOp>> cached = loadModule(module.getContext(), payload, why);
     auto read = std::chrono::steady_clock::now();
@@ -199,14 +199,14 @@ LookupOutcome modulecache::lookupAndInstall(cache::CacheBackend &backend, Module
       else
         replaceModule(module, **cached);
       outcome.kind = LookupOutcome::Kind::Hit;
-      outcome.level = found.Level;
+      outcome.level = found.level;
       return outcome;
     }
     // Checksummed but unreadable or, when verified, invalid: a producer bug
     // or a foreign MLIR. A miss; the store that follows replaces the entry.
     outcome.detail =
         "cache entry " + key.str() + " does not load (" + why + "); recompiling and replacing it";
-    cache::reportProblem(outcome.detail, found.Level == cache::CacheLevel::Remote
+    cache::reportProblem(outcome.detail, found.level == cache::CacheLevel::Remote
                                              ? cache::ProblemSource::Remote
                                              : cache::ProblemSource::Local);
     outcome.kind = LookupOutcome::Kind::Corrupt;
@@ -354,20 +354,20 @@ struct PendingStores {
   llvm::StringMap<PendingStore> byKey;
 };
 PendingStores &pendingStores() {
-  static PendingStores *p = new PendingStores(); // leaked: no destructor order
+  static auto *p = new PendingStores(); // leaked: no destructor order
   return *p;
 }
 } // namespace
 
 void modulecache::recordPendingStore(StringRef key, PendingStore pending) {
   PendingStores &p = pendingStores();
-  std::lock_guard<std::mutex> guard(p.mutex);
+  std::scoped_lock<std::mutex> guard(p.mutex);
   p.byKey.insert_or_assign(key, std::move(pending));
 }
 
 std::optional<PendingStore> modulecache::takePendingStore(StringRef key) {
   PendingStores &p = pendingStores();
-  std::lock_guard<std::mutex> guard(p.mutex);
+  std::scoped_lock<std::mutex> guard(p.mutex);
   auto it = p.byKey.find(key);
   if (it == p.byKey.end())
     return std::nullopt;

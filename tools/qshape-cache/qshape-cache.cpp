@@ -233,37 +233,37 @@ int runStats(Cache &C, const Arguments &Args) {
   std::vector<std::pair<std::string, std::string>> Status;
   if (C.Remote)
     Status = C.Remote->status();
-  double Used = Cap ? double(Scan->TotalBytes) / double(Cap) : 0;
+  double Used = Cap ? double(Scan->totalBytes) / double(Cap) : 0;
   const CacheStats &S = *Stats;
   if (Args.Json) {
     llvm::json::OStream J(llvm::outs(), 2);
     J.object([&] {
       J.attribute("directory", C.Dir->directory());
-      J.attribute("entries", int64_t(Scan->Entries.size()));
-      J.attribute("size_bytes", int64_t(Scan->TotalBytes));
+      J.attribute("entries", int64_t(Scan->entries.size()));
+      J.attribute("size_bytes", int64_t(Scan->totalBytes));
       J.attribute("max_size_bytes", int64_t(Cap));
-      J.attribute("temp_files", int64_t(Scan->TempFiles.size()));
-      J.attribute("hits", int64_t(S.Hits));
-      J.attribute("misses", int64_t(S.Misses));
+      J.attribute("temp_files", int64_t(Scan->tempFiles.size()));
+      J.attribute("hits", int64_t(S.hits));
+      J.attribute("misses", int64_t(S.misses));
       J.attribute("hit_rate", S.hitRate());
-      J.attribute("corrupt", int64_t(S.Corrupt));
-      J.attribute("read_errors", int64_t(S.ReadErrors));
-      J.attribute("write_errors", int64_t(S.WriteErrors));
-      J.attribute("evictions", int64_t(S.Evictions));
-      J.attribute("stores", int64_t(S.Stores));
-      J.attribute("bytes_stored", int64_t(S.BytesStored));
-      J.attribute("compile_time_saved_ms", int64_t(S.CompileTimeSavedMs));
-      J.attribute("last_cleanup_time", int64_t(S.LastCleanupTime));
-      J.attribute("remote_hits", int64_t(S.RemoteHits));
-      J.attribute("remote_misses", int64_t(S.RemoteMisses));
-      J.attribute("remote_corrupt", int64_t(S.RemoteCorrupt));
-      J.attribute("remote_refused", int64_t(S.RemoteRefused));
-      J.attribute("remote_errors", int64_t(S.RemoteErrors));
-      J.attribute("remote_timeouts", int64_t(S.RemoteTimeouts));
-      J.attribute("remote_too_large", int64_t(S.RemoteTooLarge));
-      J.attribute("remote_skipped", int64_t(S.RemoteSkipped));
-      J.attribute("remote_stores", int64_t(S.RemoteStores));
-      J.attribute("remote_bytes_stored", int64_t(S.RemoteBytesStored));
+      J.attribute("corrupt", int64_t(S.corrupt));
+      J.attribute("read_errors", int64_t(S.readErrors));
+      J.attribute("write_errors", int64_t(S.writeErrors));
+      J.attribute("evictions", int64_t(S.evictions));
+      J.attribute("stores", int64_t(S.stores));
+      J.attribute("bytes_stored", int64_t(S.bytesStored));
+      J.attribute("compile_time_saved_ms", int64_t(S.compileTimeSavedMs));
+      J.attribute("last_cleanup_time", int64_t(S.lastCleanupTime));
+      J.attribute("remote_hits", int64_t(S.remoteHits));
+      J.attribute("remote_misses", int64_t(S.remoteMisses));
+      J.attribute("remote_corrupt", int64_t(S.remoteCorrupt));
+      J.attribute("remote_refused", int64_t(S.remoteRefused));
+      J.attribute("remote_errors", int64_t(S.remoteErrors));
+      J.attribute("remote_timeouts", int64_t(S.remoteTimeouts));
+      J.attribute("remote_too_large", int64_t(S.remoteTooLarge));
+      J.attribute("remote_skipped", int64_t(S.remoteSkipped));
+      J.attribute("remote_stores", int64_t(S.remoteStores));
+      J.attribute("remote_bytes_stored", int64_t(S.remoteBytesStored));
       if (C.Remote) {
         J.attribute("remote", C.Remote->describe());
         for (auto &[Name, Value] : Status) {
@@ -280,49 +280,49 @@ int runStats(Cache &C, const Arguments &Args) {
     llvm::outs() << llvm::left_justify(Name, 22) << Value << "\n";
   };
   Row("Cache directory:", C.Dir->directory());
-  Row("Entries:", llvm::Twine(Scan->Entries.size()));
+  Row("Entries:", llvm::Twine(Scan->entries.size()));
   Row("Cache size:",
-      formatSize(Scan->TotalBytes) + " (" + llvm::Twine(Scan->TotalBytes) + " bytes)");
+      formatSize(Scan->totalBytes) + " (" + llvm::Twine(Scan->totalBytes) + " bytes)");
   Row("Max cache size:", formatSize(Cap) + " (" + percent(Used) + " used)");
-  Row("Hits:", llvm::Twine(S.Hits));
-  Row("Misses:", llvm::Twine(S.Misses));
+  Row("Hits:", llvm::Twine(S.hits));
+  Row("Misses:", llvm::Twine(S.misses));
   Row("Hit rate:", percent(S.hitRate()));
-  Row("Corrupt entries:", llvm::Twine(S.Corrupt));
-  Row("Read errors:", llvm::Twine(S.ReadErrors));
-  Row("Write errors:", llvm::Twine(S.WriteErrors));
-  Row("Evictions:", llvm::Twine(S.Evictions));
-  Row("Stores:", llvm::Twine(S.Stores));
-  Row("Bytes stored:", formatSize(S.BytesStored));
-  Row("Compile time saved:", formatMs(S.CompileTimeSavedMs));
-  if (!Scan->TempFiles.empty())
-    Row("Temp files:", llvm::Twine(Scan->TempFiles.size()) +
+  Row("Corrupt entries:", llvm::Twine(S.corrupt));
+  Row("Read errors:", llvm::Twine(S.readErrors));
+  Row("Write errors:", llvm::Twine(S.writeErrors));
+  Row("Evictions:", llvm::Twine(S.evictions));
+  Row("Stores:", llvm::Twine(S.stores));
+  Row("Bytes stored:", formatSize(S.bytesStored));
+  Row("Compile time saved:", formatMs(S.compileTimeSavedMs));
+  if (!Scan->tempFiles.empty())
+    Row("Temp files:", llvm::Twine(Scan->tempFiles.size()) +
                            " (stores in progress or killed; 'prune' removes "
                            "old ones)");
-  uint64_t RemoteLookups = S.RemoteHits + S.RemoteMisses + S.RemoteCorrupt + S.RemoteRefused;
-  bool RemoteUsed = RemoteLookups || S.RemoteErrors || S.RemoteTimeouts || S.RemoteStores ||
-                    S.RemoteSkipped || S.RemoteTooLarge;
+  uint64_t RemoteLookups = S.remoteHits + S.remoteMisses + S.remoteCorrupt + S.remoteRefused;
+  bool RemoteUsed = RemoteLookups || S.remoteErrors || S.remoteTimeouts || S.remoteStores ||
+                    S.remoteSkipped || S.remoteTooLarge;
   if (!C.Remote && !RemoteUsed)
     return ExitOk;
   // What this machine's processes saw of the remote cache.
   for (auto &[Name, Value] : Status)
     Row(Name + ":", Value);
-  Row("Remote hits:", llvm::Twine(S.RemoteHits));
-  Row("Remote misses:", llvm::Twine(S.RemoteMisses));
+  Row("Remote hits:", llvm::Twine(S.remoteHits));
+  Row("Remote misses:", llvm::Twine(S.remoteMisses));
   Row("Remote hit rate:", percent(S.remoteHitRate()));
-  Row("Remote corrupt:", llvm::Twine(S.RemoteCorrupt));
+  Row("Remote corrupt:", llvm::Twine(S.remoteCorrupt));
   Row("Remote refused:",
-      llvm::Twine(S.RemoteRefused) + (S.RemoteRefused ? " (untagged or other-key "
+      llvm::Twine(S.remoteRefused) + (S.remoteRefused ? " (untagged or other-key "
                                                         "entries)"
                                                       : ""));
-  Row("Remote errors:", llvm::Twine(S.RemoteErrors));
-  Row("Remote timeouts:", llvm::Twine(S.RemoteTimeouts));
-  Row("Remote too large:", llvm::Twine(S.RemoteTooLarge));
+  Row("Remote errors:", llvm::Twine(S.remoteErrors));
+  Row("Remote timeouts:", llvm::Twine(S.remoteTimeouts));
+  Row("Remote too large:", llvm::Twine(S.remoteTooLarge));
   Row("Remote skipped:",
-      llvm::Twine(S.RemoteSkipped) + (S.RemoteSkipped ? " (circuit breaker open, or "
+      llvm::Twine(S.remoteSkipped) + (S.remoteSkipped ? " (circuit breaker open, or "
                                                         "writes refused)"
                                                       : ""));
-  Row("Remote stores:", llvm::Twine(S.RemoteStores));
-  Row("Remote bytes stored:", formatSize(S.RemoteBytesStored));
+  Row("Remote stores:", llvm::Twine(S.remoteStores));
+  Row("Remote bytes stored:", formatSize(S.remoteBytesStored));
   return ExitOk;
 }
 
@@ -342,13 +342,13 @@ int runListRemote(Cache &C, const Arguments &Args) {
   for (const InventoryEntry &E : Entries) {
     if (J) {
       J->object([&] {
-        J->attribute("key", E.Key.str());
-        J->attribute("size_bytes", int64_t(E.Size));
+        J->attribute("key", E.key.str());
+        J->attribute("size_bytes", int64_t(E.size));
       });
       continue;
     }
-    llvm::outs() << llvm::left_justify(E.Key.str(), 72) << "  "
-                 << llvm::right_justify(formatSize(E.Size), 10) << "\n";
+    llvm::outs() << llvm::left_justify(E.key.str(), 72) << "  "
+                 << llvm::right_justify(formatSize(E.size), 10) << "\n";
   }
   if (J) {
     J->arrayEnd();
@@ -363,9 +363,9 @@ int runList(Cache &C, const Arguments &Args) {
   llvm::ErrorOr<ScanResult> Scan = C.Dir->scan();
   if (!Scan)
     return fail("cannot scan '" + C.Dir->directory() + "': " + Scan.getError().message());
-  std::vector<EntryInfo> Entries = std::move(Scan->Entries);
+  std::vector<EntryInfo> Entries = std::move(Scan->entries);
   std::sort(Entries.begin(), Entries.end(), [](const EntryInfo &A, const EntryInfo &B) {
-    return std::tie(B.LastUse, A.KeyHex) < std::tie(A.LastUse, B.KeyHex);
+    return std::tie(B.lastUse, A.keyHex) < std::tie(A.lastUse, B.keyHex);
   });
   int64_t Now = fileutil::nowSeconds();
   std::optional<llvm::json::OStream> J;
@@ -377,17 +377,17 @@ int runList(Cache &C, const Arguments &Args) {
                  << llvm::left_justify("KIND", 10) << "  LAST USE\n";
   }
   for (const EntryInfo &E : Entries) {
-    std::optional<CacheKey> Key = CacheKey::parse(E.KeyHex);
-    EntryReadResult R = readEntryFile(E.Path, &*Key, ReadMode::HeaderOnly);
+    std::optional<CacheKey> Key = CacheKey::parse(E.keyHex);
+    EntryReadResult R = readEntryFile(E.path, &*Key, ReadMode::HeaderOnly);
     std::string Kind =
         R.Status == ReadStatus::Ok ? payloadKindName(R.Header->Kind) : std::string("corrupt");
     if (J) {
       J->object([&] {
         J->attribute("key", Key->str());
-        J->attribute("size_bytes", int64_t(E.Size));
+        J->attribute("size_bytes", int64_t(E.size));
         J->attribute("kind", Kind);
-        J->attribute("last_use", E.LastUse);
-        J->attribute("age_seconds", std::max<int64_t>(0, Now - E.LastUse));
+        J->attribute("last_use", E.lastUse);
+        J->attribute("age_seconds", std::max<int64_t>(0, Now - E.lastUse));
         if (R.Status == ReadStatus::Ok) {
           J->attribute("compile_time_ms", int64_t(R.Header->CompileTimeMs));
           J->attribute("created", int64_t(R.Header->CreationTime));
@@ -398,8 +398,8 @@ int runList(Cache &C, const Arguments &Args) {
       continue;
     }
     llvm::outs() << llvm::left_justify(Key->str(), 72) << "  "
-                 << llvm::right_justify(formatSize(E.Size), 10) << "  "
-                 << llvm::left_justify(Kind, 10) << "  " << formatAge(Now - E.LastUse) << " ago\n";
+                 << llvm::right_justify(formatSize(E.size), 10) << "  "
+                 << llvm::left_justify(Kind, 10) << "  " << formatAge(Now - E.lastUse) << " ago\n";
   }
   if (J) {
     J->arrayEnd();
@@ -436,7 +436,7 @@ int runShow(Cache &C, const Arguments &Args) {
       J.attribute("status", Status);
       if (R.Status != ReadStatus::Ok)
         J.attribute("problem", R.Detail);
-      J.attribute("file_size", int64_t(R.FileSize));
+      J.attribute("file_size", int64_t(R.fileSize));
       J.attribute("last_use", LastUse);
       if (H) {
         J.attribute("format_version", int64_t(H->FormatVersion));
@@ -461,7 +461,7 @@ int runShow(Cache &C, const Arguments &Args) {
     Row("Key:", Key->str());
     Row("Path:", Path);
     Row("Status:", R.Status == ReadStatus::Ok ? llvm::Twine("ok") : Status + ": " + R.Detail);
-    Row("File size:", llvm::Twine(R.FileSize) + " bytes");
+    Row("File size:", llvm::Twine(R.fileSize) + " bytes");
     Row("Last use:", formatTime(LastUse));
     if (H) {
       Row("Format version:", llvm::Twine(H->FormatVersion));
@@ -493,7 +493,7 @@ int runVerify(Cache &C, const Arguments &Args) {
   std::vector<Bad> BadEntries;
   uint64_t Ok = 0, IOErrors = 0;
   for (const InventoryEntry &E : Entries) {
-    EntryReadResult R = Inventory->checkEntry(E.Key);
+    EntryReadResult R = Inventory->checkEntry(E.key);
     if (R.Status == ReadStatus::Ok) {
       ++Ok;
       continue;
@@ -501,12 +501,12 @@ int runVerify(Cache &C, const Arguments &Args) {
     if (R.Status == ReadStatus::NotFound) // removed meanwhile
       continue;
     Bad B;
-    B.Key = E.Key.str();
+    B.Key = E.key.str();
     B.Problem = R.Status == ReadStatus::Refused ? "refused: " + R.Detail : R.Detail;
     if (R.Status == ReadStatus::IOError)
       ++IOErrors;
     else if (Args.Fix) {
-      std::error_code EC = Inventory->removeEntry(E.Key);
+      std::error_code EC = Inventory->removeEntry(E.key);
       B.Removed = !EC;
       if (EC)
         B.RemoveError = EC.message();
@@ -563,35 +563,35 @@ int runVerify(Cache &C, const Arguments &Args) {
 }
 
 int reportCleanup(const CleanupResult &R, const Arguments &Args, const Cache &C) {
-  switch (R.Result) {
+  switch (R.result) {
   case CleanupResult::State::Busy:
     return fail("another cleanup holds '" + C.Dir->directory() +
                 "/cleanup.lock'; try again later (a lock of a dead process "
                 "or one not refreshed for 10 minutes is broken automatically)");
   case CleanupResult::State::Failed:
   case CleanupResult::State::Disabled:
-    return fail(R.Detail);
+    return fail(R.detail);
   case CleanupResult::State::Done:
     break;
   }
   if (Args.Json) {
     llvm::json::OStream J(llvm::outs(), 2);
     J.object([&] {
-      J.attribute("removed_entries", int64_t(R.Removed));
-      J.attribute("removed_bytes", int64_t(R.RemovedBytes));
-      J.attribute("removed_temp_files", int64_t(R.TempFilesRemoved));
-      J.attribute("entries", int64_t(R.EntriesAfter));
-      J.attribute("size_bytes", int64_t(R.BytesAfter));
-      J.attribute("broke_stale_lock", R.BrokeStaleLock);
+      J.attribute("removed_entries", int64_t(R.removed));
+      J.attribute("removed_bytes", int64_t(R.removedBytes));
+      J.attribute("removed_temp_files", int64_t(R.tempFilesRemoved));
+      J.attribute("entries", int64_t(R.entriesAfter));
+      J.attribute("size_bytes", int64_t(R.bytesAfter));
+      J.attribute("broke_stale_lock", R.brokeStaleLock);
     });
     llvm::outs() << "\n";
   } else {
-    if (R.BrokeStaleLock)
+    if (R.brokeStaleLock)
       llvm::outs() << "broke a stale cleanup lock\n";
-    llvm::outs() << "removed " << count(R.Removed, "entry", "entries") << " ("
-                 << formatSize(R.RemovedBytes) << ") and "
-                 << count(R.TempFilesRemoved, "temp file", "temp files") << "; "
-                 << count(R.EntriesAfter, "entry", "entries") << " (" << formatSize(R.BytesAfter)
+    llvm::outs() << "removed " << count(R.removed, "entry", "entries") << " ("
+                 << formatSize(R.removedBytes) << ") and "
+                 << count(R.tempFilesRemoved, "temp file", "temp files") << "; "
+                 << count(R.entriesAfter, "entry", "entries") << " (" << formatSize(R.bytesAfter)
                  << ") remain\n";
   }
   return ExitOk;
@@ -616,7 +616,7 @@ int runPut(Cache &C, const Arguments &Args) {
   PayloadKind Kind = Args.Kind.value_or(PayloadKind::Blob);
   StoreResult Stored = C.All->store(*Key, Kind, (*Input)->getBuffer(), Args.CompileMs.value_or(0));
   if (!Stored.stored())
-    return fail(Stored.Detail);
+    return fail(Stored.detail);
   llvm::outs() << "stored " << Key->str() << " (" << (*Input)->getBufferSize() << " bytes, "
                << payloadKindName(uint32_t(Kind)) << ")\n";
   return ExitOk;
@@ -627,27 +627,27 @@ int runGet(Cache &C, const Arguments &Args) {
   if (!Key)
     return invalidKey(Args.Positional[0]);
   LookupResult R = C.All->lookup(*Key);
-  switch (R.Status) {
+  switch (R.status) {
   case LookupStatus::Hit:
     break;
   case LookupStatus::Miss:
     return fail("miss: no entry for key " + Key->str(), ExitNegative);
   case LookupStatus::Corrupt:
-    return fail("miss: the entry of " + Key->str() + " is corrupt (" + R.Detail +
+    return fail("miss: the entry of " + Key->str() + " is corrupt (" + R.detail +
                     "); the next store replaces it, 'qshape-cache verify "
                     "--purge' removes it",
                 ExitNegative);
   case LookupStatus::Refused:
-    return fail("miss: " + R.Detail, ExitNegative);
+    return fail("miss: " + R.detail, ExitNegative);
   case LookupStatus::IOError:
   case LookupStatus::Timeout:
   case LookupStatus::Disabled:
     if (C.Remote) // the directory missed; the remote could not answer
-      return fail("miss: no usable entry for key " + Key->str() + " (" + R.Detail + ")",
+      return fail("miss: no usable entry for key " + Key->str() + " (" + R.detail + ")",
                   ExitNegative);
-    return fail(R.Detail);
+    return fail(R.detail);
   }
-  llvm::StringRef Payload = R.Entry->Payload->getBuffer();
+  llvm::StringRef Payload = R.entry->payload->getBuffer();
   if (!Args.Output || *Args.Output == "-") {
     llvm::outs() << Payload;
     llvm::outs().flush();
@@ -796,10 +796,10 @@ int main(int Argc, char **Argv) {
   setWarningHandler([](llvm::StringRef Message) { PendingWarnings.push_back(Message.str()); });
 
   CacheConfig Config;
-  Config.Local.Directory = Args.Dir;
+  Config.local.directory = Args.Dir;
   if (Args.MaxSize)
-    Config.Local.MaxSizeBytes = *Args.MaxSize;
-  Config.Remote = Args.RemoteUrl;
+    Config.local.maxSizeBytes = *Args.MaxSize;
+  Config.remote = Args.RemoteUrl;
   // A bad URL is an error here (a compilation would warn and go on).
   std::string Url = Args.RemoteUrl;
   if (Url.empty())

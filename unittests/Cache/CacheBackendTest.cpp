@@ -111,7 +111,7 @@ TEST(EntryBytesTest, DecodeChecksWhatReadEntryFileChecks) {
   ASSERT_EQ(R.Status, ReadStatus::Ok) << R.Detail;
   EXPECT_EQ(R.Payload->getBuffer(), Payload);
   EXPECT_EQ(R.Header->CompileTimeMs, 42u);
-  EXPECT_EQ(R.FileSize, Bytes.size());
+  EXPECT_EQ(R.fileSize, Bytes.size());
 
   // Every flipped byte, every cut and any extra byte is corrupt.
   for (size_t I = 0; I < Bytes.size(); ++I) {
@@ -199,19 +199,19 @@ TEST_F(RemoteOptionsTest, FullUrl) {
                            "ttl=7d&connect-timeout=250ms&timeout=5s&retry-after=2m&"
                            "max-entry-size=16M");
   ASSERT_TRUE(bool(O)) << llvm::toString(O.takeError());
-  EXPECT_EQ(O->Host, "cache.example");
-  EXPECT_EQ(O->Port, 6380u);
-  EXPECT_EQ(O->Database, 3u);
-  EXPECT_EQ(O->User, "ci");
-  EXPECT_EQ(O->Password, "s@cret");
-  EXPECT_EQ(O->Prefix, "team-a");
-  EXPECT_TRUE(O->ReadOnly);
-  EXPECT_EQ(O->TtlSeconds, 7u * 24 * 3600);
-  EXPECT_EQ(O->ConnectTimeoutMs, 250u);
-  EXPECT_EQ(O->OperationTimeoutMs, 5000u);
-  EXPECT_EQ(O->RetryAfterSeconds, 120u);
-  EXPECT_EQ(O->MaxEntryBytes, 16u << 20);
-  EXPECT_FALSE(O->TagKey);
+  EXPECT_EQ(O->host, "cache.example");
+  EXPECT_EQ(O->port, 6380u);
+  EXPECT_EQ(O->database, 3u);
+  EXPECT_EQ(O->user, "ci");
+  EXPECT_EQ(O->password, "s@cret");
+  EXPECT_EQ(O->prefix, "team-a");
+  EXPECT_TRUE(O->readOnly);
+  EXPECT_EQ(O->ttlSeconds, 7u * 24 * 3600);
+  EXPECT_EQ(O->connectTimeoutMs, 250u);
+  EXPECT_EQ(O->operationTimeoutMs, 5000u);
+  EXPECT_EQ(O->retryAfterSeconds, 120u);
+  EXPECT_EQ(O->maxEntryBytes, 16u << 20);
+  EXPECT_FALSE(O->tagKey);
   // The description names everything but the secret.
   std::string Text = O->describe();
   EXPECT_EQ(Text.find("s@cret"), std::string::npos) << Text;
@@ -224,21 +224,21 @@ TEST_F(RemoteOptionsTest, FullUrl) {
 TEST_F(RemoteOptionsTest, Defaults) {
   llvm::Expected<RemoteOptions> O = RemoteOptions::parse("redis://10.0.0.5");
   ASSERT_TRUE(bool(O)) << llvm::toString(O.takeError());
-  EXPECT_EQ(O->Port, 6379u);
-  EXPECT_EQ(O->Database, 0u);
-  EXPECT_EQ(O->Prefix, "qshape");
-  EXPECT_FALSE(O->ReadOnly);
-  EXPECT_EQ(O->TtlSeconds, 0u);
-  EXPECT_EQ(O->ConnectTimeoutMs, 100u);
-  EXPECT_EQ(O->OperationTimeoutMs, 1000u);
-  EXPECT_EQ(O->RetryAfterSeconds, 60u);
-  EXPECT_EQ(O->MaxEntryBytes, DefaultRemoteMaxEntryBytes);
+  EXPECT_EQ(O->port, 6379u);
+  EXPECT_EQ(O->database, 0u);
+  EXPECT_EQ(O->prefix, "qshape");
+  EXPECT_FALSE(O->readOnly);
+  EXPECT_EQ(O->ttlSeconds, 0u);
+  EXPECT_EQ(O->connectTimeoutMs, 100u);
+  EXPECT_EQ(O->operationTimeoutMs, 1000u);
+  EXPECT_EQ(O->retryAfterSeconds, 60u);
+  EXPECT_EQ(O->maxEntryBytes, kDefaultRemoteMaxEntryBytes);
   EXPECT_EQ(O->describe(), "redis://10.0.0.5:6379/0");
   llvm::Expected<RemoteOptions> V6 = RemoteOptions::parse("redis://[::1]:7000?retry-after=never");
   ASSERT_TRUE(bool(V6)) << llvm::toString(V6.takeError());
-  EXPECT_EQ(V6->Host, "::1");
-  EXPECT_EQ(V6->Port, 7000u);
-  EXPECT_FALSE(V6->RetryAfterSeconds);
+  EXPECT_EQ(V6->host, "::1");
+  EXPECT_EQ(V6->port, 7000u);
+  EXPECT_FALSE(V6->retryAfterSeconds);
   EXPECT_EQ(V6->describe(), "redis://[::1]:7000/0?retry-after=never");
 }
 
@@ -250,13 +250,13 @@ TEST_F(RemoteOptionsTest, SecretsFromFiles) {
   llvm::Expected<RemoteOptions> O =
       RemoteOptions::parse("redis://ci@h:1?password-file=" + PasswordPath);
   ASSERT_TRUE(bool(O)) << llvm::toString(O.takeError());
-  EXPECT_EQ(O->User, "ci");
-  EXPECT_EQ(O->Password, "from-file");
+  EXPECT_EQ(O->user, "ci");
+  EXPECT_EQ(O->password, "from-file");
   {
     ScopedEnv File("QSHAPE_CACHE_REMOTE_PASSWORD_FILE", PasswordPath.c_str());
     llvm::Expected<RemoteOptions> E = RemoteOptions::parse("redis://h:1");
     ASSERT_TRUE(bool(E)) << llvm::toString(E.takeError());
-    EXPECT_EQ(E->Password, "from-file");
+    EXPECT_EQ(E->password, "from-file");
   }
   EXPECT_FAILS_WITH(RemoteOptions::parse("redis://:inline@h:1?password-file=" + PasswordPath),
                     "give one");
@@ -271,7 +271,7 @@ TEST_F(RemoteOptionsTest, SecretsFromFiles) {
     ScopedEnv Key("QSHAPE_CACHE_REMOTE_KEY", "a-team-secret-of-enough-length");
     llvm::Expected<RemoteOptions> FromEnv = RemoteOptions::parse("redis://h");
     ASSERT_TRUE(bool(FromEnv)) << llvm::toString(FromEnv.takeError());
-    ASSERT_TRUE(FromEnv->TagKey);
+    ASSERT_TRUE(FromEnv->tagKey);
     ScopedEnv KeyFile("QSHAPE_CACHE_REMOTE_KEY_FILE", KeyPath.c_str());
     EXPECT_FAILS_WITH(RemoteOptions::parse("redis://h"), "set one");
   }
@@ -279,9 +279,9 @@ TEST_F(RemoteOptionsTest, SecretsFromFiles) {
     ScopedEnv KeyFile("QSHAPE_CACHE_REMOTE_KEY_FILE", KeyPath.c_str());
     llvm::Expected<RemoteOptions> FromFile = RemoteOptions::parse("redis://h");
     ASSERT_TRUE(bool(FromFile)) << llvm::toString(FromFile.takeError());
-    ASSERT_TRUE(FromFile->TagKey);
+    ASSERT_TRUE(FromFile->tagKey);
     // The file's line end is not part of the secret.
-    EXPECT_TRUE(*FromFile->TagKey == *EntryTagKey::fromSecret("a-team-secret-of-enough-length"));
+    EXPECT_TRUE(*FromFile->tagKey == *EntryTagKey::fromSecret("a-team-secret-of-enough-length"));
   }
   {
     ScopedEnv Key("QSHAPE_CACHE_REMOTE_KEY", "short");
@@ -363,10 +363,10 @@ TEST_F(OpenTest, FileUrlsOpenADirectory) {
 
 TEST_F(OpenTest, OneBackendPerConfigurationAndProcess) {
   CacheConfig A;
-  A.Local.Directory = std::string(Root.path("a"));
-  A.Remote = "off";
+  A.local.directory = std::string(Root.path("a"));
+  A.remote = "off";
   CacheConfig B = A;
-  B.Local.Directory = std::string(Root.path("b"));
+  B.local.directory = std::string(Root.path("b"));
   std::shared_ptr<CacheBackend> A1 = openCache(A), A2 = openCache(A);
   EXPECT_EQ(A1.get(), A2.get());
   EXPECT_NE(openCache(B).get(), A1.get());
@@ -376,7 +376,7 @@ TEST_F(OpenTest, OneBackendPerConfigurationAndProcess) {
 TEST_F(OpenTest, BadRemoteFromTheEnvironmentWarnsOnceAndKeepsTheDirectory) {
   ScopedEnv Remote("QSHAPE_CACHE_REMOTE", "redis://h:notaport");
   CacheConfig C;
-  C.Local.Directory = std::string(Root.path("env"));
+  C.local.directory = std::string(Root.path("env"));
   std::string Error;
   std::shared_ptr<CacheBackend> Opened = openCache(C, &Error);
   EXPECT_NE(Error.find("port 'notaport'"), std::string::npos) << Error;
@@ -410,16 +410,16 @@ public:
     EntryReadResult Read = decodeEntry(It->second, &K, ReadMode::Load);
     checkEntryTag(Read, tagKey());
     if (Read.Status == ReadStatus::Refused) {
-      R.Status = LookupStatus::Refused;
+      R.status = LookupStatus::Refused;
       return R;
     }
     if (Read.Status != ReadStatus::Ok) {
-      R.Status = LookupStatus::Corrupt;
+      R.status = LookupStatus::Corrupt;
       return R;
     }
-    R.Status = LookupStatus::Hit;
-    R.Level = CacheLevel::Remote;
-    R.Entry = CacheEntry{*Read.Header, std::move(Read.Payload)};
+    R.status = LookupStatus::Hit;
+    R.level = CacheLevel::Remote;
+    R.entry = CacheEntry{*Read.Header, std::move(Read.Payload)};
     return R;
   }
   StoreResult storeEntry(const EntryHeader &Header, llvm::StringRef Payload) override {
@@ -438,13 +438,13 @@ class LayeredTest : public CleanEnvironment {
 protected:
   void SetUp() override {
     DirectoryOptions O;
-    O.Directory = std::string(Root.path("l1"));
-    O.Fetched = FetchedEntryPolicy{EntryTagKey::fromSecret("the team secret for tests")};
+    O.directory = std::string(Root.path("l1"));
+    O.fetched = FetchedEntryPolicy{EntryTagKey::fromSecret("the team secret for tests")};
     auto L1 = std::make_unique<DirectoryCache>(O);
     Local = L1.get();
     auto L2 = std::make_unique<MemoryRemote>();
     Remote = L2.get();
-    Remote->Key = O.Fetched->TagKey;
+    Remote->Key = O.fetched->tagKey;
     Cache = makeLayeredCache(std::move(L1), std::move(L2));
   }
   TempDir Root{"qshape-layered-test", /*Unique=*/true};
@@ -468,7 +468,7 @@ TEST_F(LayeredTest, LocalHitNeverAsksTheRemote) {
   ASSERT_TRUE(Cache->store(key(1), PayloadKind::Blob, "x", 1).stored());
   LookupResult R = Cache->lookup(key(1));
   ASSERT_TRUE(R.hit());
-  EXPECT_EQ(R.Level, CacheLevel::Local);
+  EXPECT_EQ(R.level, CacheLevel::Local);
   EXPECT_EQ(Remote->Lookups, 0u);
 }
 
@@ -478,8 +478,8 @@ TEST_F(LayeredTest, RemoteHitFillsLocalWithAFetchedCopy) {
   ASSERT_TRUE(Remote->storeEntry(H, "ir").stored());
   LookupResult R = Cache->lookup(key(2));
   ASSERT_TRUE(R.hit());
-  EXPECT_EQ(R.Level, CacheLevel::Remote);
-  EXPECT_EQ(R.Entry->Payload->getBuffer(), "ir");
+  EXPECT_EQ(R.level, CacheLevel::Remote);
+  EXPECT_EQ(R.entry->payload->getBuffer(), "ir");
   // The copy: the remote's header and payload, marked fetched, its tag kept.
   EntryReadResult Copy = decodeEntry(readFile(Local->entryPath(key(2))), &key(2), ReadMode::Load);
   ASSERT_EQ(Copy.Status, ReadStatus::Ok) << Copy.Detail;
@@ -489,14 +489,14 @@ TEST_F(LayeredTest, RemoteHitFillsLocalWithAFetchedCopy) {
   EXPECT_EQ(Copy.Payload->getBuffer(), "ir");
   LookupResult Again = Cache->lookup(key(2));
   ASSERT_TRUE(Again.hit());
-  EXPECT_EQ(Again.Level, CacheLevel::Local);
+  EXPECT_EQ(Again.level, CacheLevel::Local);
   EXPECT_EQ(Remote->Lookups, 1u);
 }
 
 TEST_F(LayeredTest, AFetchedCopyTheKeyRefusesIsAskedForAgain) {
   // Fetched when anything was trusted: untagged, in L1 as a fetched copy.
   EntryHeader H = makeEntryHeader(key(6), PayloadKind::SharedLibrary, "bad", 1);
-  H.Flags |= EntryFlagFetched;
+  H.Flags |= kEntryFlagFetched;
   ASSERT_TRUE(Local->storeEntry(H, "bad").stored());
   // Today the team key is set: the copy is refused, the remote answers.
   ASSERT_TRUE(
@@ -506,9 +506,9 @@ TEST_F(LayeredTest, AFetchedCopyTheKeyRefusesIsAskedForAgain) {
           .stored());
   LookupResult R = Cache->lookup(key(6));
   ASSERT_TRUE(R.hit());
-  EXPECT_EQ(R.Level, CacheLevel::Remote);
-  EXPECT_EQ(R.Entry->Payload->getBuffer(), "good");
-  EXPECT_EQ(Local->processStats().RemoteRefused, 1u);
+  EXPECT_EQ(R.level, CacheLevel::Remote);
+  EXPECT_EQ(R.entry->payload->getBuffer(), "good");
+  EXPECT_EQ(Local->processStats().remoteRefused, 1u);
   EXPECT_EQ(Local->inventory()->checkEntry(key(6)).Status, ReadStatus::Ok)
       << "the remote's good entry replaced the copy";
 }
@@ -523,9 +523,9 @@ TEST_F(LayeredTest, BadRemoteEntriesAreMissesAndAreReplacedByTheStore) {
   std::optional<EntryTagKey> Other = EntryTagKey::fromSecret("somebody else's secret");
   Remote->Values[key(5).hex()] =
       encode(makeEntryHeader(key(5), PayloadKind::Blob, "p", 1, &*Other), "p");
-  EXPECT_EQ(Cache->lookup(key(3)).Status, LookupStatus::Corrupt);
-  EXPECT_EQ(Cache->lookup(key(4)).Status, LookupStatus::Refused);
-  EXPECT_EQ(Cache->lookup(key(5)).Status, LookupStatus::Refused);
+  EXPECT_EQ(Cache->lookup(key(3)).status, LookupStatus::Corrupt);
+  EXPECT_EQ(Cache->lookup(key(4)).status, LookupStatus::Refused);
+  EXPECT_EQ(Cache->lookup(key(5)).status, LookupStatus::Refused);
   for (unsigned N : {3u, 4u, 5u}) {
     EXPECT_FALSE(llvm::sys::fs::exists(Local->entryPath(key(N))))
         << "a bad remote entry never reaches L1";
@@ -544,7 +544,7 @@ class DirectoryLevelTest : public CleanEnvironment {
 protected:
   DirectoryOptions options() {
     DirectoryOptions O;
-    O.Directory = CacheDir;
+    O.directory = CacheDir;
     return O;
   }
   TempDir Root{"qshape-level-test", /*Unique=*/true};
@@ -554,7 +554,7 @@ protected:
 TEST_F(DirectoryLevelTest, LookupToFileWritesOnlyVerifiedPayloads) {
   DirectoryCache Store(options());
   std::string Out = std::string(Root.path("out.so"));
-  EXPECT_EQ(Store.lookupToFile(key(1), Out, 0755).Status, LookupStatus::Miss);
+  EXPECT_EQ(Store.lookupToFile(key(1), Out, 0755).status, LookupStatus::Miss);
   EXPECT_FALSE(llvm::sys::fs::exists(Out));
   ASSERT_TRUE(Store
                   .store(key(1), PayloadKind::SharedLibrary,
@@ -577,7 +577,7 @@ TEST_F(DirectoryLevelTest, LookupToFileWritesOnlyVerifiedPayloads) {
     std::ofstream(Path, std::ios::binary | std::ios::trunc) << Bytes;
   }
   std::string Fresh = std::string(Root.path("fresh.so"));
-  EXPECT_EQ(Store.lookupToFile(key(1), Fresh, 0755).Status, LookupStatus::Corrupt);
+  EXPECT_EQ(Store.lookupToFile(key(1), Fresh, 0755).status, LookupStatus::Corrupt);
   EXPECT_FALSE(llvm::sys::fs::exists(Fresh));
   // No temp file is left next to the output.
   std::error_code EC;
@@ -604,14 +604,14 @@ TEST_F(DirectoryLevelTest, KeyLockIsSingleFlightAcrossProcesses) {
   using namespace std::chrono;
   DirectoryCache Store(options());
   KeyLockResult First = Store.lockKey(key(1), milliseconds(0));
-  ASSERT_EQ(First.Result, KeyLockResult::State::Acquired) << First.Detail;
+  ASSERT_EQ(First.result, KeyLockResult::State::Acquired) << First.detail;
   // Another process: a short wait times out; another key is free.
   EXPECT_EQ(waitExit(spawn([&] {
               DirectoryCache Own(options());
               KeyLockResult R = Own.lockKey(key(1), milliseconds(50));
               KeyLockResult Other = Own.lockKey(key(2), milliseconds(0));
-              return R.Result == KeyLockResult::State::TimedOut && !R.acquired() &&
-                             Other.Result == KeyLockResult::State::Acquired
+              return R.result == KeyLockResult::State::TimedOut && !R.acquired() &&
+                             Other.result == KeyLockResult::State::Acquired
                          ? 0
                          : 1;
             })),
@@ -621,10 +621,10 @@ TEST_F(DirectoryLevelTest, KeyLockIsSingleFlightAcrossProcesses) {
   pid_t Waiter = spawn([&] {
     DirectoryCache Own(options());
     KeyLockResult R = Own.lockKey(key(1), seconds(30));
-    return R.Result == KeyLockResult::State::AcquiredAfterWait ? 0 : 1;
+    return R.result == KeyLockResult::State::AcquiredAfterWait ? 0 : 1;
   });
   ::usleep(100 * 1000);
-  First.Lock.reset();
+  First.lock.reset();
   EXPECT_EQ(waitExit(Waiter), 0);
   EXPECT_FALSE(llvm::sys::fs::exists(CacheDir + "/locks/" + key(1).hex()))
       << "the holder removes its lock file";
@@ -634,8 +634,8 @@ TEST_F(DirectoryLevelTest, KeyLockIsHandedOnThroughItsDescriptor) {
   using namespace std::chrono;
   DirectoryCache Store(options());
   KeyLockResult Held = Store.lockKey(key(3), milliseconds(0));
-  ASSERT_TRUE(Held.acquired()) << Held.Detail;
-  int FD = Held.Lock->inheritableDescriptor();
+  ASSERT_TRUE(Held.acquired()) << Held.detail;
+  int FD = Held.lock->inheritableDescriptor();
   ASSERT_GE(FD, 0);
   EXPECT_EQ(::fcntl(FD, F_GETFD) & FD_CLOEXEC, 0) << "kept across exec()";
   // What the program after the exec() does: it adopts the descriptor; the
@@ -648,18 +648,18 @@ TEST_F(DirectoryLevelTest, KeyLockIsHandedOnThroughItsDescriptor) {
   // never destroyed: a static vector's destructor would run before the leak
   // checker does and leave the object unreachable.
   static auto *Execed = new std::vector<KeyLock *>;
-  Execed->push_back(Held.Lock.release());
+  Execed->push_back(Held.lock.release());
   KeyLockResult Adopted = After.adoptKeyLock(key(3), FD);
-  ASSERT_EQ(Adopted.Result, KeyLockResult::State::Acquired) << Adopted.Detail;
+  ASSERT_EQ(Adopted.result, KeyLockResult::State::Acquired) << Adopted.detail;
   EXPECT_NE(::fcntl(FD, F_GETFD) & FD_CLOEXEC, 0);
   EXPECT_EQ(waitExit(spawn([&] {
               DirectoryCache Own(options());
-              return Own.lockKey(key(3), milliseconds(50)).Result == KeyLockResult::State::TimedOut
+              return Own.lockKey(key(3), milliseconds(50)).result == KeyLockResult::State::TimedOut
                          ? 0
                          : 1;
             })),
             0);
-  Adopted.Lock.reset();
+  Adopted.lock.reset();
   EXPECT_TRUE(Store.lockKey(key(3), milliseconds(0)).acquired());
   // A descriptor that is not a held lock is refused and left open.
   int Other = ::open(CacheDir.c_str(), O_RDONLY | O_DIRECTORY);
@@ -685,12 +685,12 @@ TEST_F(DirectoryLevelTest, KeyLockOfAKilledHolderIsFreeAtOnce) {
   char C = 0;
   ASSERT_EQ(::read(Ready[0], &C, 1), 1);
   ASSERT_EQ(C, 'y');
-  EXPECT_EQ(Store.lockKey(key(7), milliseconds(0)).Result, KeyLockResult::State::TimedOut);
+  EXPECT_EQ(Store.lockKey(key(7), milliseconds(0)).result, KeyLockResult::State::TimedOut);
   ::kill(Holder, SIGKILL);
   waitExit(Holder);
   // The kernel dropped the flock; the file the dead holder left is reused.
   KeyLockResult After = Store.lockKey(key(7), seconds(10));
-  EXPECT_TRUE(After.acquired()) << After.Detail;
+  EXPECT_TRUE(After.acquired()) << After.detail;
   ::close(Ready[0]);
   ::close(Ready[1]);
 }
@@ -709,7 +709,7 @@ TEST_F(DirectoryLevelTest, CleanupRemovesOnlyOldUnheldKeyLocks) {
   ASSERT_EQ(::utimensat(AT_FDCWD, Left.c_str(), Old, 0), 0);
   std::string HeldPath = CacheDir + "/locks/" + key(1).hex();
   ASSERT_EQ(::utimensat(AT_FDCWD, HeldPath.c_str(), Old, 0), 0);
-  ASSERT_EQ(Store.prune().Result, CleanupResult::State::Done);
+  ASSERT_EQ(Store.prune().result, CleanupResult::State::Done);
   EXPECT_FALSE(llvm::sys::fs::exists(Left));
   EXPECT_TRUE(llvm::sys::fs::exists(HeldPath));
 }

@@ -31,7 +31,7 @@ CacheKey testKey(uint8_t Seed) {
 }
 
 std::string makeEntry(const CacheKey &Key, llvm::StringRef Payload,
-                      uint32_t Version = EntryFormatVersion) {
+                      uint32_t Version = kEntryFormatVersion) {
   EntryHeader H;
   H.FormatVersion = Version;
   H.Key = Key.bytes();
@@ -73,7 +73,7 @@ TEST_F(CacheEntryTest, RoundTrip) {
   EXPECT_EQ(R.Header->CompileTimeMs, 220000u);
   EXPECT_EQ(R.Header->CreationTime, 1700000000u);
   EXPECT_EQ(R.Header->Producer, "qshape test");
-  EXPECT_EQ(R.FileSize, R.Header->HeaderSize + Payload.size());
+  EXPECT_EQ(R.fileSize, R.Header->HeaderSize + Payload.size());
 
   EntryReadResult V = readEntryFile(Path, &Key, ReadMode::Verify);
   EXPECT_EQ(V.Status, ReadStatus::Ok);
@@ -154,7 +154,7 @@ TEST_F(CacheEntryTest, WrongKeyIsCorrupt) {
 }
 
 TEST_F(CacheEntryTest, OtherFormatVersionIsRejected) {
-  writeFile(Path, makeEntry(Key, Payload, EntryFormatVersion + 1));
+  writeFile(Path, makeEntry(Key, Payload, kEntryFormatVersion + 1));
   EntryReadResult R = readEntryFile(Path, &Key, ReadMode::Load);
   EXPECT_EQ(R.Status, ReadStatus::Corrupt);
   EXPECT_NE(R.Detail.find("unsupported format version"), std::string::npos) << R.Detail;
@@ -202,7 +202,7 @@ TEST_F(CacheEntryTest, LongProducerIsCut) {
   writeFile(Path, encodeEntryHeader(H));
   R = readEntryFile(Path, &Key, ReadMode::Load);
   ASSERT_EQ(R.Status, ReadStatus::Ok) << R.Detail;
-  EXPECT_EQ(R.Header->Producer.size(), MaxProducerLength);
+  EXPECT_EQ(R.Header->Producer.size(), kMaxProducerLength);
 }
 
 /// A read of \p Remote's entry, marked fetched as the local level marks a
@@ -211,7 +211,7 @@ EntryReadResult readFetched(const EntryHeader &Remote, llvm::StringRef Payload,
                             const FetchedEntryPolicy &Policy, bool Fetched = true) {
   EntryHeader Copy = Remote;
   if (Fetched)
-    Copy.Flags |= EntryFlagFetched;
+    Copy.Flags |= kEntryFlagFetched;
   std::string Bytes = encodeEntryHeader(Copy) + Payload.str();
   EntryReadResult R = decodeEntry(Bytes, nullptr, ReadMode::Verify);
   Policy.check(R);
@@ -221,7 +221,7 @@ EntryReadResult readFetched(const EntryHeader &Remote, llvm::StringRef Payload,
 TEST(FetchedEntryTest, TheTagSurvivesTheFetchedFlag) {
   std::optional<EntryTagKey> Team = EntryTagKey::fromSecret("the team's secret, 2026");
   EntryHeader H = makeEntryHeader(testKey(3), PayloadKind::SharedLibrary, "code", 5, &*Team);
-  H.Flags |= EntryFlagFetched;
+  H.Flags |= kEntryFlagFetched;
   EXPECT_TRUE(Team->verifies(H));
   std::string Bytes = encodeEntryHeader(H) + "code";
   EntryReadResult R = decodeEntry(Bytes, nullptr, ReadMode::Verify);
@@ -235,9 +235,9 @@ TEST(FetchedEntryTest, ServedOnlyWhileTheRemoteWouldServeIt) {
   EntryHeader Untagged = makeEntryHeader(testKey(4), PayloadKind::SharedLibrary, "code", 5);
   EntryHeader Tagged = makeEntryHeader(testKey(4), PayloadKind::SharedLibrary, "code", 5, &*Team);
   FetchedEntryPolicy NoKey, Insecure, WithTeam, WithOther;
-  Insecure.TrustUntagged = true;
-  WithTeam.TagKey = Team;
-  WithOther.TagKey = Other;
+  Insecure.trustUntagged = true;
+  WithTeam.tagKey = Team;
+  WithOther.tagKey = Other;
   // Fetched in the insecure mode, then the mode was dropped or a key set.
   EXPECT_EQ(readFetched(Untagged, "code", Insecure).Status, ReadStatus::Ok);
   EXPECT_EQ(readFetched(Untagged, "code", NoKey).Status, ReadStatus::Refused);

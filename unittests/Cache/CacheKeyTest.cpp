@@ -98,21 +98,21 @@ TEST(KeyBuilderTest, IntegerFieldIsFixedWidth) {
 
 TEST(KeyBuilderTest, EveryInputChangesTheKey) {
   KeyInputs Base;
-  Base.Fingerprint = "fp";
-  Base.Pipeline = "builtin.module(qshape-roll-loops)";
-  Base.QShapeVersion = "qshape 0.1.0";
-  Base.BuildId = "blake3:00";
-  Base.ToolchainVersion = "MLIR 22.0.0";
-  Base.TargetTriple = "x86_64-unknown-linux-gnu";
-  Base.Salt = "";
+  Base.fingerprint = "fp";
+  Base.pipeline = "builtin.module(qshape-roll-loops)";
+  Base.qShapeVersion = "qshape 0.1.0";
+  Base.buildId = "blake3:00";
+  Base.toolchainVersion = "MLIR 22.0.0";
+  Base.targetTriple = "x86_64-unknown-linux-gnu";
+  Base.salt = "";
   std::set<std::string> Keys;
   Keys.insert(makeKeyBuilder(Base).final());
   EXPECT_EQ(makeKeyBuilder(Base).final(), *Keys.begin());
 
   std::string KeyInputs::*Fields[] = {
-      &KeyInputs::Fingerprint, &KeyInputs::Pipeline,         &KeyInputs::QShapeVersion,
-      &KeyInputs::BuildId,     &KeyInputs::ToolchainVersion, &KeyInputs::TargetTriple,
-      &KeyInputs::Salt,
+      &KeyInputs::fingerprint, &KeyInputs::pipeline,         &KeyInputs::qShapeVersion,
+      &KeyInputs::buildId,     &KeyInputs::toolchainVersion, &KeyInputs::targetTriple,
+      &KeyInputs::salt,
   };
   for (auto Field : Fields) {
     KeyInputs Changed = Base;
@@ -120,7 +120,7 @@ TEST(KeyBuilderTest, EveryInputChangesTheKey) {
     Keys.insert(makeKeyBuilder(Changed).final());
   }
   KeyInputs Schema = Base;
-  Schema.SchemaVersion += 1;
+  Schema.schemaVersion += 1;
   Keys.insert(makeKeyBuilder(Schema).final());
   EXPECT_EQ(Keys.size(), 1u + std::size(Fields) + 1u);
 }
@@ -128,8 +128,8 @@ TEST(KeyBuilderTest, EveryInputChangesTheKey) {
 TEST(KeyBuilderTest, DefaultsUseProducerVersionAndBuildId) {
   KeyInputs Defaults;
   KeyInputs Explicit;
-  Explicit.QShapeVersion = getProducerVersion().str();
-  Explicit.BuildId = getBuildId().str();
+  Explicit.qShapeVersion = getProducerVersion().str();
+  Explicit.buildId = getBuildId().str();
   EXPECT_EQ(makeKeyBuilder(Defaults).final(), makeKeyBuilder(Explicit).final());
 }
 

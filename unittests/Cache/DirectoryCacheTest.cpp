@@ -112,8 +112,8 @@ protected:
 
   DirectoryOptions options(uint64_t MaxSize = 0) const {
     DirectoryOptions O;
-    O.Directory = CacheDir;
-    O.MaxSizeBytes = MaxSize;
+    O.directory = CacheDir;
+    O.maxSizeBytes = MaxSize;
     return O;
   }
 
@@ -166,36 +166,36 @@ TEST_F(DirectoryCacheTest, RoundTrip) {
   ASSERT_EQ(::stat(CacheDir.c_str(), &St), 0);
   EXPECT_EQ(St.st_mode & 0777, 0700u);
 
-  ASSERT_EQ(Store.store(key(1), PayloadKind::MLIRBytecode, "payload", 1234).Status,
+  ASSERT_EQ(Store.store(key(1), PayloadKind::MLIRBytecode, "payload", 1234).status,
             StoreStatus::Stored);
   LookupResult R = Store.lookup(key(1));
-  ASSERT_TRUE(R.hit()) << R.Detail;
-  EXPECT_EQ(R.Entry->Payload->getBuffer(), "payload");
-  EXPECT_EQ(R.Entry->Header.Kind, uint32_t(PayloadKind::MLIRBytecode));
-  EXPECT_EQ(R.Entry->Header.CompileTimeMs, 1234u);
-  EXPECT_EQ(R.Entry->Header.Producer, getProducerVersion());
-  EXPECT_NEAR(double(R.Entry->Header.CreationTime), double(nowSeconds()), 5);
+  ASSERT_TRUE(R.hit()) << R.detail;
+  EXPECT_EQ(R.entry->payload->getBuffer(), "payload");
+  EXPECT_EQ(R.entry->header.Kind, uint32_t(PayloadKind::MLIRBytecode));
+  EXPECT_EQ(R.entry->header.CompileTimeMs, 1234u);
+  EXPECT_EQ(R.entry->header.Producer, getProducerVersion());
+  EXPECT_NEAR(double(R.entry->header.CreationTime), double(nowSeconds()), 5);
 
-  EXPECT_EQ(Store.lookup(key(2)).Status, LookupStatus::Miss);
+  EXPECT_EQ(Store.lookup(key(2)).status, LookupStatus::Miss);
 
   for (const CacheStats &S : {Store.processStats(), persisted(Store)}) {
-    EXPECT_EQ(S.Hits, 1u);
-    EXPECT_EQ(S.Misses, 1u);
-    EXPECT_EQ(S.Corrupt, 0u);
-    EXPECT_EQ(S.Stores, 1u);
-    EXPECT_EQ(S.BytesStored, 7u);
-    EXPECT_EQ(S.CompileTimeSavedMs, 1234u);
+    EXPECT_EQ(S.hits, 1u);
+    EXPECT_EQ(S.misses, 1u);
+    EXPECT_EQ(S.corrupt, 0u);
+    EXPECT_EQ(S.stores, 1u);
+    EXPECT_EQ(S.bytesStored, 7u);
+    EXPECT_EQ(S.compileTimeSavedMs, 1234u);
   }
   CacheStats P = persisted(Store);
-  EXPECT_EQ(P.Entries, 1u);
-  EXPECT_EQ(P.SizeBytes, Store.scan()->TotalBytes);
+  EXPECT_EQ(P.entries, 1u);
+  EXPECT_EQ(P.sizeBytes, Store.scan()->totalBytes);
   EXPECT_TRUE(exists(CacheDir + "/CACHEDIR.TAG"));
   EXPECT_TRUE(Warnings.empty());
 }
 
 TEST_F(DirectoryCacheTest, HitRefreshesLastUse) {
   DirectoryCache Store(options());
-  ASSERT_EQ(Store.store(key(1), PayloadKind::Blob, "x", 0).Status, StoreStatus::Stored);
+  ASSERT_EQ(Store.store(key(1), PayloadKind::Blob, "x", 0).status, StoreStatus::Stored);
   std::string Path = entryPath(Store, 1);
   setMTime(Path, nowSeconds() - 5000);
   ASSERT_TRUE(Store.lookup(key(1)).hit());
@@ -206,26 +206,26 @@ TEST_F(DirectoryCacheTest, HitRefreshesLastUse) {
 
 TEST_F(DirectoryCacheTest, CorruptEntryIsMissThenReplacedThenHit) {
   DirectoryCache Store(options());
-  ASSERT_EQ(Store.store(key(1), PayloadKind::Blob, "good payload", 10).Status, StoreStatus::Stored);
+  ASSERT_EQ(Store.store(key(1), PayloadKind::Blob, "good payload", 10).status, StoreStatus::Stored);
   std::string Path = entryPath(Store, 1);
   std::string Bytes = readFile(Path);
   Bytes[Bytes.size() - 2] ^= 0x20;
   writeFile(Path, Bytes);
 
   LookupResult R = Store.lookup(key(1));
-  EXPECT_EQ(R.Status, LookupStatus::Corrupt);
-  EXPECT_FALSE(R.Entry);
-  EXPECT_NE(R.Detail.find("checksum"), std::string::npos) << R.Detail;
+  EXPECT_EQ(R.status, LookupStatus::Corrupt);
+  EXPECT_FALSE(R.entry);
+  EXPECT_NE(R.detail.find("checksum"), std::string::npos) << R.detail;
   CacheStats S = persisted(Store);
-  EXPECT_EQ(S.Misses, 1u);
-  EXPECT_EQ(S.Corrupt, 1u);
-  EXPECT_EQ(S.Hits, 0u);
+  EXPECT_EQ(S.misses, 1u);
+  EXPECT_EQ(S.corrupt, 1u);
+  EXPECT_EQ(S.hits, 0u);
 
   // The caller recompiles and stores: the bad entry is replaced.
-  ASSERT_EQ(Store.store(key(1), PayloadKind::Blob, "good payload", 10).Status, StoreStatus::Stored);
+  ASSERT_EQ(Store.store(key(1), PayloadKind::Blob, "good payload", 10).status, StoreStatus::Stored);
   R = Store.lookup(key(1));
-  ASSERT_TRUE(R.hit()) << R.Detail;
-  EXPECT_EQ(R.Entry->Payload->getBuffer(), "good payload");
+  ASSERT_TRUE(R.hit()) << R.detail;
+  EXPECT_EQ(R.entry->payload->getBuffer(), "good payload");
   EXPECT_TRUE(Warnings.empty()) << "a corrupt entry is not a warning";
 }
 
@@ -233,29 +233,29 @@ TEST_F(DirectoryCacheTest, TruncatedAndEmptyEntriesAreCorruptMisses) {
   DirectoryCache Store(options());
   std::string Payload(5000, 'p');
   for (size_t Length : {size_t(0), size_t(1), size_t(100), size_t(3000)}) {
-    ASSERT_EQ(Store.store(key(1), PayloadKind::Blob, Payload, 1).Status, StoreStatus::Stored);
+    ASSERT_EQ(Store.store(key(1), PayloadKind::Blob, Payload, 1).status, StoreStatus::Stored);
     std::string Path = entryPath(Store, 1);
     ASSERT_EQ(::truncate(Path.c_str(), off_t(Length)), 0);
-    EXPECT_EQ(Store.lookup(key(1)).Status, LookupStatus::Corrupt) << "length " << Length;
-    ASSERT_EQ(Store.store(key(1), PayloadKind::Blob, Payload, 1).Status, StoreStatus::Stored);
+    EXPECT_EQ(Store.lookup(key(1)).status, LookupStatus::Corrupt) << "length " << Length;
+    ASSERT_EQ(Store.store(key(1), PayloadKind::Blob, Payload, 1).status, StoreStatus::Stored);
     LookupResult R = Store.lookup(key(1));
-    ASSERT_TRUE(R.hit()) << R.Detail;
-    EXPECT_EQ(R.Entry->Payload->getBuffer(), Payload);
+    ASSERT_TRUE(R.hit()) << R.detail;
+    EXPECT_EQ(R.entry->payload->getBuffer(), Payload);
   }
-  EXPECT_EQ(persisted(Store).Corrupt, 4u);
+  EXPECT_EQ(persisted(Store).corrupt, 4u);
 }
 
 TEST_F(DirectoryCacheTest, EntryWithAnotherKeyInItsHeaderIsCorrupt) {
   DirectoryCache Store(options());
-  ASSERT_EQ(Store.store(key(0x1001), PayloadKind::Blob, "for key A", 1).Status,
+  ASSERT_EQ(Store.store(key(0x1001), PayloadKind::Blob, "for key A", 1).status,
             StoreStatus::Stored);
   // Same shard ("00"), other key: a valid entry under the wrong name.
   std::string Other = entryPath(Store, 0x1002);
   writeFile(Other, readFile(entryPath(Store, 0x1001)));
   LookupResult R = Store.lookup(key(0x1002));
-  EXPECT_EQ(R.Status, LookupStatus::Corrupt);
-  EXPECT_FALSE(R.Entry);
-  EXPECT_NE(R.Detail.find("header holds key"), std::string::npos) << R.Detail;
+  EXPECT_EQ(R.status, LookupStatus::Corrupt);
+  EXPECT_FALSE(R.entry);
+  EXPECT_NE(R.detail.find("header holds key"), std::string::npos) << R.detail;
   EXPECT_TRUE(Store.lookup(key(0x1001)).hit());
 }
 
@@ -283,26 +283,26 @@ TEST_F(DirectoryCacheTest, PartialTempFileIsNeverVisible) {
   std::string Hex = keyHex(7);
   ASSERT_EQ(::mkdir((CacheDir + "/00").c_str(), 0700), 0);
   writeFile(CacheDir + "/00/.tmp-" + Hex.substr(0, 16) + "-12345-1", "QSHCACHE partial");
-  EXPECT_EQ(Store.lookup(key(7)).Status, LookupStatus::Miss);
+  EXPECT_EQ(Store.lookup(key(7)).status, LookupStatus::Miss);
   llvm::ErrorOr<ScanResult> Scan = Store.scan();
   ASSERT_TRUE(Scan);
-  EXPECT_EQ(Scan->Entries.size(), 0u);
-  EXPECT_EQ(Scan->TempFiles.size(), 1u);
+  EXPECT_EQ(Scan->entries.size(), 0u);
+  EXPECT_EQ(Scan->tempFiles.size(), 1u);
 }
 
 TEST_F(DirectoryCacheTest, ReplacingAnEntryKeepsTheSizeEstimate) {
   DirectoryCache Store(options());
-  ASSERT_EQ(Store.store(key(1), PayloadKind::Blob, "small", 1).Status, StoreStatus::Stored);
-  ASSERT_EQ(Store.store(key(1), PayloadKind::Blob, std::string(1000, 'b'), 1).Status,
+  ASSERT_EQ(Store.store(key(1), PayloadKind::Blob, "small", 1).status, StoreStatus::Stored);
+  ASSERT_EQ(Store.store(key(1), PayloadKind::Blob, std::string(1000, 'b'), 1).status,
             StoreStatus::Stored);
-  ASSERT_EQ(Store.store(key(2), PayloadKind::Blob, "other", 1).Status, StoreStatus::Stored);
+  ASSERT_EQ(Store.store(key(2), PayloadKind::Blob, "other", 1).status, StoreStatus::Stored);
   CacheStats S = persisted(Store);
-  EXPECT_EQ(S.Entries, 2u);
-  EXPECT_EQ(S.SizeBytes, Store.scan()->TotalBytes);
+  EXPECT_EQ(S.entries, 2u);
+  EXPECT_EQ(S.sizeBytes, Store.scan()->totalBytes);
   ASSERT_FALSE(Store.removeEntry(key(2)));
   S = persisted(Store);
-  EXPECT_EQ(S.Entries, 1u);
-  EXPECT_EQ(S.SizeBytes, Store.scan()->TotalBytes);
+  EXPECT_EQ(S.entries, 1u);
+  EXPECT_EQ(S.sizeBytes, Store.scan()->totalBytes);
 }
 
 //===----------------------------------------------------------------------===//
@@ -314,73 +314,73 @@ TEST_F(DirectoryCacheTest, EvictionKeepsTheCapAndRemovesLeastRecentlyUsedFirst) 
   uint64_t EntrySize;
   {
     DirectoryCache Probe(options());
-    ASSERT_EQ(Probe.store(key(1), PayloadKind::Blob, Payload, 1).Status, StoreStatus::Stored);
-    EntrySize = Probe.scan()->TotalBytes;
+    ASSERT_EQ(Probe.store(key(1), PayloadKind::Blob, Payload, 1).status, StoreStatus::Stored);
+    EntrySize = Probe.scan()->totalBytes;
   }
   // 7 entries fit under the cap, the 8th triggers an eviction down to 5.25.
   const uint64_t Cap = 7 * EntrySize + EntrySize / 2;
   DirectoryOptions O = options(Cap);
-  O.LowWaterFraction = 0.7;
+  O.lowWaterFraction = 0.7;
   DirectoryCache Store(O);
   int64_t Now = nowSeconds();
   for (unsigned N = 1; N <= 6; ++N) {
-    ASSERT_EQ(Store.store(key(N), PayloadKind::Blob, Payload, 1).Status, StoreStatus::Stored);
+    ASSERT_EQ(Store.store(key(N), PayloadKind::Blob, Payload, 1).status, StoreStatus::Stored);
     setMTime(entryPath(Store, N), Now - 1000 + N * 10); // 1 is the oldest
   }
   ASSERT_TRUE(Store.lookup(key(1)).hit()); // 1 becomes the most recent
-  ASSERT_EQ(Store.store(key(7), PayloadKind::Blob, Payload, 1).Status, StoreStatus::Stored);
-  EXPECT_EQ(persisted(Store).Evictions, 0u) << "7 entries are under the cap";
-  ASSERT_EQ(Store.store(key(8), PayloadKind::Blob, Payload, 1).Status, StoreStatus::Stored);
+  ASSERT_EQ(Store.store(key(7), PayloadKind::Blob, Payload, 1).status, StoreStatus::Stored);
+  EXPECT_EQ(persisted(Store).evictions, 0u) << "7 entries are under the cap";
+  ASSERT_EQ(Store.store(key(8), PayloadKind::Blob, Payload, 1).status, StoreStatus::Stored);
 
   // Down to the low-water mark: 2, 3 and 4 (least recently used) go.
   for (unsigned N : {2u, 3u, 4u})
-    EXPECT_EQ(Store.lookup(key(N)).Status, LookupStatus::Miss) << N;
+    EXPECT_EQ(Store.lookup(key(N)).status, LookupStatus::Miss) << N;
   for (unsigned N : {1u, 5u, 6u, 7u, 8u})
     EXPECT_TRUE(Store.lookup(key(N)).hit()) << N;
   llvm::ErrorOr<ScanResult> Scan = Store.scan();
   ASSERT_TRUE(Scan);
-  EXPECT_LE(Scan->TotalBytes, Cap * 7 / 10);
+  EXPECT_LE(Scan->totalBytes, Cap * 7 / 10);
   CacheStats S = persisted(Store);
-  EXPECT_EQ(S.Evictions, 3u);
-  EXPECT_EQ(S.SizeBytes, Scan->TotalBytes);
-  EXPECT_EQ(S.Entries, 5u);
+  EXPECT_EQ(S.evictions, 3u);
+  EXPECT_EQ(S.sizeBytes, Scan->totalBytes);
+  EXPECT_EQ(S.entries, 5u);
   EXPECT_TRUE(Warnings.empty());
 }
 
 TEST_F(DirectoryCacheTest, StoresUnderTheCapDoNotScan) {
   DirectoryCache Store(options(1 << 20));
   // The first store of a cache runs one cleanup to establish the estimate.
-  ASSERT_EQ(Store.store(key(1), PayloadKind::Blob, "a", 1).Status, StoreStatus::Stored);
-  uint64_t FirstCleanup = persisted(Store).LastCleanupTime;
+  ASSERT_EQ(Store.store(key(1), PayloadKind::Blob, "a", 1).status, StoreStatus::Stored);
+  uint64_t FirstCleanup = persisted(Store).lastCleanupTime;
   EXPECT_NE(FirstCleanup, 0u);
   // An orphaned temp file would be removed by any cleanup...
   std::string Orphan = CacheDir + "/00/.tmp-0000000000000000-1-1";
   writeFile(Orphan, "partial");
   setMTime(Orphan, nowSeconds() - 7200);
   for (unsigned N = 2; N < 20; ++N)
-    ASSERT_EQ(Store.store(key(N), PayloadKind::Blob, "a", 1).Status, StoreStatus::Stored);
+    ASSERT_EQ(Store.store(key(N), PayloadKind::Blob, "a", 1).status, StoreStatus::Stored);
   // ... so its survival shows that none of these stores scanned.
   EXPECT_TRUE(exists(Orphan));
-  EXPECT_EQ(persisted(Store).LastCleanupTime, FirstCleanup);
+  EXPECT_EQ(persisted(Store).lastCleanupTime, FirstCleanup);
 }
 
 TEST_F(DirectoryCacheTest, EntryLargerThanTheCapIsNotWritten) {
   DirectoryCache Store(options(4096));
-  ASSERT_EQ(Store.store(key(1), PayloadKind::Blob, "small", 1).Status, StoreStatus::Stored);
+  ASSERT_EQ(Store.store(key(1), PayloadKind::Blob, "small", 1).status, StoreStatus::Stored);
   StoreResult R = Store.store(key(2), PayloadKind::Blob, std::string(5000, 'x'), 1);
-  EXPECT_EQ(R.Status, StoreStatus::TooLarge);
-  EXPECT_NE(R.Detail.find("QSHAPE_CACHE_MAX_SIZE"), std::string::npos);
+  EXPECT_EQ(R.status, StoreStatus::TooLarge);
+  EXPECT_NE(R.detail.find("QSHAPE_CACHE_MAX_SIZE"), std::string::npos);
   EXPECT_EQ(Warnings.size(), 1u);
   EXPECT_TRUE(Store.lookup(key(1)).hit()) << "nothing was evicted for it";
-  EXPECT_EQ(Store.lookup(key(2)).Status, LookupStatus::Miss);
-  EXPECT_EQ(Store.scan()->TempFiles.size(), 0u);
+  EXPECT_EQ(Store.lookup(key(2)).status, LookupStatus::Miss);
+  EXPECT_EQ(Store.scan()->tempFiles.size(), 0u);
 }
 
 TEST_F(DirectoryCacheTest, CleanupRemovesOnlyOldTempFiles) {
   DirectoryOptions O = options();
-  O.TempFileMaxAgeSeconds = 3600;
+  O.tempFileMaxAgeSeconds = 3600;
   DirectoryCache Store(O);
-  ASSERT_EQ(Store.store(key(1), PayloadKind::Blob, "a", 1).Status, StoreStatus::Stored);
+  ASSERT_EQ(Store.store(key(1), PayloadKind::Blob, "a", 1).status, StoreStatus::Stored);
   std::string Old = CacheDir + "/00/.tmp-0000000000000000-1-1";
   std::string Fresh = CacheDir + "/00/.tmp-0000000000000000-1-2";
   std::string Foreign = CacheDir + "/00/notes.txt"; // not ours: never touched
@@ -389,9 +389,9 @@ TEST_F(DirectoryCacheTest, CleanupRemovesOnlyOldTempFiles) {
   writeFile(Foreign, "user file");
   setMTime(Old, nowSeconds() - 7200);
   CleanupResult R = Store.prune();
-  EXPECT_EQ(R.Result, CleanupResult::State::Done);
-  EXPECT_EQ(R.TempFilesRemoved, 1u);
-  EXPECT_EQ(R.Removed, 0u);
+  EXPECT_EQ(R.result, CleanupResult::State::Done);
+  EXPECT_EQ(R.tempFilesRemoved, 1u);
+  EXPECT_EQ(R.removed, 0u);
   EXPECT_FALSE(exists(Old));
   EXPECT_TRUE(exists(Fresh));
   EXPECT_TRUE(exists(Foreign));
@@ -401,31 +401,31 @@ TEST_F(DirectoryCacheTest, CleanupRemovesOnlyOldTempFiles) {
 TEST_F(DirectoryCacheTest, PruneToExplicitSize) {
   DirectoryCache Store(options());
   for (unsigned N = 1; N <= 10; ++N) {
-    ASSERT_EQ(Store.store(key(N), PayloadKind::Blob, std::string(1000, 'x'), 1).Status,
+    ASSERT_EQ(Store.store(key(N), PayloadKind::Blob, std::string(1000, 'x'), 1).status,
               StoreStatus::Stored);
     setMTime(entryPath(Store, N), nowSeconds() - 100 + N);
   }
   CleanupResult R = Store.prune(uint64_t(5000));
-  ASSERT_EQ(R.Result, CleanupResult::State::Done);
-  EXPECT_EQ(R.EntriesBefore, 10u);
-  EXPECT_EQ(R.EntriesAfter, 4u);
-  EXPECT_LE(R.BytesAfter, 5000u);
-  EXPECT_EQ(R.Removed, 6u);
-  EXPECT_EQ(Store.lookup(key(6)).Status, LookupStatus::Miss);
+  ASSERT_EQ(R.result, CleanupResult::State::Done);
+  EXPECT_EQ(R.entriesBefore, 10u);
+  EXPECT_EQ(R.entriesAfter, 4u);
+  EXPECT_LE(R.bytesAfter, 5000u);
+  EXPECT_EQ(R.removed, 6u);
+  EXPECT_EQ(Store.lookup(key(6)).status, LookupStatus::Miss);
   EXPECT_TRUE(Store.lookup(key(7)).hit());
-  EXPECT_EQ(persisted(Store).Evictions, 6u);
+  EXPECT_EQ(persisted(Store).evictions, 6u);
 }
 
 TEST_F(DirectoryCacheTest, StaleLockIsBrokenAndLiveLockRespected) {
   DirectoryCache Store(options());
-  ASSERT_EQ(Store.store(key(1), PayloadKind::Blob, "a", 1).Status, StoreStatus::Stored);
+  ASSERT_EQ(Store.store(key(1), PayloadKind::Blob, "a", 1).status, StoreStatus::Stored);
   std::string Lock = CacheDir + "/cleanup.lock";
   char Host[HOST_NAME_MAX + 1] = {};
   ::gethostname(Host, sizeof(Host) - 1);
 
   // A live cleaner (this process, fresh lock): prune must wait its turn.
   writeFile(Lock, std::to_string(::getpid()) + " " + Host + " 0\n");
-  EXPECT_EQ(Store.prune(uint64_t(0)).Result, CleanupResult::State::Busy);
+  EXPECT_EQ(Store.prune(uint64_t(0)).result, CleanupResult::State::Busy);
   EXPECT_TRUE(Store.lookup(key(1)).hit());
 
   // A cleaner that was killed: its lock is broken.
@@ -435,9 +435,9 @@ TEST_F(DirectoryCacheTest, StaleLockIsBrokenAndLiveLockRespected) {
   ::waitpid(Dead, nullptr, 0);
   writeFile(Lock, std::to_string(Dead) + " " + Host + " 0\n");
   CleanupResult R = Store.prune(uint64_t(0));
-  EXPECT_EQ(R.Result, CleanupResult::State::Done);
-  EXPECT_TRUE(R.BrokeStaleLock);
-  EXPECT_EQ(R.Removed, 1u);
+  EXPECT_EQ(R.result, CleanupResult::State::Done);
+  EXPECT_TRUE(R.brokeStaleLock);
+  EXPECT_EQ(R.removed, 1u);
   EXPECT_FALSE(exists(Lock)) << "the new holder releases it";
 }
 
@@ -448,27 +448,27 @@ TEST_F(DirectoryCacheTest, BusyCleanerDoesNotFailStores) {
   ASSERT_EQ(::mkdir(CacheDir.c_str(), 0700) == 0 || errno == EEXIST, true);
   writeFile(CacheDir + "/cleanup.lock", std::to_string(::getpid()) + " " + Host + " 0\n");
   for (unsigned N = 1; N <= 4; ++N)
-    EXPECT_EQ(Store.store(key(N), PayloadKind::Blob, std::string(1000, 'x'), 1).Status,
+    EXPECT_EQ(Store.store(key(N), PayloadKind::Blob, std::string(1000, 'x'), 1).status,
               StoreStatus::Stored);
   EXPECT_TRUE(Warnings.empty());
-  EXPECT_EQ(persisted(Store).Evictions, 0u) << "eviction waits for the lock";
+  EXPECT_EQ(persisted(Store).evictions, 0u) << "eviction waits for the lock";
 }
 
 TEST_F(DirectoryCacheTest, ClearRemovesEntriesAndKeepsCounters) {
   DirectoryCache Store(options());
   for (unsigned N = 1; N <= 3; ++N)
-    ASSERT_EQ(Store.store(key(N), PayloadKind::Blob, "x", 1).Status, StoreStatus::Stored);
+    ASSERT_EQ(Store.store(key(N), PayloadKind::Blob, "x", 1).status, StoreStatus::Stored);
   ASSERT_TRUE(Store.lookup(key(1)).hit());
   CleanupResult R = Store.clear();
-  EXPECT_EQ(R.Result, CleanupResult::State::Done);
-  EXPECT_EQ(R.Removed, 3u);
-  EXPECT_EQ(Store.scan()->Entries.size(), 0u);
+  EXPECT_EQ(R.result, CleanupResult::State::Done);
+  EXPECT_EQ(R.removed, 3u);
+  EXPECT_EQ(Store.scan()->entries.size(), 0u);
   CacheStats S = persisted(Store);
-  EXPECT_EQ(S.Hits, 1u);
-  EXPECT_EQ(S.Stores, 3u);
-  EXPECT_EQ(S.Evictions, 0u);
-  EXPECT_EQ(S.SizeBytes, 0u);
-  EXPECT_EQ(S.Entries, 0u);
+  EXPECT_EQ(S.hits, 1u);
+  EXPECT_EQ(S.stores, 3u);
+  EXPECT_EQ(S.evictions, 0u);
+  EXPECT_EQ(S.sizeBytes, 0u);
+  EXPECT_EQ(S.entries, 0u);
 }
 
 //===----------------------------------------------------------------------===//
@@ -488,12 +488,12 @@ TEST_F(DirectoryCacheTest, GroupOrOtherWritableDirectoryIsRefused) {
     ASSERT_EQ(Warnings.size(), 1u);
     EXPECT_EQ(Warnings[0], Store.disabledReason());
     // The cache is bypassed, the caller goes on.
-    EXPECT_EQ(Store.lookup(key(1)).Status, LookupStatus::Disabled);
-    EXPECT_EQ(Store.store(key(1), PayloadKind::Blob, "x", 1).Status, StoreStatus::Disabled);
-    EXPECT_EQ(Store.prune().Result, CleanupResult::State::Disabled);
+    EXPECT_EQ(Store.lookup(key(1)).status, LookupStatus::Disabled);
+    EXPECT_EQ(Store.store(key(1), PayloadKind::Blob, "x", 1).status, StoreStatus::Disabled);
+    EXPECT_EQ(Store.prune().result, CleanupResult::State::Disabled);
     EXPECT_EQ(Warnings.size(), 1u);
     EXPECT_TRUE(treeOf(CacheDir).empty()) << "nothing written";
-    EXPECT_EQ(Store.processStats().Misses, 1u);
+    EXPECT_EQ(Store.processStats().misses, 1u);
   }
 }
 
@@ -509,7 +509,7 @@ TEST_F(DirectoryCacheTest, DirectoryOfAnotherUserIsRefused) {
   EXPECT_NE(Store.disabledReason().find("not by you"), llvm::StringRef::npos)
       << Store.disabledReason();
   EXPECT_EQ(Warnings.size(), 1u);
-  EXPECT_EQ(Store.lookup(key(1)).Status, LookupStatus::Disabled);
+  EXPECT_EQ(Store.lookup(key(1)).status, LookupStatus::Disabled);
 }
 
 TEST_F(DirectoryCacheTest, MissingDirectoriesAreCreatedPrivate) {
@@ -521,7 +521,7 @@ TEST_F(DirectoryCacheTest, MissingDirectoriesAreCreatedPrivate) {
     ASSERT_EQ(::stat(std::string(Root.path(Sub)).c_str(), &St), 0);
     EXPECT_EQ(St.st_mode & 0777, 0700u) << Sub;
   }
-  ASSERT_EQ(Store.store(key(0xab0000), PayloadKind::Blob, "x", 1).Status, StoreStatus::Stored);
+  ASSERT_EQ(Store.store(key(0xab0000), PayloadKind::Blob, "x", 1).status, StoreStatus::Stored);
   struct stat St;
   ASSERT_EQ(::stat((CacheDir + "/00").c_str(), &St), 0);
   EXPECT_EQ(St.st_mode & 0777, 0700u);
@@ -533,7 +533,7 @@ TEST_F(DirectoryCacheTest, UncreatableDirectoryDisablesWithOneWarning) {
   DirectoryCache Store(options());
   EXPECT_FALSE(Store.isEnabled());
   EXPECT_EQ(Warnings.size(), 1u);
-  EXPECT_EQ(Store.lookup(key(1)).Status, LookupStatus::Disabled);
+  EXPECT_EQ(Store.lookup(key(1)).status, LookupStatus::Disabled);
 }
 
 TEST_F(DirectoryCacheTest, DefaultDirectoryResolution) {
@@ -569,11 +569,11 @@ TEST_F(DirectoryCacheTest, MaxSizeFromEnvironment) {
   EXPECT_EQ(DirectoryCache(options()).maxSizeBytes(), 5u << 20);
   EXPECT_EQ(DirectoryCache(options(1234)).maxSizeBytes(), 1234u);
   ::setenv("QSHAPE_CACHE_MAX_SIZE", "lots", 1);
-  EXPECT_EQ(DirectoryCache(options()).maxSizeBytes(), DefaultMaxSizeBytes);
+  EXPECT_EQ(DirectoryCache(options()).maxSizeBytes(), kDefaultMaxSizeBytes);
   ::unsetenv("QSHAPE_CACHE_MAX_SIZE");
   ASSERT_EQ(Warnings.size(), 1u);
   EXPECT_NE(Warnings[0].find("QSHAPE_CACHE_MAX_SIZE='lots'"), std::string::npos);
-  EXPECT_EQ(DirectoryCache(options()).maxSizeBytes(), DefaultMaxSizeBytes);
+  EXPECT_EQ(DirectoryCache(options()).maxSizeBytes(), kDefaultMaxSizeBytes);
 }
 
 //===----------------------------------------------------------------------===//
@@ -583,7 +583,7 @@ TEST_F(DirectoryCacheTest, MaxSizeFromEnvironment) {
 TEST_F(DirectoryCacheTest, StatsFromSeveralProcessesAreNotLost) {
   constexpr unsigned Children = 4, Rounds = 50, Stores = 5;
   DirectoryCache Parent(options());
-  ASSERT_EQ(Parent.store(key(1), PayloadKind::Blob, "shared", 7).Status, StoreStatus::Stored);
+  ASSERT_EQ(Parent.store(key(1), PayloadKind::Blob, "shared", 7).status, StoreStatus::Stored);
   std::vector<pid_t> Pids;
   for (unsigned C = 0; C < Children; ++C) {
     std::fflush(nullptr);
@@ -598,10 +598,10 @@ TEST_F(DirectoryCacheTest, StatsFromSeveralProcessesAreNotLost) {
       int Failures = 0;
       for (unsigned R = 0; R < Rounds; ++R) {
         Failures += !Store.lookup(key(1)).hit();
-        Failures += Store.lookup(key(1000 + C * Rounds + R)).Status != LookupStatus::Miss;
+        Failures += Store.lookup(key(1000 + C * Rounds + R)).status != LookupStatus::Miss;
       }
       for (unsigned S = 0; S < Stores; ++S)
-        Failures += Store.store(key(5000 + C * Stores + S), PayloadKind::Blob, "x", 1).Status !=
+        Failures += Store.store(key(5000 + C * Stores + S), PayloadKind::Blob, "x", 1).status !=
                     StoreStatus::Stored;
       ::_exit(Failures ? 1 : 0);
     }
@@ -613,12 +613,12 @@ TEST_F(DirectoryCacheTest, StatsFromSeveralProcessesAreNotLost) {
     EXPECT_TRUE(WIFEXITED(Status) && WEXITSTATUS(Status) == 0);
   }
   CacheStats S = persisted(Parent);
-  EXPECT_EQ(S.Hits, Children * Rounds);
-  EXPECT_EQ(S.Misses, Children * Rounds);
-  EXPECT_EQ(S.Stores, 1 + Children * Stores);
-  EXPECT_EQ(S.CompileTimeSavedMs, 7u * Children * Rounds);
-  EXPECT_EQ(S.Entries, 1 + Children * Stores);
-  EXPECT_EQ(S.SizeBytes, Parent.scan()->TotalBytes);
+  EXPECT_EQ(S.hits, Children * Rounds);
+  EXPECT_EQ(S.misses, Children * Rounds);
+  EXPECT_EQ(S.stores, 1 + Children * Stores);
+  EXPECT_EQ(S.compileTimeSavedMs, 7u * Children * Rounds);
+  EXPECT_EQ(S.entries, 1 + Children * Stores);
+  EXPECT_EQ(S.sizeBytes, Parent.scan()->totalBytes);
 }
 
 TEST_F(DirectoryCacheTest, ConcurrentWritersOfOneKeyNeverExposeATornEntry) {
@@ -636,15 +636,15 @@ TEST_F(DirectoryCacheTest, ConcurrentWritersOfOneKeyNeverExposeATornEntry) {
         if (W == Writers) { // the reader
           LookupResult L = Own.lookup(key(1));
           if (L.hit()) {
-            llvm::StringRef P = L.Entry->Payload->getBuffer();
+            llvm::StringRef P = L.entry->payload->getBuffer();
             Failures += P.size() != 65536 || P.count(P[0]) != P.size();
           } else {
-            Failures += L.Status != LookupStatus::Miss;
+            Failures += L.status != LookupStatus::Miss;
           }
           continue;
         }
         Failures +=
-            Own.store(key(1), PayloadKind::Blob, std::string(65536, char('a' + W)), 1).Status !=
+            Own.store(key(1), PayloadKind::Blob, std::string(65536, char('a' + W)), 1).status !=
             StoreStatus::Stored;
       }
       ::_exit(Failures ? 1 : 0);
@@ -657,32 +657,32 @@ TEST_F(DirectoryCacheTest, ConcurrentWritersOfOneKeyNeverExposeATornEntry) {
     EXPECT_TRUE(WIFEXITED(Status) && WEXITSTATUS(Status) == 0);
   }
   LookupResult L = Store.lookup(key(1));
-  ASSERT_TRUE(L.hit()) << L.Detail;
-  llvm::StringRef P = L.Entry->Payload->getBuffer();
+  ASSERT_TRUE(L.hit()) << L.detail;
+  llvm::StringRef P = L.entry->payload->getBuffer();
   EXPECT_EQ(P.size(), 65536u);
   EXPECT_EQ(P.count(P[0]), P.size());
   llvm::ErrorOr<ScanResult> Scan = Store.scan();
-  EXPECT_EQ(Scan->TempFiles.size(), 0u);
-  EXPECT_EQ(Scan->Entries.size(), 1u);
-  EXPECT_EQ(persisted(Store).Corrupt, 0u);
+  EXPECT_EQ(Scan->tempFiles.size(), 0u);
+  EXPECT_EQ(Scan->entries.size(), 1u);
+  EXPECT_EQ(persisted(Store).corrupt, 0u);
 }
 
 TEST_F(DirectoryCacheTest, ThreadsShareOneStore) {
   DirectoryCache Store(options());
-  ASSERT_EQ(Store.store(key(1), PayloadKind::Blob, "x", 1).Status, StoreStatus::Stored);
+  ASSERT_EQ(Store.store(key(1), PayloadKind::Blob, "x", 1).status, StoreStatus::Stored);
   std::vector<std::thread> Threads;
   for (unsigned T = 0; T < 4; ++T)
     Threads.emplace_back([&Store, T] {
       for (unsigned R = 0; R < 50; ++R) {
         (void)Store.lookup(key(1));
-        (void)Store.store(key(100 + T), PayloadKind::Blob, "y", 1).Status;
+        (void)Store.store(key(100 + T), PayloadKind::Blob, "y", 1).status;
       }
     });
   for (std::thread &T : Threads)
     T.join();
-  EXPECT_EQ(Store.processStats().Hits, 200u);
-  EXPECT_EQ(persisted(Store).Hits, 200u);
-  EXPECT_EQ(persisted(Store).Stores, 201u);
+  EXPECT_EQ(Store.processStats().hits, 200u);
+  EXPECT_EQ(persisted(Store).hits, 200u);
+  EXPECT_EQ(persisted(Store).stores, 201u);
 }
 
 //===----------------------------------------------------------------------===//
@@ -694,26 +694,26 @@ TEST_F(DirectoryCacheTest, WriteFailureWarnsOnceAndGoesOn) {
   int Exit = runInChild([&] {
     DirectoryCache Store(options());
     CHILD_CHECK(Store.isEnabled());
-    CHILD_CHECK(Store.store(key(1), PayloadKind::Blob, "small", 1).Status == StoreStatus::Stored);
+    CHILD_CHECK(Store.store(key(1), PayloadKind::Blob, "small", 1).status == StoreStatus::Stored);
     std::signal(SIGXFSZ, SIG_IGN);
     struct rlimit Limit = {16384, 16384};
     CHILD_CHECK(::setrlimit(RLIMIT_FSIZE, &Limit) == 0);
     std::string Big(100000, 'b');
-    CHILD_CHECK(Store.store(key(2), PayloadKind::Blob, Big, 1).Status == StoreStatus::Failed);
+    CHILD_CHECK(Store.store(key(2), PayloadKind::Blob, Big, 1).status == StoreStatus::Failed);
     StoreResult Failed = Store.store(key(3), PayloadKind::Blob, Big, 1);
-    CHILD_CHECK(Failed.Status == StoreStatus::Failed);
-    CHILD_CHECK(Failed.Detail.find("File too large") != std::string::npos);
+    CHILD_CHECK(Failed.status == StoreStatus::Failed);
+    CHILD_CHECK(Failed.detail.find("File too large") != std::string::npos);
     CHILD_CHECK(Warnings.size() == 1);
     CHILD_CHECK(Warnings[0].find("cannot store cache entry") != std::string::npos);
     CHILD_CHECK(problemCount() == 2);
-    CHILD_CHECK(Store.processStats().WriteErrors == 2);
+    CHILD_CHECK(Store.processStats().writeErrors == 2);
     llvm::ErrorOr<CacheStats> P = Store.persistentStats();
-    CHILD_CHECK(P && P->WriteErrors == 2);
+    CHILD_CHECK(P && P->writeErrors == 2);
     // Nothing half-written is visible or left behind; the cache still works.
-    CHILD_CHECK(Store.lookup(key(2)).Status == LookupStatus::Miss);
-    CHILD_CHECK(Store.scan()->TempFiles.empty());
+    CHILD_CHECK(Store.lookup(key(2)).status == LookupStatus::Miss);
+    CHILD_CHECK(Store.scan()->tempFiles.empty());
     CHILD_CHECK(Store.lookup(key(1)).hit());
-    CHILD_CHECK(Store.store(key(4), PayloadKind::Blob, "fits", 1).Status == StoreStatus::Stored);
+    CHILD_CHECK(Store.store(key(4), PayloadKind::Blob, "fits", 1).status == StoreStatus::Stored);
     CHILD_CHECK(Store.lookup(key(4)).hit());
     return 0;
   });
@@ -725,7 +725,7 @@ TEST_F(DirectoryCacheTest, ReadOnlyDirectoryStillHits) {
     {
       DirectoryCache Writer(options());
       CHILD_CHECK(Writer.isEnabled());
-      CHILD_CHECK(Writer.store(key(1), PayloadKind::Blob, "cached", 1).Status ==
+      CHILD_CHECK(Writer.store(key(1), PayloadKind::Blob, "cached", 1).status ==
                   StoreStatus::Stored);
     }
     CHILD_CHECK(::chmod((CacheDir + "/00").c_str(), 0500) == 0);
@@ -734,16 +734,16 @@ TEST_F(DirectoryCacheTest, ReadOnlyDirectoryStillHits) {
     CHILD_CHECK(Store.isEnabled()); // read-only is not a policy violation
     LookupResult Hit = Store.lookup(key(1));
     CHILD_CHECK(Hit.hit());
-    CHILD_CHECK(Hit.Entry->Payload->getBuffer() == "cached");
-    CHILD_CHECK(Store.lookup(key(2)).Status == LookupStatus::Miss);
-    CHILD_CHECK(Store.store(key(2), PayloadKind::Blob, "new", 1).Status == StoreStatus::Failed);
+    CHILD_CHECK(Hit.entry->payload->getBuffer() == "cached");
+    CHILD_CHECK(Store.lookup(key(2)).status == LookupStatus::Miss);
+    CHILD_CHECK(Store.store(key(2), PayloadKind::Blob, "new", 1).status == StoreStatus::Failed);
     // A new shard directory cannot be created either.
     CHILD_CHECK(
         Store.store(*CacheKey::parse("ff" + keyHex(2).substr(2)), PayloadKind::Blob, "new", 1)
-            .Status == StoreStatus::Failed);
+            .status == StoreStatus::Failed);
     CHILD_CHECK(Warnings.size() == 1);
-    CHILD_CHECK(Store.processStats().WriteErrors == 2);
-    CHILD_CHECK(Store.processStats().Hits == 1);
+    CHILD_CHECK(Store.processStats().writeErrors == 2);
+    CHILD_CHECK(Store.processStats().hits == 1);
     CHILD_CHECK(::chmod(CacheDir.c_str(), 0700) == 0);
     CHILD_CHECK(::chmod((CacheDir + "/00").c_str(), 0700) == 0);
     return 0;
@@ -753,15 +753,15 @@ TEST_F(DirectoryCacheTest, ReadOnlyDirectoryStillHits) {
 TEST_F(DirectoryCacheTest, UnreadableEntryIsAReadErrorWithOneWarning) {
   expectPassesUnprivileged([&] {
     DirectoryCache Store(options());
-    CHILD_CHECK(Store.store(key(1), PayloadKind::Blob, "x", 1).Status == StoreStatus::Stored);
+    CHILD_CHECK(Store.store(key(1), PayloadKind::Blob, "x", 1).status == StoreStatus::Stored);
     CHILD_CHECK(::chmod(entryPath(Store, 1).c_str(), 0) == 0);
     LookupResult R = Store.lookup(key(1));
-    CHILD_CHECK(R.Status == LookupStatus::IOError);
-    CHILD_CHECK(R.Detail.find("Permission denied") != std::string::npos);
-    CHILD_CHECK(Store.lookup(key(1)).Status == LookupStatus::IOError);
+    CHILD_CHECK(R.status == LookupStatus::IOError);
+    CHILD_CHECK(R.detail.find("Permission denied") != std::string::npos);
+    CHILD_CHECK(Store.lookup(key(1)).status == LookupStatus::IOError);
     CHILD_CHECK(Warnings.size() == 1);
     llvm::ErrorOr<CacheStats> P = Store.persistentStats();
-    CHILD_CHECK(P && P->ReadErrors == 2 && P->Misses == 2 && P->Hits == 0);
+    CHILD_CHECK(P && P->readErrors == 2 && P->misses == 2 && P->hits == 0);
     return 0;
   });
 }

@@ -54,31 +54,31 @@ protected:
 
 TEST_F(LockFileTest, OneHolderAtATime) {
   LockFile::Attempt First = LockFile::tryAcquire(Path, 600);
-  ASSERT_EQ(First.Result, LockFile::Outcome::Acquired);
+  ASSERT_EQ(First.result, LockFile::Outcome::Acquired);
   ASSERT_TRUE(First.acquired());
   LockFile::Attempt Second = LockFile::tryAcquire(Path, 600);
-  EXPECT_EQ(Second.Result, LockFile::Outcome::Busy);
+  EXPECT_EQ(Second.result, LockFile::Outcome::Busy);
   EXPECT_FALSE(Second.acquired());
-  First.Lock.reset();
+  First.lock.reset();
   EXPECT_FALSE(exists());
-  EXPECT_EQ(LockFile::tryAcquire(Path, 600).Result, LockFile::Outcome::Acquired);
+  EXPECT_EQ(LockFile::tryAcquire(Path, 600).result, LockFile::Outcome::Acquired);
 }
 
 TEST_F(LockFileTest, LockOfDeadProcessIsBroken) {
   plantLock(Path, std::to_string(deadPid()) + " " + host() + " 0\n", 0);
   LockFile::Attempt A = LockFile::tryAcquire(Path, 600);
-  EXPECT_EQ(A.Result, LockFile::Outcome::AcquiredAfterBreakingStale);
+  EXPECT_EQ(A.result, LockFile::Outcome::AcquiredAfterBreakingStale);
   EXPECT_TRUE(A.acquired());
 }
 
 TEST_F(LockFileTest, OldLockIsBrokenEvenIfHolderLives) {
   plantLock(Path, std::to_string(::getpid()) + " " + host() + " 0\n", 1000);
-  EXPECT_EQ(LockFile::tryAcquire(Path, 600).Result, LockFile::Outcome::AcquiredAfterBreakingStale);
+  EXPECT_EQ(LockFile::tryAcquire(Path, 600).result, LockFile::Outcome::AcquiredAfterBreakingStale);
 }
 
 TEST_F(LockFileTest, FreshLockOfLiveProcessIsKept) {
   plantLock(Path, std::to_string(::getpid()) + " " + host() + " 0\n", 10);
-  EXPECT_EQ(LockFile::tryAcquire(Path, 600).Result, LockFile::Outcome::Busy);
+  EXPECT_EQ(LockFile::tryAcquire(Path, 600).result, LockFile::Outcome::Busy);
   EXPECT_TRUE(exists());
 }
 
@@ -86,15 +86,15 @@ TEST_F(LockFileTest, FreshLockFromAnotherHostIsKept) {
   // A dead pid means nothing on another host: only age breaks it.
   std::string Content = std::to_string(deadPid()) + " other-host 0\n";
   plantLock(Path, Content, 10);
-  EXPECT_EQ(LockFile::tryAcquire(Path, 600).Result, LockFile::Outcome::Busy);
+  EXPECT_EQ(LockFile::tryAcquire(Path, 600).result, LockFile::Outcome::Busy);
   plantLock(Path, Content, 1000);
-  EXPECT_EQ(LockFile::tryAcquire(Path, 600).Result, LockFile::Outcome::AcquiredAfterBreakingStale);
+  EXPECT_EQ(LockFile::tryAcquire(Path, 600).result, LockFile::Outcome::AcquiredAfterBreakingStale);
 }
 
 TEST_F(LockFileTest, EmptyFreshLockIsKept) {
   // A holder between O_EXCL create and its write: not stale yet.
   plantLock(Path, "", 0);
-  EXPECT_EQ(LockFile::tryAcquire(Path, 600).Result, LockFile::Outcome::Busy);
+  EXPECT_EQ(LockFile::tryAcquire(Path, 600).result, LockFile::Outcome::Busy);
 }
 
 TEST_F(LockFileTest, BrokenHolderDoesNotRemoveTheNewLock) {
@@ -106,18 +106,18 @@ TEST_F(LockFileTest, BrokenHolderDoesNotRemoveTheNewLock) {
                                  {fileutil::nowSeconds() - 1000, 0}};
   ASSERT_EQ(::utimensat(AT_FDCWD, Path.c_str(), Old10Min, 0), 0);
   LockFile::Attempt New = LockFile::tryAcquire(Path, 600);
-  EXPECT_EQ(New.Result, LockFile::Outcome::AcquiredAfterBreakingStale);
+  EXPECT_EQ(New.result, LockFile::Outcome::AcquiredAfterBreakingStale);
   ASSERT_TRUE(New.acquired());
-  Old.Lock.reset(); // must not delete New's file
+  Old.lock.reset(); // must not delete New's file
   EXPECT_TRUE(exists());
-  New.Lock.reset();
+  New.lock.reset();
   EXPECT_FALSE(exists());
 }
 
 TEST_F(LockFileTest, UnwritableDirectoryIsAnError) {
   LockFile::Attempt A = LockFile::tryAcquire("/nonexistent-dir/cleanup.lock", 600);
-  EXPECT_EQ(A.Result, LockFile::Outcome::Error);
-  EXPECT_TRUE(A.EC);
+  EXPECT_EQ(A.result, LockFile::Outcome::Error);
+  EXPECT_TRUE(A.ec);
 }
 
 } // namespace

@@ -225,15 +225,15 @@ TEST_F(RedisCacheTest, RefusedConnectionOpensTheBreaker) {
   ASSERT_TRUE(Remote);
   Clock::time_point Start = Clock::now();
   LookupResult R = Remote->lookup(testKey());
-  EXPECT_EQ(R.Status, LookupStatus::IOError);
-  EXPECT_NE(R.Detail.find("Connection refused"), std::string::npos) << R.Detail;
+  EXPECT_EQ(R.status, LookupStatus::IOError);
+  EXPECT_NE(R.detail.find("Connection refused"), std::string::npos) << R.detail;
   for (int I = 0; I < 20; ++I)
-    EXPECT_EQ(Remote->lookup(testKey()).Status, LookupStatus::Disabled);
-  EXPECT_EQ(Remote->store(testKey(), PayloadKind::Blob, "x", 1).Status, StoreStatus::Disabled);
+    EXPECT_EQ(Remote->lookup(testKey()).status, LookupStatus::Disabled);
+  EXPECT_EQ(Remote->store(testKey(), PayloadKind::Blob, "x", 1).status, StoreStatus::Disabled);
   EXPECT_LT(secondsSince(Start), 5.0);
   CacheStats S2 = Remote->processStats();
-  EXPECT_EQ(S2.RemoteErrors, 1u);
-  EXPECT_EQ(S2.RemoteSkipped, 21u);
+  EXPECT_EQ(S2.remoteErrors, 1u);
+  EXPECT_EQ(S2.remoteSkipped, 21u);
   ASSERT_EQ(Warnings.size(), 1u);
   EXPECT_NE(Warnings[0].find("uses the local cache only for the next 60 s"), std::string::npos)
       << Warnings[0];
@@ -246,13 +246,13 @@ TEST_F(RedisCacheTest, HangingConnectCostsOneConnectTimeout) {
   Clock::time_point Start = Clock::now();
   LookupResult R = Remote->lookup(testKey());
   double First = secondsSince(Start);
-  EXPECT_EQ(R.Status, LookupStatus::Timeout) << R.Detail;
+  EXPECT_EQ(R.status, LookupStatus::Timeout) << R.detail;
   EXPECT_GE(First, 0.15);
   EXPECT_LT(First, 5.0);
   for (int I = 0; I < 10; ++I)
-    EXPECT_EQ(Remote->lookup(testKey()).Status, LookupStatus::Disabled);
+    EXPECT_EQ(Remote->lookup(testKey()).status, LookupStatus::Disabled);
   EXPECT_LT(secondsSince(Start), First + 1.0) << "one timeout, not eleven";
-  EXPECT_EQ(Remote->processStats().RemoteTimeouts, 1u);
+  EXPECT_EQ(Remote->processStats().remoteTimeouts, 1u);
   EXPECT_EQ(Warnings.size(), 1u);
 }
 
@@ -263,15 +263,15 @@ TEST_F(RedisCacheTest, SilentServerCostsOneOperationTimeout) {
   Clock::time_point Start = Clock::now();
   LookupResult R = Remote->lookup(testKey());
   double First = secondsSince(Start);
-  EXPECT_EQ(R.Status, LookupStatus::Timeout);
-  EXPECT_NE(R.Detail.find("within the operation timeout (300 ms"), std::string::npos) << R.Detail;
+  EXPECT_EQ(R.status, LookupStatus::Timeout);
+  EXPECT_NE(R.detail.find("within the operation timeout (300 ms"), std::string::npos) << R.detail;
   EXPECT_GE(First, 0.25);
   EXPECT_LT(First, 5.0);
   for (int I = 0; I < 10; ++I)
     (void)Remote->lookup(testKey());
-  EXPECT_EQ(Remote->store(testKey(), PayloadKind::Blob, "x", 1).Status, StoreStatus::Disabled);
+  EXPECT_EQ(Remote->store(testKey(), PayloadKind::Blob, "x", 1).status, StoreStatus::Disabled);
   EXPECT_LT(secondsSince(Start), First + 1.0);
-  EXPECT_EQ(Remote->processStats().RemoteTimeouts, 1u);
+  EXPECT_EQ(Remote->processStats().remoteTimeouts, 1u);
   EXPECT_EQ(Server.connections(), 1u);
 }
 
@@ -279,12 +279,12 @@ TEST_F(RedisCacheTest, BreakerClosesAgainAfterRetryAfter) {
   FakeServer Server(FakeServer::Behaviour::Silent);
   auto Remote = open(Server.url("timeout=100ms&retry-after=1s"));
   ASSERT_TRUE(Remote);
-  EXPECT_EQ(Remote->lookup(testKey()).Status, LookupStatus::Timeout);
-  EXPECT_EQ(Remote->lookup(testKey()).Status, LookupStatus::Disabled);
+  EXPECT_EQ(Remote->lookup(testKey()).status, LookupStatus::Timeout);
+  EXPECT_EQ(Remote->lookup(testKey()).status, LookupStatus::Disabled);
   ::usleep(1100 * 1000);
-  EXPECT_EQ(Remote->lookup(testKey()).Status, LookupStatus::Timeout)
+  EXPECT_EQ(Remote->lookup(testKey()).status, LookupStatus::Timeout)
       << "one more try after retry-after";
-  EXPECT_EQ(Remote->processStats().RemoteTimeouts, 2u);
+  EXPECT_EQ(Remote->processStats().remoteTimeouts, 2u);
   EXPECT_EQ(Warnings.size(), 1u) << "still one warning per process";
 }
 
@@ -293,10 +293,10 @@ TEST_F(RedisCacheTest, ReplyCutShortIsALostConnection) {
   auto Remote = open(Server.url());
   ASSERT_TRUE(Remote);
   LookupResult R = Remote->lookup(testKey());
-  EXPECT_EQ(R.Status, LookupStatus::IOError);
-  EXPECT_NE(R.Detail.find("closed the connection during GET"), std::string::npos) << R.Detail;
-  EXPECT_FALSE(R.Entry);
-  EXPECT_EQ(Remote->processStats().RemoteErrors, 1u);
+  EXPECT_EQ(R.status, LookupStatus::IOError);
+  EXPECT_NE(R.detail.find("closed the connection during GET"), std::string::npos) << R.detail;
+  EXPECT_FALSE(R.entry);
+  EXPECT_EQ(Remote->processStats().remoteErrors, 1u);
 }
 
 TEST_F(RedisCacheTest, ForeignProtocolIsAnError) {
@@ -304,8 +304,8 @@ TEST_F(RedisCacheTest, ForeignProtocolIsAnError) {
   auto Remote = open(Server.url());
   ASSERT_TRUE(Remote);
   LookupResult R = Remote->lookup(testKey());
-  EXPECT_EQ(R.Status, LookupStatus::IOError);
-  EXPECT_NE(R.Detail.find("bad reply"), std::string::npos) << R.Detail;
+  EXPECT_EQ(R.status, LookupStatus::IOError);
+  EXPECT_NE(R.detail.find("bad reply"), std::string::npos) << R.detail;
 }
 
 TEST_F(RedisCacheTest, WrongPasswordTurnsTheRemoteOffForTheProcess) {
@@ -313,11 +313,11 @@ TEST_F(RedisCacheTest, WrongPasswordTurnsTheRemoteOffForTheProcess) {
   auto Remote = open(Server.url("retry-after=1s", ":nope"));
   ASSERT_TRUE(Remote);
   LookupResult R = Remote->lookup(testKey());
-  EXPECT_EQ(R.Status, LookupStatus::IOError);
-  EXPECT_NE(R.Detail.find("WRONGPASS"), std::string::npos) << R.Detail;
-  EXPECT_EQ(R.Detail.find("nope"), std::string::npos) << "no password in text";
+  EXPECT_EQ(R.status, LookupStatus::IOError);
+  EXPECT_NE(R.detail.find("WRONGPASS"), std::string::npos) << R.detail;
+  EXPECT_EQ(R.detail.find("nope"), std::string::npos) << "no password in text";
   ::usleep(1100 * 1000);
-  EXPECT_EQ(Remote->lookup(testKey()).Status, LookupStatus::Disabled)
+  EXPECT_EQ(Remote->lookup(testKey()).status, LookupStatus::Disabled)
       << "a wrong password is not retried";
   EXPECT_EQ(Server.connections(), 1u);
   ASSERT_EQ(Warnings.size(), 1u);
@@ -336,9 +336,9 @@ TEST_F(RedisCacheTest, ServerHangingUpDuringAnUploadDoesNotKillTheProcess) {
   std::string Big(8 << 20, 'q');
   Clock::time_point Start = Clock::now();
   StoreResult R = Remote->store(testKey(), PayloadKind::SharedLibrary, Big, 1);
-  EXPECT_EQ(R.Status, StoreStatus::Failed) << R.Detail;
+  EXPECT_EQ(R.status, StoreStatus::Failed) << R.detail;
   EXPECT_LT(secondsSince(Start), 10.0);
-  EXPECT_EQ(Remote->processStats().RemoteErrors + Remote->processStats().RemoteTimeouts, 1u);
+  EXPECT_EQ(Remote->processStats().remoteErrors + Remote->processStats().remoteTimeouts, 1u);
   ::sigaction(SIGPIPE, &Old, nullptr);
 }
 
@@ -347,12 +347,12 @@ TEST_F(RedisCacheTest, OversizedEntriesStayLocalWithoutTouchingTheServer) {
   auto Remote = open(Server.url("max-entry-size=1K&timeout=200ms"));
   ASSERT_TRUE(Remote);
   StoreResult R = Remote->store(testKey(), PayloadKind::Blob, std::string(4096, 'x'), 1);
-  EXPECT_EQ(R.Status, StoreStatus::TooLarge);
-  EXPECT_NE(R.Detail.find("over the remote size limit (1.0 KiB, "
+  EXPECT_EQ(R.status, StoreStatus::TooLarge);
+  EXPECT_NE(R.detail.find("over the remote size limit (1.0 KiB, "
                           "max-entry-size)"),
             std::string::npos)
-      << R.Detail;
-  EXPECT_EQ(Remote->processStats().RemoteTooLarge, 1u);
+      << R.detail;
+  EXPECT_EQ(Remote->processStats().remoteTooLarge, 1u);
   EXPECT_EQ(Server.connections(), 0u);
   ASSERT_EQ(Warnings.size(), 1u);
 }

@@ -56,8 +56,8 @@ enum class CacheLevel { None, Local, Remote };
 
 /// A hit: the payload and the header that describes it.
 struct CacheEntry {
-  EntryHeader Header;
-  std::unique_ptr<llvm::MemoryBuffer> Payload;
+  EntryHeader header;
+  std::unique_ptr<llvm::MemoryBuffer> payload;
 };
 
 enum class LookupStatus {
@@ -71,15 +71,15 @@ enum class LookupStatus {
 };
 
 struct LookupResult {
-  LookupStatus Status = LookupStatus::Miss;
-  /// Set iff Status == Hit.
-  std::optional<CacheEntry> Entry;
+  LookupStatus status = LookupStatus::Miss;
+  /// Set iff status == Hit.
+  std::optional<CacheEntry> entry;
   /// The level that answered a hit (Local for a single directory).
-  CacheLevel Level = CacheLevel::None;
+  CacheLevel level = CacheLevel::None;
   /// Why a lookup missed, for everything but a plain Miss.
-  std::string Detail;
+  std::string detail;
 
-  bool hit() const { return Status == LookupStatus::Hit; }
+  bool hit() const { return status == LookupStatus::Hit; }
 };
 
 enum class StoreStatus {
@@ -91,11 +91,11 @@ enum class StoreStatus {
 };
 
 struct StoreResult {
-  StoreStatus Status = StoreStatus::Stored;
+  StoreStatus status = StoreStatus::Stored;
   /// Why a store was not done.
-  std::string Detail;
+  std::string detail;
 
-  bool stored() const { return Status == StoreStatus::Stored; }
+  bool stored() const { return status == StoreStatus::Stored; }
 };
 
 /// A held single-flight lock (see CacheBackend::lockKey); released when
@@ -115,17 +115,17 @@ struct KeyLockResult {
     AcquiredAfterWait, ///< another process held it: look up again first
     TimedOut,          ///< still held after the wait: compile without it
     Unsupported,       ///< this backend has no locks: compile without it
-    Failed,            ///< the lock file could not be made (see Detail)
+    Failed,            ///< the lock file could not be made (see detail)
   };
-  State Result = State::Unsupported;
-  std::unique_ptr<KeyLock> Lock; ///< set for Acquired and AcquiredAfterWait
-  std::string Detail;
-  bool acquired() const { return Lock != nullptr; }
+  State result = State::Unsupported;
+  std::unique_ptr<KeyLock> lock; ///< set for Acquired and AcquiredAfterWait
+  std::string detail;
+  bool acquired() const { return lock != nullptr; }
 };
 
 /// Receives counter increments that a level wants persisted elsewhere (the
 /// remote level's counters go to the local directory's stats file).
-using CounterSink = std::function<void(const CacheStats &Delta)>;
+using CounterSink = std::function<void(const CacheStats &delta)>;
 
 class CacheBackend {
 public:
@@ -139,40 +139,40 @@ public:
   virtual bool isEnabled() const = 0;
   virtual std::string disabledReason() const = 0;
 
-  /// The verified entry of \p Key: magic, version, header checksum, key,
+  /// The verified entry of \p key: magic, version, header checksum, key,
   /// size and payload checksum are checked (and the tag, where required).
-  virtual LookupResult lookup(const CacheKey &Key) = 0;
+  virtual LookupResult lookup(const CacheKey &key) = 0;
 
-  /// Looks \p Key up and writes its payload to \p Path (atomically: a temp
-  /// file next to it, renamed into place; created with \p Mode). Only a
+  /// Looks \p key up and writes its payload to \p path (atomically: a temp
+  /// file next to it, renamed into place; created with \p mode). Only a
   /// verified payload is ever written. A hit whose payload cannot be written
   /// is an IOError (the caller compiles, and its own write will tell why).
-  virtual LookupResult lookupToFile(const CacheKey &Key, llvm::StringRef Path,
-                                    unsigned Mode = 0644);
+  virtual LookupResult lookupToFile(const CacheKey &key, llvm::StringRef path,
+                                    unsigned mode = 0644);
 
-  /// Stores \p Payload as the entry of \p Key, replacing any previous (or
+  /// Stores \p payload as the entry of \p key, replacing any previous (or
   /// corrupt) one. The header is made here (makeEntryHeader), tagged when
   /// the backend has a tag key.
-  StoreResult store(const CacheKey &Key, PayloadKind Kind, llvm::StringRef Payload,
-                    uint64_t CompileTimeMs);
+  StoreResult store(const CacheKey &key, PayloadKind kind, llvm::StringRef payload,
+                    uint64_t compileTimeMs);
 
   /// Stores an entry whose header is already made (and perhaps tagged): a
   /// hit of one level copied into another keeps its bytes.
-  virtual StoreResult storeEntry(const EntryHeader &Header, llvm::StringRef Payload) = 0;
+  virtual StoreResult storeEntry(const EntryHeader &header, llvm::StringRef payload) = 0;
 
   /// The key that tags new entries, if any (a remote's team key).
   virtual const EntryTagKey *tagKey() const { return nullptr; }
 
-  /// Single flight: waits up to \p MaxWait while another process holds the
-  /// lock of \p Key (a dead holder releases it at once), then takes it.
+  /// Single flight: waits up to \p maxWait while another process holds the
+  /// lock of \p key (a dead holder releases it at once), then takes it.
   /// Pattern: miss -> lockKey -> if AcquiredAfterWait, look up again ->
   /// compile and store -> drop the lock. Directories implement it
   /// (flock on <dir>/locks/<key>); a layered cache uses its L1's.
-  virtual KeyLockResult lockKey(const CacheKey &Key, std::chrono::milliseconds MaxWait);
-  /// Takes over the lock of \p Key that this process inherited as \p FD
-  /// (KeyLock::inheritableDescriptor before an exec()): Acquired if \p FD
-  /// is that lock and still holds it, else Failed and \p FD is left alone.
-  virtual KeyLockResult adoptKeyLock(const CacheKey &Key, int FD);
+  virtual KeyLockResult lockKey(const CacheKey &key, std::chrono::milliseconds maxWait);
+  /// Takes over the lock of \p key that this process inherited as \p
+  /// (KeyLock::inheritableDescriptor before an exec()): Acquired if \p
+  /// is that lock and still holds it, else Failed and \p  is left alone.
+  virtual KeyLockResult adoptKeyLock(const CacheKey &key, int fd);
 
   /// Counters of this backend in this process.
   virtual CacheStats processStats() const = 0;
@@ -186,7 +186,7 @@ public:
   /// bounded by its timeouts.
   virtual std::vector<std::pair<std::string, std::string>> status();
 
-  /// Writes the counters DirectoryOptions::DeferLookupStats held back.
+  /// Writes the counters DirectoryOptions::deferLookupStats held back.
   virtual void flushStats() {}
 
   /// Capabilities; null where the level lacks them.
@@ -199,29 +199,29 @@ public:
 
 /// One entry as listed by an inventory.
 struct InventoryEntry {
-  CacheKey Key;
-  uint64_t Size = 0;
-  std::optional<int64_t> LastUse; ///< seconds since the epoch, if known
+  CacheKey key;
+  uint64_t size = 0;
+  std::optional<int64_t> lastUse; ///< seconds since the epoch, if known
 };
 
 /// Listing and checking single entries: a directory and a remote.
 class CacheInventory {
 public:
   virtual ~CacheInventory();
-  /// Calls \p Visit for every entry, sorted by key.
-  virtual llvm::Error listEntries(llvm::function_ref<void(const InventoryEntry &)> Visit) = 0;
+  /// Calls \p visit for every entry, sorted by key.
+  virtual llvm::Error listEntries(llvm::function_ref<void(const InventoryEntry &)> visit) = 0;
   /// Reads and checks one entry (ReadMode::Verify, and the tag where the
   /// level requires one), without counting it as a lookup.
-  virtual EntryReadResult checkEntry(const CacheKey &Key) = 0;
+  virtual EntryReadResult checkEntry(const CacheKey &key) = 0;
   /// Removes one entry (`verify --fix`).
-  virtual std::error_code removeEntry(const CacheKey &Key) = 0;
+  virtual std::error_code removeEntry(const CacheKey &key) = 0;
 };
 
 //===----------------------------------------------------------------------===//
 // Configuration and opening
 //===----------------------------------------------------------------------===//
 
-constexpr uint64_t DefaultRemoteMaxEntryBytes = uint64_t(64) << 20; // 64 MiB
+constexpr uint64_t kDefaultRemoteMaxEntryBytes = uint64_t{64} << 20; // 64 MiB
 
 /// A remote cache, from `redis://[user:password@]host[:port][/db][?attrs]`
 /// and the environment. Attributes (query parameters, `&`-separated):
@@ -245,27 +245,27 @@ void exportRemoteFailures();
 /// Durations: 250ms, 3s, 5m, 2h, 7d (a bare number is milliseconds for
 /// timeouts and seconds for ttl and retry-after).
 struct RemoteOptions {
-  std::string Scheme = "redis";
-  std::string Host;
-  unsigned Port = 6379;
-  unsigned Database = 0;
-  std::string User;     ///< ACL user; empty: the default user
-  std::string Password; ///< empty: no AUTH
-  std::string Prefix = "qshape";
-  bool ReadOnly = false;
-  uint64_t TtlSeconds = 0; ///< 0: no expiry
-  unsigned ConnectTimeoutMs = 100;
-  unsigned OperationTimeoutMs = 1000;             ///< a lookup waits at most this
-  std::optional<unsigned> RetryAfterSeconds = 60; ///< nullopt: never
-  uint64_t MaxEntryBytes = DefaultRemoteMaxEntryBytes;
+  std::string scheme = "redis";
+  std::string host;
+  unsigned port = 6379;
+  unsigned database = 0;
+  std::string user;     ///< ACL user; empty: the default user
+  std::string password; ///< empty: no AUTH
+  std::string prefix = "qshape";
+  bool readOnly = false;
+  uint64_t ttlSeconds = 0; ///< 0: no expiry
+  unsigned connectTimeoutMs = 100;
+  unsigned operationTimeoutMs = 1000;             ///< a lookup waits at most this
+  std::optional<unsigned> retryAfterSeconds = 60; ///< nullopt: never
+  uint64_t maxEntryBytes = kDefaultRemoteMaxEntryBytes;
   /// From $QSHAPE_CACHE_REMOTE_KEY or $QSHAPE_CACHE_REMOTE_KEY_FILE: when
   /// set, new entries are tagged and only entries with this tag are used.
-  std::optional<EntryTagKey> TagKey;
+  std::optional<EntryTagKey> tagKey;
 
-  /// Parses \p Url; reads password-file, $QSHAPE_CACHE_REMOTE_PASSWORD_FILE
+  /// Parses \p url; reads password-file, $QSHAPE_CACHE_REMOTE_PASSWORD_FILE
   /// (when the URL has no password) and the team key. The error says what
   /// to fix.
-  static llvm::Expected<RemoteOptions> parse(llvm::StringRef Url);
+  static llvm::Expected<RemoteOptions> parse(llvm::StringRef url);
   /// The URL without the password; the attributes that differ from the
   /// defaults appended.
   std::string describe() const;
@@ -288,70 +288,70 @@ FetchedEntryPolicy fetchedPolicyFromEnvironment();
 /// Options of a cache directory.
 struct DirectoryOptions {
   /// Empty: defaultCacheDirectory().
-  std::string Directory;
-  /// 0: $QSHAPE_CACHE_MAX_SIZE if set and valid, else DefaultMaxSizeBytes.
-  uint64_t MaxSizeBytes = 0;
+  std::string directory;
+  /// 0: $QSHAPE_CACHE_MAX_SIZE if set and valid, else kDefaultMaxSizeBytes.
+  uint64_t maxSizeBytes = 0;
   /// Automatic cleanups evict down to this fraction of the cap.
-  double LowWaterFraction = 0.8;
+  double lowWaterFraction = 0.8;
   /// A cleanup lock not refreshed for this long is broken.
-  unsigned StaleLockSeconds = 600;
+  unsigned staleLockSeconds = 600;
   /// Temp files (and unheld key locks) older than this are leftovers of
   /// killed processes.
-  unsigned TempFileMaxAgeSeconds = 3600;
+  unsigned tempFileMaxAgeSeconds = 3600;
   /// A store runs a cleanup (which corrects the size estimate) when the last
   /// one is older than this, even under the cap.
-  unsigned CleanupIntervalSeconds = 24 * 3600;
+  unsigned cleanupIntervalSeconds = 24 * 3600;
   /// The counters of lookups (hits, misses, corrupt entries, read errors)
   /// wait in the process until its next store or flushStats(), and reach
   /// the stats file in one update: for a process that is about to end (as
   /// qshape-compile's, which serves several hits in a run), not for one
   /// that may run for hours.
-  bool DeferLookupStats = false;
+  bool deferLookupStats = false;
   /// Which fetched entries are served; nullopt: fetchedPolicyFromEnvironment().
-  std::optional<FetchedEntryPolicy> Fetched;
+  std::optional<FetchedEntryPolicy> fetched;
 };
 
 /// What openCache() builds: a directory, and a remote behind it.
 struct CacheConfig {
-  DirectoryOptions Local;
+  DirectoryOptions local;
   /// A remote URL; empty: $QSHAPE_CACHE_REMOTE; "off": no remote.
-  std::string Remote;
+  std::string remote;
 };
 
 /// Opens one level: "file:DIR" ("file:" alone: the default directory) or
-/// "redis://...". \p Local gives the directory's other options (its
-/// Directory is replaced by DIR). \p Sink receives the counters of a remote
+/// "redis://...". \p local gives the directory's other options (its
+/// directory is replaced by DIR). \p sink receives the counters of a remote
 /// level (null: they stay in its processStats()). Errors are a bad URL or a
 /// scheme this build lacks; an unusable directory or server is not an error
 /// (the backend is returned disabled, or fails softly per operation).
-llvm::Expected<std::unique_ptr<CacheBackend>> openCacheBackend(llvm::StringRef Url,
-                                                               const DirectoryOptions &Local = {},
-                                                               CounterSink Sink = nullptr);
+llvm::Expected<std::unique_ptr<CacheBackend>> openCacheBackend(llvm::StringRef url,
+                                                               const DirectoryOptions &local = {},
+                                                               CounterSink sink = nullptr);
 
-/// The cache of \p Config for this process: the directory, layered over the
+/// The cache of \p config for this process: the directory, layered over the
 /// remote if one is configured (L1 first; a remote hit fills L1; a store
 /// goes to both). Shared by every caller in the process with the same
 /// configuration, so the passes of one pipeline share one connection and
 /// one circuit breaker. A bad remote URL from the environment costs one
-/// warning and leaves the directory alone; \p RemoteError receives it.
-std::shared_ptr<CacheBackend> openCache(const CacheConfig &Config,
-                                        std::string *RemoteError = nullptr);
+/// warning and leaves the directory alone; \p remoteError receives it.
+std::shared_ptr<CacheBackend> openCache(const CacheConfig &config,
+                                        std::string *remoteError = nullptr);
 
-/// Layers \p Local over \p Remote (used by openCache; public for tests).
-std::unique_ptr<CacheBackend> makeLayeredCache(std::unique_ptr<CacheBackend> Local,
-                                               std::unique_ptr<CacheBackend> Remote);
+/// Layers \p local over \p remote (used by openCache; public for tests).
+std::unique_ptr<CacheBackend> makeLayeredCache(std::unique_ptr<CacheBackend> local,
+                                               std::unique_ptr<CacheBackend> remote);
 
 /// True if this build can open redis:// URLs (built with hiredis).
 bool haveRedisSupport();
 
 /// Parses "1048576", "10K", "10M", "2G", "1.5G", "1T" (powers of 1024; an
 /// optional trailing "B" or "iB" is accepted).
-std::optional<uint64_t> parseSize(llvm::StringRef Text);
+std::optional<uint64_t> parseSize(llvm::StringRef text);
 /// "0 B", "12.0 KiB", "1.5 GiB".
-std::string formatSize(uint64_t Bytes);
+std::string formatSize(uint64_t bytes);
 /// Parses "250ms", "3s", "5m", "2h", "7d"; a bare number is in
-/// \p BareUnitMs milliseconds. Returns milliseconds.
-std::optional<uint64_t> parseDurationMs(llvm::StringRef Text, uint64_t BareUnitMs);
+/// \p bareUnitMs milliseconds. Returns milliseconds.
+std::optional<uint64_t> parseDurationMs(llvm::StringRef text, uint64_t bareUnitMs);
 
 } // namespace qshape::cache
 

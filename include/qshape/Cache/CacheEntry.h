@@ -6,17 +6,17 @@
 //
 //   offset  size  field
 //        0     8  magic "QSHCACHE"
-//        8     4  format version (EntryFormatVersion)
+//        8     4  format version (kEntryFormatVersion)
 //       12     4  header size H (bytes, up to the payload)
 //       16    32  key (raw digest)
 //       48     4  payload kind (PayloadKind)
-//       52     4  flags (EntryFlagTagged, EntryFlagFetched; other bits zero)
+//       52     4  flags (kEntryFlagTagged, kEntryFlagFetched; other bits zero)
 //       56     8  payload size P
 //       64    32  BLAKE3 of the payload
 //       96     8  compile time of the payload, milliseconds
 //      104     8  creation time, seconds since the Unix epoch
 //      112    32  authenticity tag (keyed BLAKE3, see EntryTagKey), or zeros
-//      144     2  producer version length N (at most MaxProducerLength)
+//      144     2  producer version length N (at most kMaxProducerLength)
 //      146     N  producer version, e.g. "qshape 0.1.0"
 //    146+N    16  BLAKE3 of bytes [0, 146+N), truncated
 //        H     P  payload
@@ -48,13 +48,13 @@ namespace qshape::cache {
 /// Version 2 added the flags and the authenticity tag, version 3 the fetched
 /// flag (a version-2 local copy of a remote entry looks made here); entries
 /// of older versions read as corrupt (a miss that the next store replaces).
-constexpr uint32_t EntryFormatVersion = 3;
-constexpr size_t MaxProducerLength = 256;
+constexpr uint32_t kEntryFormatVersion = 3;
+constexpr size_t kMaxProducerLength = 256;
 /// Bit of EntryHeader::Flags: Tag holds a keyed-BLAKE3 tag.
-constexpr uint32_t EntryFlagTagged = 1;
+constexpr uint32_t kEntryFlagTagged = 1;
 /// Bit of EntryHeader::Flags: a local copy of a remote entry, with the tag
 /// it arrived with. Set by the local level; not covered by the tag.
-constexpr uint32_t EntryFlagFetched = 2;
+constexpr uint32_t kEntryFlagFetched = 2;
 
 /// What the payload holds. Stored as a number; unknown numbers read from a
 /// newer producer are kept and shown as "kind-<N>".
@@ -69,13 +69,13 @@ enum class PayloadKind : uint32_t {
 };
 
 /// "blob", "mlir", "mlirbc", "llvm-ir", "llvm-bc", "object", "shared-lib".
-std::string payloadKindName(uint32_t Kind);
-std::optional<PayloadKind> parsePayloadKind(llvm::StringRef Name);
+std::string payloadKindName(uint32_t kind);
+std::optional<PayloadKind> parsePayloadKind(llvm::StringRef name);
 /// Comma-separated list of the names parsePayloadKind() accepts.
 llvm::StringRef payloadKindNames();
 
 struct EntryHeader {
-  uint32_t FormatVersion = EntryFormatVersion;
+  uint32_t FormatVersion = kEntryFormatVersion;
   uint32_t HeaderSize = 0; ///< filled in by encodeEntryHeader()
   CacheKey::Digest Key{};
   uint32_t Kind = 0;
@@ -87,8 +87,8 @@ struct EntryHeader {
   CacheKey::Digest Tag{};
   std::string Producer;
 
-  bool tagged() const { return Flags & EntryFlagTagged; }
-  bool fetched() const { return Flags & EntryFlagFetched; }
+  bool tagged() const { return Flags & kEntryFlagTagged; }
+  bool fetched() const { return Flags & kEntryFlagFetched; }
 };
 
 /// The key of the authenticity tag, derived from a team secret
@@ -96,35 +96,35 @@ struct EntryHeader {
 /// secret itself is never used as a key and never stored.
 class EntryTagKey {
 public:
-  /// Secrets shorter than MinSecretLength are refused (std::nullopt).
-  static constexpr size_t MinSecretLength = 16;
-  static std::optional<EntryTagKey> fromSecret(llvm::StringRef Secret);
+  /// Secrets shorter than kMinSecretLength are refused (std::nullopt).
+  static constexpr size_t kMinSecretLength = 16;
+  static std::optional<EntryTagKey> fromSecret(llvm::StringRef secret);
 
-  /// The tag of \p Header: keyed BLAKE3 over the header as encoded with a
+  /// The tag of \p header: keyed BLAKE3 over the header as encoded with a
   /// zero tag (so over the key, the payload's BLAKE3, kind, size, times and
   /// producer: everything that decides what a reader gets).
-  CacheKey::Digest tagOf(const EntryHeader &Header) const;
-  /// Sets the tagged flag and the tag of \p Header.
-  void sign(EntryHeader &Header) const;
-  /// True if \p Header is tagged and its tag is this key's (compared in
+  CacheKey::Digest tagOf(const EntryHeader &header) const;
+  /// Sets the tagged flag and the tag of \p header.
+  void sign(EntryHeader &header) const;
+  /// True if \p header is tagged and its tag is this key's (compared in
   /// constant time).
-  bool verifies(const EntryHeader &Header) const;
+  bool verifies(const EntryHeader &header) const;
 
-  bool operator==(const EntryTagKey &Other) const { return Key == Other.Key; }
+  bool operator==(const EntryTagKey &other) const { return key == other.key; }
 
 private:
-  explicit EntryTagKey(const CacheKey::Digest &Key) : Key(Key) {}
-  CacheKey::Digest Key;
+  explicit EntryTagKey(const CacheKey::Digest &key) : key(key) {}
+  CacheKey::Digest key;
 };
 
-/// Serializes \p Header (sets its HeaderSize) including the header checksum.
-/// The producer string is cut to MaxProducerLength.
-std::string encodeEntryHeader(EntryHeader &Header);
+/// Serializes \p header (sets its HeaderSize) including the header checksum.
+/// The producer string is cut to kMaxProducerLength.
+std::string encodeEntryHeader(EntryHeader &header);
 
-/// The header of a new entry for \p Payload: hash, sizes, creation time and
-/// producer filled in; tagged with \p TagKey if given.
-EntryHeader makeEntryHeader(const CacheKey &Key, PayloadKind Kind, llvm::StringRef Payload,
-                            uint64_t CompileTimeMs, const EntryTagKey *TagKey = nullptr);
+/// The header of a new entry for \p payload: hash, sizes, creation time and
+/// producer filled in; tagged with \p tagKey if given.
+EntryHeader makeEntryHeader(const CacheKey &key, PayloadKind kind, llvm::StringRef payload,
+                            uint64_t compileTimeMs, const EntryTagKey *tagKey = nullptr);
 
 /// How much of an entry readEntryFile() reads.
 enum class ReadMode {
@@ -153,34 +153,34 @@ struct EntryReadResult {
   /// Set only with ReadMode::Load and Status == Ok.
   std::unique_ptr<llvm::MemoryBuffer> Payload;
   /// Size of the whole entry (file or value).
-  uint64_t FileSize = 0;
+  uint64_t fileSize = 0;
 };
 
-/// Reads and checks the entry at \p Path. With \p ExpectedKey, a header that
+/// Reads and checks the entry at \p path. With \p expectedKey, a header that
 /// carries another key is Corrupt. Never follows a symlink, never blocks on a
 /// FIFO, never trusts a size before it has been checked against the file.
-EntryReadResult readEntryFile(llvm::StringRef Path, const CacheKey *ExpectedKey, ReadMode Mode);
+EntryReadResult readEntryFile(llvm::StringRef path, const CacheKey *expectedKey, ReadMode mode);
 
 /// The same checks on an entry held in memory (a remote cache's value).
-/// With ReadMode::Load the payload is copied out of \p Bytes.
-EntryReadResult decodeEntry(llvm::StringRef Bytes, const CacheKey *ExpectedKey, ReadMode Mode);
+/// With ReadMode::Load the payload is copied out of \p bytes.
+EntryReadResult decodeEntry(llvm::StringRef bytes, const CacheKey *expectedKey, ReadMode mode);
 
 /// Turns an Ok result into Refused unless its header carries the tag of
-/// \p TagKey. A null \p TagKey accepts everything (no key, no check).
-void checkEntryTag(EntryReadResult &Result, const EntryTagKey *TagKey);
+/// \p tagKey. A null \p tagKey accepts everything (no key, no check).
+void checkEntryTag(EntryReadResult &result, const EntryTagKey *tagKey);
 
-/// Which local copies of remote entries (EntryFlagFetched) a cache directory
+/// Which local copies of remote entries (kEntryFlagFetched) a cache directory
 /// serves: those the remote would serve now, under today's key and mode. A
 /// key set since the copy was made, or a key changed, refuses the copies it
 /// does not verify; without a key only QSHAPE_CACHE_REMOTE_INSECURE=1 serves
 /// them. Entries made on this machine are not affected.
 struct FetchedEntryPolicy {
-  std::optional<EntryTagKey> TagKey; ///< a fetched entry's tag must verify
-  bool TrustUntagged = false;        ///< no key, and the insecure mode asked for
+  std::optional<EntryTagKey> tagKey; ///< a fetched entry's tag must verify
+  bool trustUntagged = false;        ///< no key, and the insecure mode asked for
 
   /// Turns an Ok result of a fetched entry into Refused unless the remote
   /// would serve it now.
-  void check(EntryReadResult &Result) const;
+  void check(EntryReadResult &result) const;
 };
 
 } // namespace qshape::cache

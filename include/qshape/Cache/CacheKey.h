@@ -30,27 +30,27 @@ namespace qshape::cache {
 class CacheKey {
 public:
   static constexpr size_t NumBytes = 32;
-  static constexpr size_t NumHexDigits = 2 * NumBytes;
+  static constexpr size_t kNumHexDigits = 2 * NumBytes;
   using Digest = std::array<uint8_t, NumBytes>;
 
   /// Accepts exactly 64 digits [0-9a-f], optionally prefixed by "blake3:".
   /// Returns std::nullopt for anything else (upper case, '/', "..", other
   /// lengths).
-  static std::optional<CacheKey> parse(llvm::StringRef Text);
+  static std::optional<CacheKey> parse(llvm::StringRef text);
 
-  explicit CacheKey(const Digest &Bytes) : Bytes(Bytes) {}
+  explicit CacheKey(const Digest &digest) : digest(digest) {}
 
-  const Digest &bytes() const { return Bytes; }
+  const Digest &bytes() const { return digest; }
   /// The 64 hex digits, used as the entry's file name.
   std::string hex() const;
   /// "blake3:<64 hex digits>", the form shown to users.
   std::string str() const;
 
-  bool operator==(const CacheKey &Other) const { return Bytes == Other.Bytes; }
-  bool operator!=(const CacheKey &Other) const { return Bytes != Other.Bytes; }
+  bool operator==(const CacheKey &other) const { return digest == other.digest; }
+  bool operator!=(const CacheKey &other) const { return digest != other.digest; }
 
 private:
-  Digest Bytes;
+  Digest digest;
 };
 
 /// Explains what parse() accepts; used in error messages.
@@ -58,7 +58,7 @@ llvm::StringRef keySyntaxHelp();
 
 /// Bumped when the meaning of the fields fed by computeKey() changes, so
 /// every old key misses.
-constexpr uint32_t KeySchemaVersion = 1;
+constexpr uint32_t kKeySchemaVersion = 1;
 
 /// Feeds named, length-prefixed fields into BLAKE3.
 class KeyBuilder {
@@ -67,8 +67,8 @@ public:
 
   /// Adds a field. The field name takes part in the hash, so the same value
   /// under another name gives another key.
-  KeyBuilder &add(llvm::StringRef Name, llvm::StringRef Value);
-  KeyBuilder &add(llvm::StringRef Name, uint64_t Value);
+  KeyBuilder &add(llvm::StringRef name, llvm::StringRef value);
+  KeyBuilder &add(llvm::StringRef name, uint64_t value);
 
   /// The key of the fields added so far; the builder may be extended further.
   CacheKey key() const;
@@ -81,25 +81,25 @@ public:
   std::string manifest() const;
 
 private:
-  llvm::BLAKE3 Hasher;
-  std::vector<std::string> ManifestLines;
+  llvm::BLAKE3 hasher;
+  std::vector<std::string> manifestLines;
 };
 
 /// Everything the MLIR passes put into a key. Empty strings are hashed as
 /// empty fields (they still separate neighbours).
 struct KeyInputs {
-  uint32_t SchemaVersion = KeySchemaVersion;
-  std::string Fingerprint;      ///< structural fingerprint of the input IR
-  std::string Pipeline;         ///< textual pass pipeline and its options
-  std::string QShapeVersion;    ///< defaults to getProducerVersion() if empty
-  std::string BuildId;          ///< defaults to getBuildId() if empty
-  std::string ToolchainVersion; ///< MLIR/LLVM version of the host compiler
-  std::string TargetTriple;
-  std::string Salt; ///< user-provided; bump to invalidate everything
+  uint32_t schemaVersion = kKeySchemaVersion;
+  std::string fingerprint;      ///< structural fingerprint of the input IR
+  std::string pipeline;         ///< textual pass pipeline and its options
+  std::string qShapeVersion;    ///< defaults to getProducerVersion() if empty
+  std::string buildId;          ///< defaults to getBuildId() if empty
+  std::string toolchainVersion; ///< MLIR/LLVM version of the host compiler
+  std::string targetTriple;
+  std::string salt; ///< user-provided; bump to invalidate everything
 };
 
-/// Builds the key of \p Inputs with fields in a fixed order.
-KeyBuilder makeKeyBuilder(const KeyInputs &Inputs);
+/// Builds the key of \p inputs with fields in a fixed order.
+KeyBuilder makeKeyBuilder(const KeyInputs &inputs);
 
 /// "qshape <version>", written into every entry header.
 llvm::StringRef getProducerVersion();
@@ -111,14 +111,14 @@ llvm::StringRef getProducerVersion();
 /// when the version string did not change.
 llvm::StringRef getBuildId();
 
-/// What getBuildId() returns inside the executable at \p Path when it runs
+/// What getBuildId() returns inside the executable at \p path when it runs
 /// as the main program (the same note, size or file hash), read from the
 /// file: a front end that starts another binary keys with that binary's
 /// build id. Empty if the file cannot be read.
-std::string getBuildIdOfFile(llvm::StringRef Path);
+std::string getBuildIdOfFile(llvm::StringRef path);
 
-/// Lower-case hex of \p Bytes.
-std::string toHex(llvm::ArrayRef<uint8_t> Bytes);
+/// Lower-case hex of \p bytes.
+std::string toHex(llvm::ArrayRef<uint8_t> bytes);
 
 } // namespace qshape::cache
 

@@ -22,16 +22,16 @@
 namespace qshape::cache {
 
 /// Receives the one warning a process emits about its cache.
-using WarningHandler = std::function<void(llvm::StringRef Message)>;
+using WarningHandler = std::function<void(llvm::StringRef message)>;
 
 /// Installs a process-wide warning handler and returns the previous one. An
 /// empty handler restores the default, which prints
 /// "qshape-cache: warning: <message> (...)" to stderr, with a note that later
 /// problems are only counted.
-WarningHandler setWarningHandler(WarningHandler Handler);
+WarningHandler setWarningHandler(WarningHandler handler);
 
 /// What the default handler does with a message: one line on stderr.
-void printDefaultWarning(llvm::StringRef Message);
+void printDefaultWarning(llvm::StringRef message);
 
 /// Where a problem comes from. Each source has its own one warning, so a
 /// local problem (a read-only disk) does not hide that the shared cache is
@@ -41,7 +41,7 @@ enum class ProblemSource { Local, Remote };
 /// Records a cache problem. The first problem of each source in the process
 /// is passed to the warning handler; the others only increase
 /// problemCount(). Returns true if this call emitted the warning.
-bool reportProblem(const llvm::Twine &Message, ProblemSource Source = ProblemSource::Local);
+bool reportProblem(const llvm::Twine &message, ProblemSource source = ProblemSource::Local);
 
 /// Number of problems reported in this process, emitted or not.
 uint64_t problemCount();

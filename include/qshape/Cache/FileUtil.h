@@ -22,15 +22,15 @@ namespace qshape::cache::fileutil {
 class UniqueFD {
 public:
   UniqueFD() = default;
-  explicit UniqueFD(int FD) : FD(FD) {}
-  UniqueFD(UniqueFD &&Other) noexcept : FD(Other.release()) {}
-  UniqueFD &operator=(UniqueFD &&Other) noexcept;
+  explicit UniqueFD(int fd) : fd(fd) {}
+  UniqueFD(UniqueFD &&other) noexcept : fd(other.release()) {}
+  UniqueFD &operator=(UniqueFD &&other) noexcept;
   UniqueFD(const UniqueFD &) = delete;
   UniqueFD &operator=(const UniqueFD &) = delete;
   ~UniqueFD() { reset(); }
 
-  int get() const { return FD; }
-  bool valid() const { return FD >= 0; }
+  int get() const { return fd; }
+  bool valid() const { return fd >= 0; }
   int release();
   void reset();
   /// Closes now and reports a close() error (which can carry a delayed
@@ -38,7 +38,7 @@ public:
   std::error_code close();
 
 private:
-  int FD = -1;
+  int fd = -1;
 };
 
 /// The current errno as an error_code.
@@ -46,21 +46,21 @@ std::error_code lastError();
 
 /// open(2) retried on EINTR; returns an invalid UniqueFD and sets errno on
 /// failure.
-UniqueFD openFile(llvm::StringRef Path, int Flags, mode_t Mode = 0600);
+UniqueFD openFile(llvm::StringRef path, int flags, mode_t mode = 0600);
 
-std::error_code writeAll(int FD, llvm::StringRef Data);
+std::error_code writeAll(int fd, llvm::StringRef data);
 
-/// Reads up to \p Size bytes at \p Offset; fewer only at end of file.
-llvm::ErrorOr<size_t> readAt(int FD, char *Buffer, size_t Size, uint64_t Offset);
+/// Reads up to \p size bytes at \p offset; fewer only at end of file.
+llvm::ErrorOr<size_t> readAt(int fd, char *buffer, size_t size, uint64_t offset);
 
-/// mkdir -p; components that are created get \p Mode.
-std::error_code createDirectories(llvm::StringRef Path, mode_t Mode);
+/// mkdir -p; components that are created get \p mode.
+std::error_code createDirectories(llvm::StringRef path, mode_t mode);
 
 /// Seconds since the epoch.
 int64_t nowSeconds();
 
-/// strerror text of \p EC, for messages.
-std::string describe(std::error_code EC);
+/// strerror text of \p , for messages.
+std::string describe(std::error_code ec);
 
 } // namespace qshape::cache::fileutil
 

@@ -31,14 +31,14 @@ public:
   };
 
   struct Attempt {
-    Outcome Result = Outcome::Error;
-    std::unique_ptr<LockFile> Lock; ///< set when acquired
-    std::error_code EC;             ///< set on Error
-    bool acquired() const { return Lock != nullptr; }
+    Outcome result = Outcome::Error;
+    std::unique_ptr<LockFile> lock; ///< set when acquired
+    std::error_code ec;             ///< set on Error
+    bool acquired() const { return lock != nullptr; }
   };
 
   /// Never blocks.
-  static Attempt tryAcquire(llvm::StringRef Path, unsigned StaleSeconds);
+  static Attempt tryAcquire(llvm::StringRef path, unsigned staleSeconds);
 
   /// Keeps a long cleanup from being judged stale.
   void refresh();
@@ -50,9 +50,9 @@ public:
   LockFile &operator=(const LockFile &) = delete;
 
 private:
-  LockFile(std::string Path, int FD) : Path(std::move(Path)), FD(FD) {}
-  std::string Path;
-  int FD;
+  LockFile(std::string path, int fd) : path(std::move(path)), fd(fd) {}
+  std::string path;
+  int fd;
 };
 
 } // namespace qshape::cache
