@@ -61,27 +61,27 @@ EntryReadResult decodeFile(llvm::StringRef bytes, const CacheKey *expectedKey, R
 void check(llvm::StringRef bytes, const CacheKey *expectedKey, ReadMode mode) {
   EntryReadResult r = decode(bytes, expectedKey, mode);
   EntryReadResult f = decodeFile(bytes, expectedKey, mode);
-  if (f.Status == ReadStatus::IOError)
-    qshape::fuzz::fail("I/O error on a regular file: " + f.Detail);
+  if (f.status == ReadStatus::IOError)
+    qshape::fuzz::fail("I/O error on a regular file: " + f.detail);
   // An empty file is not found-vs-empty-value territory: both are refused.
-  if ((r.Status == ReadStatus::Ok) != (f.Status == ReadStatus::Ok))
-    qshape::fuzz::fail("decodeEntry and readEntryFile disagree: " + r.Detail + " | " + f.Detail);
-  if (r.Status != ReadStatus::Ok)
+  if ((r.status == ReadStatus::Ok) != (f.status == ReadStatus::Ok))
+    qshape::fuzz::fail("decodeEntry and readEntryFile disagree: " + r.detail + " | " + f.detail);
+  if (r.status != ReadStatus::Ok)
     return;
-  if (!r.Header)
+  if (!r.header)
     qshape::fuzz::fail("Ok without a header");
-  EntryHeader h = *r.Header;
+  EntryHeader h = *r.header;
   std::string header = encodeEntryHeader(h);
-  if (!bytes.starts_with(header) || h.HeaderSize + h.PayloadSize != bytes.size())
+  if (!bytes.starts_with(header) || h.headerSize + h.payloadSize != bytes.size())
     qshape::fuzz::fail("decoded an entry the encoder would not write");
-  if (expectedKey && h.Key != expectedKey->bytes())
+  if (expectedKey && h.key != expectedKey->bytes())
     qshape::fuzz::fail("accepted an entry of another key");
   if (mode == ReadMode::Load &&
-      (!r.Payload || r.Payload->getBuffer() != bytes.drop_front(h.HeaderSize) || !f.Payload ||
-       f.Payload->getBuffer() != r.Payload->getBuffer()))
+      (!r.payload || r.payload->getBuffer() != bytes.drop_front(h.headerSize) || !f.payload ||
+       f.payload->getBuffer() != r.payload->getBuffer()))
     qshape::fuzz::fail("the payload is not the bytes after the header");
   checkEntryTag(r, &tagKey());
-  if (r.Status == ReadStatus::Ok && !tagKey().verifies(h))
+  if (r.status == ReadStatus::Ok && !tagKey().verifies(h))
     qshape::fuzz::fail("checkEntryTag let through an entry the key does not verify");
 }
 } // namespace
@@ -121,25 +121,25 @@ extern "C" size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max
   if (seed % 2 || size < FixedPart)
     return size;
   EntryHeader h;
-  h.FormatVersion = endian::read32le(data + 8);
-  std::memcpy(h.Key.data(), data + 16, h.Key.size());
-  h.Kind = endian::read32le(data + 48);
-  h.Flags = endian::read32le(data + FlagsAt);
-  h.CompileTimeMs = endian::read64le(data + 96);
-  h.CreationTime = endian::read64le(data + 104);
-  std::memcpy(h.Tag.data(), data + TagAt, h.Tag.size());
+  h.formatVersion = endian::read32le(data + 8);
+  std::memcpy(h.key.data(), data + 16, h.key.size());
+  h.kind = endian::read32le(data + 48);
+  h.flags = endian::read32le(data + FlagsAt);
+  h.compileTimeMs = endian::read64le(data + 96);
+  h.creationTime = endian::read64le(data + 104);
+  std::memcpy(h.tag.data(), data + TagAt, h.tag.size());
   size_t producer = std::min<size_t>(endian::read16le(data + ProducerLengthAt), size - FixedPart);
-  h.Producer.assign(reinterpret_cast<const char *>(data) + FixedPart, producer);
+  h.producer.assign(reinterpret_cast<const char *>(data) + FixedPart, producer);
   size_t payloadStart = std::min(size, FixedPart + producer + ChecksumSize);
   llvm::StringRef payload(reinterpret_cast<const char *>(data) + payloadStart, size - payloadStart);
-  h.PayloadSize = payload.size();
-  h.PayloadHash = llvm::BLAKE3::hash<CacheKey::NumBytes>(llvm::arrayRefFromStringRef(payload));
+  h.payloadSize = payload.size();
+  h.payloadHash = llvm::BLAKE3::hash<CacheKey::kNumBytes>(llvm::arrayRefFromStringRef(payload));
   if (seed % 3 == 0)
     tagKey().sign(h);
   std::string entry = encodeEntryHeader(h) + payload.str();
   // Leave some lies in: a size the reader must still refuse.
   if (seed % 7 == 0)
-    endian::write64le(entry.data() + 56, h.PayloadSize + 1 + seed % 3);
+    endian::write64le(entry.data() + 56, h.payloadSize + 1 + seed % 3);
   if (entry.size() > maxSize)
     return size;
   std::memcpy(data, entry.data(), entry.size());

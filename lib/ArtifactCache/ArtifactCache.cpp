@@ -142,13 +142,13 @@ std::optional<CacheEntry> ArtifactCache::lookupChecked(const CacheKey &key, Payl
     return std::nullopt;
   // The layer checked the bytes; these checks are about what they are.
   const EntryHeader &h = r.entry->header;
-  if (h.Kind != uint32_t(kind)) {
-    reportProblem("cache entry " + key.str() + " holds a " + payloadKindName(h.Kind) + ", not a " +
+  if (h.kind != uint32_t(kind)) {
+    reportProblem("cache entry " + key.str() + " holds a " + payloadKindName(h.kind) + ", not a " +
                   payloadKindName(uint32_t(kind)) + "; compiling instead");
     return std::nullopt;
   }
-  if (h.Producer != entryProducer()) {
-    reportProblem("cache entry " + key.str() + " was written by '" + h.Producer + "', not by '" +
+  if (h.producer != entryProducer()) {
+    reportProblem("cache entry " + key.str() + " was written by '" + h.producer + "', not by '" +
                   entryProducer() + "'; compiling instead");
     return std::nullopt;
   }
@@ -285,7 +285,7 @@ void ArtifactCache::storeChecked(const CacheKey &key, PayloadKind kind, llvm::St
   // producer: artifact entries name LLVM and the ABI too (entryProducer).
   // A remote's team tag covers the producer, so it is signed after.
   EntryHeader h = makeEntryHeader(key, kind, payload, compileMs);
-  h.Producer = entryProducer();
+  h.producer = entryProducer();
   if (const EntryTagKey *tag = backend->tagKey())
     tag->sign(h);
   // Failures were reported by the layer (one warning) and counted.

@@ -54,40 +54,40 @@ std::optional<std::string> decodeHeader(llvm::StringRef bytes, EntryHeader &h) {
   const auto *p = reinterpret_cast<const uint8_t *>(bytes.data());
   if (std::memcmp(p, kMagic, sizeof(kMagic)) != 0)
     return std::string("bad magic (not a qshape cache entry)");
-  h.FormatVersion = endian::read32le(p + 8);
-  if (h.FormatVersion != kEntryFormatVersion)
-    return "unsupported format version " + std::to_string(h.FormatVersion) +
+  h.formatVersion = endian::read32le(p + 8);
+  if (h.formatVersion != kEntryFormatVersion)
+    return "unsupported format version " + std::to_string(h.formatVersion) +
            " (this build reads version " + std::to_string(kEntryFormatVersion) + ")";
-  h.HeaderSize = endian::read32le(p + 12);
+  h.headerSize = endian::read32le(p + 12);
   size_t producerLength = endian::read16le(p + kProducerLengthOffset);
   if (producerLength > kMaxProducerLength ||
-      h.HeaderSize != kFixedPartSize + producerLength + kHeaderChecksumSize)
+      h.headerSize != kFixedPartSize + producerLength + kHeaderChecksumSize)
     return std::string("inconsistent header size");
-  if (bytes.size() < h.HeaderSize)
+  if (bytes.size() < h.headerSize)
     return "truncated header (" + std::to_string(bytes.size()) + " of " +
-           std::to_string(h.HeaderSize) + " bytes)";
+           std::to_string(h.headerSize) + " bytes)";
   size_t checksumOffset = kFixedPartSize + producerLength;
   auto expected = headerChecksum(bytes.take_front(checksumOffset));
   if (std::memcmp(expected.data(), p + checksumOffset, kHeaderChecksumSize) != 0)
     return std::string("header checksum mismatch");
-  std::memcpy(h.Key.data(), p + 16, h.Key.size());
-  h.Kind = endian::read32le(p + 48);
-  h.Flags = endian::read32le(p + 52);
-  if (h.Flags & ~(kEntryFlagTagged | kEntryFlagFetched))
-    return "unknown flags 0x" + llvm::utohexstr(h.Flags);
-  h.PayloadSize = endian::read64le(p + 56);
-  std::memcpy(h.PayloadHash.data(), p + 64, h.PayloadHash.size());
-  h.CompileTimeMs = endian::read64le(p + 96);
-  h.CreationTime = endian::read64le(p + 104);
-  std::memcpy(h.Tag.data(), p + kTagOffset, h.Tag.size());
-  h.Producer = bytes.substr(kFixedPartSize, producerLength).str();
+  std::memcpy(h.key.data(), p + 16, h.key.size());
+  h.kind = endian::read32le(p + 48);
+  h.flags = endian::read32le(p + 52);
+  if (h.flags & ~(kEntryFlagTagged | kEntryFlagFetched))
+    return "unknown flags 0x" + llvm::utohexstr(h.flags);
+  h.payloadSize = endian::read64le(p + 56);
+  std::memcpy(h.payloadHash.data(), p + 64, h.payloadHash.size());
+  h.compileTimeMs = endian::read64le(p + 96);
+  h.creationTime = endian::read64le(p + 104);
+  std::memcpy(h.tag.data(), p + kTagOffset, h.tag.size());
+  h.producer = bytes.substr(kFixedPartSize, producerLength).str();
   return std::nullopt;
 }
 
 EntryReadResult failure(ReadStatus status, std::string detail, uint64_t fileSize = 0) {
   EntryReadResult r;
-  r.Status = status;
-  r.Detail = std::move(detail);
+  r.status = status;
+  r.detail = std::move(detail);
   r.fileSize = fileSize;
   return r;
 }
@@ -96,12 +96,12 @@ EntryReadResult failure(ReadStatus status, std::string detail, uint64_t fileSize
 /// payload size. \p what names the container in messages ("file", "value").
 std::optional<std::string> checkFraming(const EntryHeader &h, uint64_t size,
                                         const CacheKey *expectedKey, llvm::StringRef what) {
-  if (expectedKey && h.Key != expectedKey->bytes())
-    return "header holds key blake3:" + toHex(h.Key) + ", not the requested one";
-  if (size < h.HeaderSize || h.PayloadSize != size - h.HeaderSize)
+  if (expectedKey && h.key != expectedKey->bytes())
+    return "header holds key blake3:" + toHex(h.key) + ", not the requested one";
+  if (size < h.headerSize || h.payloadSize != size - h.headerSize)
     return (what + " is " + llvm::Twine(size) + " bytes, header promises " +
-            llvm::Twine(static_cast<uint64_t>(h.HeaderSize) + h.PayloadSize) +
-            (size < static_cast<uint64_t>(h.HeaderSize) + h.PayloadSize ? " (truncated)"
+            llvm::Twine(static_cast<uint64_t>(h.headerSize) + h.payloadSize) +
+            (size < static_cast<uint64_t>(h.headerSize) + h.payloadSize ? " (truncated)"
                                                                         : " (trailing bytes)"))
         .str();
   return std::nullopt;
@@ -127,21 +127,21 @@ llvm::StringRef qshape::cache::payloadKindNames() {
 }
 
 std::string qshape::cache::encodeEntryHeader(EntryHeader &h) {
-  llvm::StringRef producer = llvm::StringRef(h.Producer).take_front(kMaxProducerLength);
-  h.HeaderSize = static_cast<uint32_t>(kMinHeaderSize + producer.size());
-  std::string bytes(h.HeaderSize, '\0');
+  llvm::StringRef producer = llvm::StringRef(h.producer).take_front(kMaxProducerLength);
+  h.headerSize = static_cast<uint32_t>(kMinHeaderSize + producer.size());
+  std::string bytes(h.headerSize, '\0');
   auto *p = reinterpret_cast<uint8_t *>(bytes.data());
   std::memcpy(p, kMagic, sizeof(kMagic));
-  endian::write32le(p + 8, h.FormatVersion);
-  endian::write32le(p + 12, h.HeaderSize);
-  std::memcpy(p + 16, h.Key.data(), h.Key.size());
-  endian::write32le(p + 48, h.Kind);
-  endian::write32le(p + 52, h.Flags);
-  endian::write64le(p + 56, h.PayloadSize);
-  std::memcpy(p + 64, h.PayloadHash.data(), h.PayloadHash.size());
-  endian::write64le(p + 96, h.CompileTimeMs);
-  endian::write64le(p + 104, h.CreationTime);
-  std::memcpy(p + kTagOffset, h.Tag.data(), h.Tag.size());
+  endian::write32le(p + 8, h.formatVersion);
+  endian::write32le(p + 12, h.headerSize);
+  std::memcpy(p + 16, h.key.data(), h.key.size());
+  endian::write32le(p + 48, h.kind);
+  endian::write32le(p + 52, h.flags);
+  endian::write64le(p + 56, h.payloadSize);
+  std::memcpy(p + 64, h.payloadHash.data(), h.payloadHash.size());
+  endian::write64le(p + 96, h.compileTimeMs);
+  endian::write64le(p + 104, h.creationTime);
+  std::memcpy(p + kTagOffset, h.tag.data(), h.tag.size());
   endian::write16le(p + kProducerLengthOffset, static_cast<uint16_t>(producer.size()));
   std::memcpy(p + kFixedPartSize, producer.data(), producer.size());
   size_t checksumOffset = kFixedPartSize + producer.size();
@@ -185,16 +185,16 @@ EntryReadResult qshape::cache::readEntryFile(llvm::StringRef path, const CacheKe
   EntryHeader h;
   if (std::optional<std::string> problem = decodeHeader(prefix, h))
     return failure(ReadStatus::Corrupt, *problem, fileSize);
-  r.Header = h;
+  r.header = h;
   auto corrupt = [&](std::string detail) {
-    r.Status = ReadStatus::Corrupt;
-    r.Detail = std::move(detail);
+    r.status = ReadStatus::Corrupt;
+    r.detail = std::move(detail);
     return std::move(r);
   };
   if (std::optional<std::string> problem = checkFraming(h, fileSize, expectedKey, "file"))
     return corrupt(std::move(*problem));
   if (mode == ReadMode::HeaderOnly) {
-    r.Status = ReadStatus::Ok;
+    r.status = ReadStatus::Ok;
     return r;
   }
 
@@ -203,20 +203,20 @@ EntryReadResult qshape::cache::readEntryFile(llvm::StringRef path, const CacheKe
   std::vector<char> chunk;
   if (mode == ReadMode::Load) {
     buffer =
-        llvm::WritableMemoryBuffer::getNewUninitMemBuffer(static_cast<size_t>(h.PayloadSize), path);
+        llvm::WritableMemoryBuffer::getNewUninitMemBuffer(static_cast<size_t>(h.payloadSize), path);
     if (!buffer)
       return failure(ReadStatus::IOError,
-                     "cannot allocate " + std::to_string(h.PayloadSize) + " bytes for the payload",
+                     "cannot allocate " + std::to_string(h.payloadSize) + " bytes for the payload",
                      fileSize);
   } else {
     chunk.resize(1 << 20);
   }
   llvm::BLAKE3 hasher;
   uint64_t done = 0;
-  while (done < h.PayloadSize) {
-    size_t want = static_cast<size_t>(std::min<uint64_t>(h.PayloadSize - done, 1 << 20));
+  while (done < h.payloadSize) {
+    size_t want = static_cast<size_t>(std::min<uint64_t>(h.payloadSize - done, 1 << 20));
     char *dest = buffer ? buffer->getBufferStart() + done : chunk.data();
-    llvm::ErrorOr<size_t> n = readAt(fd.get(), dest, want, h.HeaderSize + done);
+    llvm::ErrorOr<size_t> n = readAt(fd.get(), dest, want, h.headerSize + done);
     if (!n)
       return failure(ReadStatus::IOError,
                      ("cannot read " + path + ": " + describe(n.getError())).str(), fileSize);
@@ -225,11 +225,11 @@ EntryReadResult qshape::cache::readEntryFile(llvm::StringRef path, const CacheKe
     hasher.update(llvm::StringRef(dest, want));
     done += want;
   }
-  if (hasher.final<CacheKey::NumBytes>() != h.PayloadHash)
+  if (hasher.final<CacheKey::kNumBytes>() != h.payloadHash)
     return corrupt("payload checksum mismatch");
-  r.Status = ReadStatus::Ok;
+  r.status = ReadStatus::Ok;
   if (buffer)
-    r.Payload = std::move(buffer);
+    r.payload = std::move(buffer);
   return r;
 }
 
@@ -242,24 +242,24 @@ EntryReadResult qshape::cache::decodeEntry(llvm::StringRef bytes, const CacheKey
     return failure(ReadStatus::Corrupt, *problem, bytes.size());
   EntryReadResult r;
   r.fileSize = bytes.size();
-  r.Header = h;
+  r.header = h;
   if (std::optional<std::string> problem = checkFraming(h, bytes.size(), expectedKey, "value")) {
-    r.Status = ReadStatus::Corrupt;
-    r.Detail = std::move(*problem);
+    r.status = ReadStatus::Corrupt;
+    r.detail = std::move(*problem);
     return r;
   }
-  r.Status = ReadStatus::Ok;
+  r.status = ReadStatus::Ok;
   if (mode == ReadMode::HeaderOnly)
     return r;
-  llvm::StringRef payload = bytes.drop_front(h.HeaderSize);
-  if (llvm::BLAKE3::hash<CacheKey::NumBytes>(llvm::arrayRefFromStringRef(payload)) !=
-      h.PayloadHash) {
-    r.Status = ReadStatus::Corrupt;
-    r.Detail = "payload checksum mismatch";
+  llvm::StringRef payload = bytes.drop_front(h.headerSize);
+  if (llvm::BLAKE3::hash<CacheKey::kNumBytes>(llvm::arrayRefFromStringRef(payload)) !=
+      h.payloadHash) {
+    r.status = ReadStatus::Corrupt;
+    r.detail = "payload checksum mismatch";
     return r;
   }
   if (mode == ReadMode::Load)
-    r.Payload = llvm::MemoryBuffer::getMemBufferCopy(payload, "cache entry");
+    r.payload = llvm::MemoryBuffer::getMemBufferCopy(payload, "cache entry");
   return r;
 }
 
@@ -288,8 +288,8 @@ CacheKey::Digest EntryTagKey::tagOf(const EntryHeader &header) const {
   EntryHeader toSign = header;
   // The tagged flag is part of what is signed; the fetched flag is set by
   // the reader's own directory after the tag was made.
-  toSign.Flags = (toSign.Flags | kEntryFlagTagged) & ~kEntryFlagFetched;
-  toSign.Tag = {};
+  toSign.flags = (toSign.flags | kEntryFlagTagged) & ~kEntryFlagFetched;
+  toSign.tag = {};
   std::string bytes = encodeEntryHeader(toSign);
   llvm_blake3_hasher hasher;
   llvm_blake3_hasher_init_keyed(&hasher, key.data());
@@ -301,8 +301,8 @@ CacheKey::Digest EntryTagKey::tagOf(const EntryHeader &header) const {
 }
 
 void EntryTagKey::sign(EntryHeader &header) const {
-  header.Tag = tagOf(header);
-  header.Flags |= kEntryFlagTagged;
+  header.tag = tagOf(header);
+  header.flags |= kEntryFlagTagged;
 }
 
 bool EntryTagKey::verifies(const EntryHeader &header) const {
@@ -311,19 +311,19 @@ bool EntryTagKey::verifies(const EntryHeader &header) const {
   CacheKey::Digest expected = tagOf(header);
   uint8_t difference = 0;
   for (size_t i = 0; i < expected.size(); ++i)
-    difference |= static_cast<uint8_t>(expected[i] ^ header.Tag[i]);
+    difference |= static_cast<uint8_t>(expected[i] ^ header.tag[i]);
   return difference == 0;
 }
 
 void qshape::cache::checkEntryTag(EntryReadResult &result, const EntryTagKey *tagKey) {
-  if (!tagKey || result.Status != ReadStatus::Ok || !result.Header)
+  if (!tagKey || result.status != ReadStatus::Ok || !result.header)
     return;
-  const EntryHeader &h = *result.Header;
+  const EntryHeader &h = *result.header;
   if (tagKey->verifies(h))
     return;
-  result.Status = ReadStatus::Refused;
-  result.Payload.reset();
-  result.Detail = h.tagged() ? "its authenticity tag does not verify with "
+  result.status = ReadStatus::Refused;
+  result.payload.reset();
+  result.detail = h.tagged() ? "its authenticity tag does not verify with "
                                "QSHAPE_CACHE_REMOTE_KEY (written with another key, or "
                                "altered)"
                              : "it carries no authenticity tag (written by a client "
@@ -331,19 +331,19 @@ void qshape::cache::checkEntryTag(EntryReadResult &result, const EntryTagKey *ta
 }
 
 void FetchedEntryPolicy::check(EntryReadResult &result) const {
-  if (result.Status != ReadStatus::Ok || !result.Header || !result.Header->fetched())
+  if (result.status != ReadStatus::Ok || !result.header || !result.header->fetched())
     return;
   if (tagKey) {
     checkEntryTag(result, &*tagKey);
-    if (result.Status == ReadStatus::Refused)
-      result.Detail = "fetched from a remote cache, and " + result.Detail;
+    if (result.status == ReadStatus::Refused)
+      result.detail = "fetched from a remote cache, and " + result.detail;
     return;
   }
   if (trustUntagged)
     return;
-  result.Status = ReadStatus::Refused;
-  result.Payload.reset();
-  result.Detail = "fetched from a remote cache, which is not trusted now: set "
+  result.status = ReadStatus::Refused;
+  result.payload.reset();
+  result.detail = "fetched from a remote cache, which is not trusted now: set "
                   "QSHAPE_CACHE_REMOTE_KEY to the team's key (or "
                   "QSHAPE_CACHE_REMOTE_INSECURE=1 to trust every writer)";
 }
@@ -352,13 +352,13 @@ EntryHeader qshape::cache::makeEntryHeader(const CacheKey &key, PayloadKind kind
                                            llvm::StringRef payload, uint64_t compileTimeMs,
                                            const EntryTagKey *tagKey) {
   EntryHeader h;
-  h.Key = key.bytes();
-  h.Kind = static_cast<uint32_t>(kind);
-  h.PayloadSize = payload.size();
-  h.PayloadHash = llvm::BLAKE3::hash<CacheKey::NumBytes>(llvm::arrayRefFromStringRef(payload));
-  h.CompileTimeMs = compileTimeMs;
-  h.CreationTime = static_cast<uint64_t>(fileutil::nowSeconds());
-  h.Producer = getProducerVersion().str();
+  h.key = key.bytes();
+  h.kind = static_cast<uint32_t>(kind);
+  h.payloadSize = payload.size();
+  h.payloadHash = llvm::BLAKE3::hash<CacheKey::kNumBytes>(llvm::arrayRefFromStringRef(payload));
+  h.compileTimeMs = compileTimeMs;
+  h.creationTime = static_cast<uint64_t>(fileutil::nowSeconds());
+  h.producer = getProducerVersion().str();
   if (tagKey)
     tagKey->sign(h);
   return h;

@@ -88,7 +88,7 @@ std::string registryKey(const CacheConfig &config, const std::optional<RemoteOpt
   key += fetched.trustUntagged ? " trust-fetched" : "";
   if (fetched.tagKey) {
     CacheKey::Digest probe = fetched.tagKey->tagOf(EntryHeader());
-    key += " fetched-key " + toHex(llvm::BLAKE3::hash<CacheKey::NumBytes>(probe));
+    key += " fetched-key " + toHex(llvm::BLAKE3::hash<CacheKey::kNumBytes>(probe));
   }
   if (remote) {
     llvm::BLAKE3 secrets;
@@ -97,7 +97,7 @@ std::string registryKey(const CacheConfig &config, const std::optional<RemoteOpt
       CacheKey::Digest probe = remote->tagKey->tagOf(EntryHeader());
       secrets.update(llvm::ArrayRef<uint8_t>(probe));
     }
-    key += "\n" + remote->describe() + "\n" + toHex(secrets.final<CacheKey::NumBytes>());
+    key += "\n" + remote->describe() + "\n" + toHex(secrets.final<CacheKey::kNumBytes>());
   }
   return key;
 }

@@ -29,7 +29,7 @@ std::optional<CacheKey> CacheKey::parse(llvm::StringRef text) {
   if (text.size() != kNumHexDigits)
     return std::nullopt;
   Digest bytes;
-  for (size_t i = 0; i < NumBytes; ++i) {
+  for (size_t i = 0; i < kNumBytes; ++i) {
     unsigned value = 0;
     for (char c : text.substr(2 * i, 2)) {
       unsigned nibble;
@@ -90,7 +90,7 @@ KeyBuilder &KeyBuilder::add(llvm::StringRef name, uint64_t value) {
 
 CacheKey KeyBuilder::key() const {
   llvm::BLAKE3 copy = hasher; // final() does not consume, but is non-const
-  return CacheKey(copy.final<CacheKey::NumBytes>());
+  return CacheKey(copy.final<CacheKey::kNumBytes>());
 }
 
 std::string KeyBuilder::manifest() const {
@@ -140,7 +140,7 @@ std::optional<std::string> hashFile(const char *path) {
     hasher.update(llvm::StringRef(buffer.data(), *n));
     offset += *n;
   }
-  return "blake3:" + toHex(hasher.final<CacheKey::NumBytes>());
+  return "blake3:" + toHex(hasher.final<CacheKey::kNumBytes>());
 }
 
 /// The hex of the NT_GNU_BUILD_ID note among the notes in [Note, End), or "".

@@ -272,8 +272,8 @@ LookupResult DirectoryCache::lookup(const CacheKey &key) {
   std::string path = entryPath(key);
   EntryReadResult read = readEntryFile(path, &key, ReadMode::Load);
   fetched.check(read);
-  result.detail = read.Detail;
-  switch (read.Status) {
+  result.detail = read.detail;
+  switch (read.status) {
   case ReadStatus::Ok: {
     // The mtime is the last-use time that eviction sorts by. Failing to set
     // it (read-only cache) only makes LRU less exact.
@@ -281,11 +281,10 @@ LookupResult DirectoryCache::lookup(const CacheKey &key) {
     (void)::utimensat(AT_FDCWD, path.c_str(), times, AT_SYMLINK_NOFOLLOW);
     result.status = LookupStatus::Hit;
     result.level = CacheLevel::Local;
-    // NOLINTNEXTLINE(bugprone-unchecked-optional-access): an Ok read has its header.
-    result.entry = CacheEntry{std::move(*read.Header), std::move(read.Payload)};
+    result.entry = CacheEntry{std::move(*read.header), std::move(read.payload)};
     delta.misses = 0;
     delta.hits = 1;
-    delta.compileTimeSavedMs = result.entry->header.CompileTimeMs;
+    delta.compileTimeSavedMs = result.entry->header.compileTimeMs;
     break;
   }
   case ReadStatus::NotFound:
@@ -304,7 +303,7 @@ LookupResult DirectoryCache::lookup(const CacheKey &key) {
   case ReadStatus::IOError:
     result.status = LookupStatus::IOError;
     delta.readErrors = 1;
-    reportProblem("cannot read cache entry: " + read.Detail);
+    reportProblem("cannot read cache entry: " + read.detail);
     break;
   }
   record(delta);
@@ -314,7 +313,7 @@ LookupResult DirectoryCache::lookup(const CacheKey &key) {
 StoreResult DirectoryCache::storeEntry(const EntryHeader &entry, llvm::StringRef payload) {
   if (!enabled)
     return {StoreStatus::Disabled, whyDisabled};
-  CacheKey key(entry.Key);
+  CacheKey key(entry.key);
   const CacheKey *k = &key;
 
   std::string hex = k->hex();

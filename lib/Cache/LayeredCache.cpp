@@ -44,7 +44,7 @@ public:
     // copy is marked fetched: L1 serves it only while L2 would.
     if (l1->isEnabled() && remote.entry) {
       EntryHeader copy = remote.entry->header;
-      copy.Flags |= kEntryFlagFetched;
+      copy.flags |= kEntryFlagFetched;
       (void)l1->storeEntry(copy, remote.entry->payload->getBuffer());
     }
     return remote;

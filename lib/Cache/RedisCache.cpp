@@ -482,7 +482,7 @@ void RedisCache::count(const CacheStats &delta) {
 }
 
 void RedisCache::inheritFailure() {
-  const char *inherited = std::getenv(RemoteFailureVariable);
+  const char *inherited = std::getenv(kRemoteFailureVariable);
   llvm::StringRef why = inherited ? inherited : "";
   if (!why.consume_front(describe() + "\n") || why.empty())
     return;
@@ -632,12 +632,11 @@ LookupResult RedisCache::lookup(const CacheKey &key) {
 
   EntryReadResult read = decodeEntry(llvm::StringRef(o.r->str, o.r->len), &key, ReadMode::Load);
   checkEntryTag(read, tagKey());
-  switch (read.Status) {
+  switch (read.status) {
   case ReadStatus::Ok:
-    // NOLINTNEXTLINE(bugprone-unchecked-optional-access): an Ok read has its header.
-    result.entry = CacheEntry{std::move(*read.Header), std::move(read.Payload)};
+    result.entry = CacheEntry{std::move(*read.header), std::move(read.payload)};
     delta.remoteHits = 1;
-    delta.compileTimeSavedMs = result.entry->header.CompileTimeMs;
+    delta.compileTimeSavedMs = result.entry->header.compileTimeMs;
     count(delta);
     result.status = LookupStatus::Hit;
     result.level = CacheLevel::Remote;
@@ -646,7 +645,7 @@ LookupResult RedisCache::lookup(const CacheKey &key) {
     delta.remoteRefused = 1;
     count(delta);
     result.status = LookupStatus::Refused;
-    result.detail = where() + ": entry " + key.str() + " refused: " + read.Detail;
+    result.detail = where() + ": entry " + key.str() + " refused: " + read.detail;
     // Someone without the key (or with another) writes to the team's cache:
     // worth the one warning. The store after the compile replaces it.
     reportProblem(result.detail, ProblemSource::Remote);
@@ -655,7 +654,7 @@ LookupResult RedisCache::lookup(const CacheKey &key) {
     delta.remoteCorrupt = 1;
     count(delta);
     result.status = LookupStatus::Corrupt;
-    result.detail = where() + ": entry " + key.str() + ": " + read.Detail;
+    result.detail = where() + ": entry " + key.str() + ": " + read.detail;
     return result;
   }
 }
@@ -673,7 +672,7 @@ StoreResult RedisCache::storeEntry(const EntryHeader &header, llvm::StringRef pa
     count(delta);
     return refused;
   }
-  CacheKey key(header.Key);
+  CacheKey key(header.key);
   EntryHeader h = header;
   std::string value = encodeEntryHeader(h);
   // Our own limit first: an oversized entry costs no round trip.
@@ -805,20 +804,20 @@ EntryReadResult RedisCache::checkEntry(const CacheKey &key) {
   EntryReadResult r;
   Outcome o = command({"GET", redisKey(key)});
   if (o.error) {
-    r.Status = ReadStatus::IOError;
-    r.Detail = o.error->message;
+    r.status = ReadStatus::IOError;
+    r.detail = o.error->message;
     return r;
   }
   if (o.r->type == REDIS_REPLY_NIL) {
-    r.Status = ReadStatus::NotFound;
+    r.status = ReadStatus::NotFound;
     return r;
   }
   if (o.r->type != REDIS_REPLY_STRING) {
-    r.Status = o.r->type == REDIS_REPLY_ERROR &&
+    r.status = o.r->type == REDIS_REPLY_ERROR &&
                        !llvm::StringRef(o.r->str, o.r->len).starts_with("WRONGTYPE")
                    ? ReadStatus::IOError
                    : ReadStatus::Corrupt;
-    r.Detail = o.r->type == REDIS_REPLY_ERROR ? std::string(o.r->str, o.r->len)
+    r.detail = o.r->type == REDIS_REPLY_ERROR ? std::string(o.r->str, o.r->len)
                                               : std::string("not a string value");
     return r;
   }
@@ -881,9 +880,9 @@ std::vector<std::pair<std::string, std::string>> RedisCache::status() {
 void qshape::cache::exportRemoteFailures() {
   std::scoped_lock<std::mutex> guard(failedRemoteMutex);
   if (failedRemote.empty())
-    unsetenv(RemoteFailureVariable);
+    unsetenv(kRemoteFailureVariable);
   else
-    setenv(RemoteFailureVariable, failedRemote.c_str(), /*overwrite=*/1);
+    setenv(kRemoteFailureVariable, failedRemote.c_str(), /*overwrite=*/1);
 }
 
 std::unique_ptr<CacheBackend> qshape::cache::createRedisCache(RemoteOptions options,

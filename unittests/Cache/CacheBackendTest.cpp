@@ -108,26 +108,26 @@ TEST(EntryBytesTest, DecodeChecksWhatReadEntryFileChecks) {
   std::string Bytes =
       encode(makeEntryHeader(key(1), PayloadKind::MLIRBytecode, Payload, 42), Payload);
   EntryReadResult R = decodeEntry(Bytes, &key(1), ReadMode::Load);
-  ASSERT_EQ(R.Status, ReadStatus::Ok) << R.Detail;
-  EXPECT_EQ(R.Payload->getBuffer(), Payload);
-  EXPECT_EQ(R.Header->CompileTimeMs, 42u);
+  ASSERT_EQ(R.status, ReadStatus::Ok) << R.detail;
+  EXPECT_EQ(R.payload->getBuffer(), Payload);
+  EXPECT_EQ(R.header->compileTimeMs, 42u);
   EXPECT_EQ(R.fileSize, Bytes.size());
 
   // Every flipped byte, every cut and any extra byte is corrupt.
   for (size_t I = 0; I < Bytes.size(); ++I) {
     std::string Bad = Bytes;
     Bad[I] ^= 0x20;
-    EXPECT_EQ(decodeEntry(Bad, &key(1), ReadMode::Verify).Status, ReadStatus::Corrupt)
+    EXPECT_EQ(decodeEntry(Bad, &key(1), ReadMode::Verify).status, ReadStatus::Corrupt)
         << "flipped byte " << I;
   }
   for (size_t N = 0; N < Bytes.size(); ++N)
-    EXPECT_EQ(decodeEntry(llvm::StringRef(Bytes).take_front(N), &key(1), ReadMode::Verify).Status,
+    EXPECT_EQ(decodeEntry(llvm::StringRef(Bytes).take_front(N), &key(1), ReadMode::Verify).status,
               ReadStatus::Corrupt)
         << "cut to " << N;
-  EXPECT_EQ(decodeEntry(Bytes + "x", &key(1), ReadMode::Verify).Status, ReadStatus::Corrupt);
+  EXPECT_EQ(decodeEntry(Bytes + "x", &key(1), ReadMode::Verify).status, ReadStatus::Corrupt);
   EntryReadResult Other = decodeEntry(Bytes, &key(2), ReadMode::Verify);
-  EXPECT_EQ(Other.Status, ReadStatus::Corrupt);
-  EXPECT_NE(Other.Detail.find("not the requested one"), std::string::npos);
+  EXPECT_EQ(Other.status, ReadStatus::Corrupt);
+  EXPECT_NE(Other.detail.find("not the requested one"), std::string::npos);
 }
 
 TEST(EntryBytesTest, TagsBindTheEntryToTheTeamKey) {
@@ -152,9 +152,9 @@ TEST(EntryBytesTest, TagsBindTheEntryToTheTeamKey) {
   // Any field changed after signing breaks the tag: the payload's hash, the
   // key, the kind, the compile time.
   for (auto Change : std::vector<std::function<void(EntryHeader &)>>{
-           [](EntryHeader &H) { H.PayloadHash[0] ^= 1; }, [](EntryHeader &H) { H.Key[31] ^= 1; },
-           [](EntryHeader &H) { H.Kind = uint32_t(PayloadKind::Blob); },
-           [](EntryHeader &H) { H.CompileTimeMs += 1; }, [](EntryHeader &H) { H.Tag[5] ^= 1; }}) {
+           [](EntryHeader &H) { H.payloadHash[0] ^= 1; }, [](EntryHeader &H) { H.key[31] ^= 1; },
+           [](EntryHeader &H) { H.kind = uint32_t(PayloadKind::Blob); },
+           [](EntryHeader &H) { H.compileTimeMs += 1; }, [](EntryHeader &H) { H.tag[5] ^= 1; }}) {
     EntryHeader H = Tagged;
     Change(H);
     EXPECT_FALSE(Team->verifies(H));
@@ -172,16 +172,16 @@ TEST(EntryBytesTest, TagsBindTheEntryToTheTeamKey) {
     checkEntryTag(R, K);
     return R;
   };
-  EXPECT_EQ(Check(TaggedBytes, &*Team).Status, ReadStatus::Ok);
+  EXPECT_EQ(Check(TaggedBytes, &*Team).status, ReadStatus::Ok);
   EntryReadResult NoTag = Check(UntaggedBytes, &*Team);
-  EXPECT_EQ(NoTag.Status, ReadStatus::Refused);
-  EXPECT_FALSE(NoTag.Payload) << "a refused payload is never handed out";
-  EXPECT_NE(NoTag.Detail.find("no authenticity tag"), std::string::npos);
+  EXPECT_EQ(NoTag.status, ReadStatus::Refused);
+  EXPECT_FALSE(NoTag.payload) << "a refused payload is never handed out";
+  EXPECT_NE(NoTag.detail.find("no authenticity tag"), std::string::npos);
   EntryReadResult WrongKey = Check(OtherBytes, &*Team);
-  EXPECT_EQ(WrongKey.Status, ReadStatus::Refused);
-  EXPECT_NE(WrongKey.Detail.find("does not verify"), std::string::npos);
-  EXPECT_EQ(Check(UntaggedBytes, nullptr).Status, ReadStatus::Ok);
-  EXPECT_EQ(Check(OtherBytes, nullptr).Status, ReadStatus::Ok);
+  EXPECT_EQ(WrongKey.status, ReadStatus::Refused);
+  EXPECT_NE(WrongKey.detail.find("does not verify"), std::string::npos);
+  EXPECT_EQ(Check(UntaggedBytes, nullptr).status, ReadStatus::Ok);
+  EXPECT_EQ(Check(OtherBytes, nullptr).status, ReadStatus::Ok);
 }
 
 //===----------------------------------------------------------------------===//
@@ -409,22 +409,22 @@ public:
       return R;
     EntryReadResult Read = decodeEntry(It->second, &K, ReadMode::Load);
     checkEntryTag(Read, tagKey());
-    if (Read.Status == ReadStatus::Refused) {
+    if (Read.status == ReadStatus::Refused) {
       R.status = LookupStatus::Refused;
       return R;
     }
-    if (Read.Status != ReadStatus::Ok) {
+    if (Read.status != ReadStatus::Ok) {
       R.status = LookupStatus::Corrupt;
       return R;
     }
     R.status = LookupStatus::Hit;
     R.level = CacheLevel::Remote;
-    R.entry = CacheEntry{*Read.Header, std::move(Read.Payload)};
+    R.entry = CacheEntry{*Read.header, std::move(Read.payload)};
     return R;
   }
   StoreResult storeEntry(const EntryHeader &Header, llvm::StringRef Payload) override {
     EntryHeader H = Header;
-    Values[CacheKey(H.Key).hex()] = encodeEntryHeader(H) + Payload.str();
+    Values[CacheKey(H.key).hex()] = encodeEntryHeader(H) + Payload.str();
     return {};
   }
   CacheStats processStats() const override { return {}; }
@@ -459,8 +459,8 @@ TEST_F(LayeredTest, StoreWritesTheSameTaggedBytesToBothLevels) {
   ASSERT_EQ(Remote->Values.count(key(1).hex()), 1u);
   EXPECT_EQ(File, Remote->Values[key(1).hex()]);
   EntryReadResult R = decodeEntry(File, &key(1), ReadMode::HeaderOnly);
-  ASSERT_EQ(R.Status, ReadStatus::Ok);
-  EXPECT_TRUE(Remote->Key->verifies(*R.Header));
+  ASSERT_EQ(R.status, ReadStatus::Ok);
+  EXPECT_TRUE(Remote->Key->verifies(*R.header));
   EXPECT_NE(Cache->describe().find(" + memory:"), std::string::npos);
 }
 
@@ -482,11 +482,11 @@ TEST_F(LayeredTest, RemoteHitFillsLocalWithAFetchedCopy) {
   EXPECT_EQ(R.entry->payload->getBuffer(), "ir");
   // The copy: the remote's header and payload, marked fetched, its tag kept.
   EntryReadResult Copy = decodeEntry(readFile(Local->entryPath(key(2))), &key(2), ReadMode::Load);
-  ASSERT_EQ(Copy.Status, ReadStatus::Ok) << Copy.Detail;
-  EXPECT_TRUE(Copy.Header->fetched());
-  EXPECT_TRUE(Remote->Key->verifies(*Copy.Header));
-  EXPECT_EQ(Copy.Header->Tag, H.Tag);
-  EXPECT_EQ(Copy.Payload->getBuffer(), "ir");
+  ASSERT_EQ(Copy.status, ReadStatus::Ok) << Copy.detail;
+  EXPECT_TRUE(Copy.header->fetched());
+  EXPECT_TRUE(Remote->Key->verifies(*Copy.header));
+  EXPECT_EQ(Copy.header->tag, H.tag);
+  EXPECT_EQ(Copy.payload->getBuffer(), "ir");
   LookupResult Again = Cache->lookup(key(2));
   ASSERT_TRUE(Again.hit());
   EXPECT_EQ(Again.level, CacheLevel::Local);
@@ -496,7 +496,7 @@ TEST_F(LayeredTest, RemoteHitFillsLocalWithAFetchedCopy) {
 TEST_F(LayeredTest, AFetchedCopyTheKeyRefusesIsAskedForAgain) {
   // Fetched when anything was trusted: untagged, in L1 as a fetched copy.
   EntryHeader H = makeEntryHeader(key(6), PayloadKind::SharedLibrary, "bad", 1);
-  H.Flags |= kEntryFlagFetched;
+  H.flags |= kEntryFlagFetched;
   ASSERT_TRUE(Local->storeEntry(H, "bad").stored());
   // Today the team key is set: the copy is refused, the remote answers.
   ASSERT_TRUE(
@@ -509,7 +509,7 @@ TEST_F(LayeredTest, AFetchedCopyTheKeyRefusesIsAskedForAgain) {
   EXPECT_EQ(R.level, CacheLevel::Remote);
   EXPECT_EQ(R.entry->payload->getBuffer(), "good");
   EXPECT_EQ(Local->processStats().remoteRefused, 1u);
-  EXPECT_EQ(Local->inventory()->checkEntry(key(6)).Status, ReadStatus::Ok)
+  EXPECT_EQ(Local->inventory()->checkEntry(key(6)).status, ReadStatus::Ok)
       << "the remote's good entry replaced the copy";
 }
 
@@ -531,8 +531,8 @@ TEST_F(LayeredTest, BadRemoteEntriesAreMissesAndAreReplacedByTheStore) {
         << "a bad remote entry never reaches L1";
     ASSERT_TRUE(Cache->store(key(N), PayloadKind::Blob, "good", 1).stored());
     EntryReadResult Fixed = decodeEntry(Remote->Values[key(N).hex()], &key(N), ReadMode::Verify);
-    ASSERT_EQ(Fixed.Status, ReadStatus::Ok);
-    EXPECT_TRUE(Remote->Key->verifies(*Fixed.Header));
+    ASSERT_EQ(Fixed.status, ReadStatus::Ok);
+    EXPECT_TRUE(Remote->Key->verifies(*Fixed.header));
   }
 }
 

@@ -171,10 +171,10 @@ TEST_F(DirectoryCacheTest, RoundTrip) {
   LookupResult R = Store.lookup(key(1));
   ASSERT_TRUE(R.hit()) << R.detail;
   EXPECT_EQ(R.entry->payload->getBuffer(), "payload");
-  EXPECT_EQ(R.entry->header.Kind, uint32_t(PayloadKind::MLIRBytecode));
-  EXPECT_EQ(R.entry->header.CompileTimeMs, 1234u);
-  EXPECT_EQ(R.entry->header.Producer, getProducerVersion());
-  EXPECT_NEAR(double(R.entry->header.CreationTime), double(nowSeconds()), 5);
+  EXPECT_EQ(R.entry->header.kind, uint32_t(PayloadKind::MLIRBytecode));
+  EXPECT_EQ(R.entry->header.compileTimeMs, 1234u);
+  EXPECT_EQ(R.entry->header.producer, getProducerVersion());
+  EXPECT_NEAR(double(R.entry->header.creationTime), double(nowSeconds()), 5);
 
   EXPECT_EQ(Store.lookup(key(2)).status, LookupStatus::Miss);
 

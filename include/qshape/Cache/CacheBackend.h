@@ -237,8 +237,8 @@ constexpr uint64_t kDefaultRemoteMaxEntryBytes = uint64_t{64} << 20; // 64 MiB
 /// Carries a remote found down to a process this one exec()s (qshape-compile's
 /// front end to its compiler), so that a stalled remote costs one timeout
 /// per compile, not one per process: "<RemoteOptions::describe()>\n<why>".
-inline constexpr const char *RemoteFailureVariable = "QSHAPE_CACHE_REMOTE_DOWN";
-/// Sets RemoteFailureVariable to the remote this process found down, or
+inline constexpr const char *kRemoteFailureVariable = "QSHAPE_CACHE_REMOTE_DOWN";
+/// Sets kRemoteFailureVariable to the remote this process found down, or
 /// unsets it; call it just before exec().
 void exportRemoteFailures();
 

@@ -50,9 +50,9 @@ namespace qshape::cache {
 /// of older versions read as corrupt (a miss that the next store replaces).
 constexpr uint32_t kEntryFormatVersion = 3;
 constexpr size_t kMaxProducerLength = 256;
-/// Bit of EntryHeader::Flags: Tag holds a keyed-BLAKE3 tag.
+/// Bit of EntryHeader::flags: tag holds a keyed-BLAKE3 tag.
 constexpr uint32_t kEntryFlagTagged = 1;
-/// Bit of EntryHeader::Flags: a local copy of a remote entry, with the tag
+/// Bit of EntryHeader::flags: a local copy of a remote entry, with the tag
 /// it arrived with. Set by the local level; not covered by the tag.
 constexpr uint32_t kEntryFlagFetched = 2;
 
@@ -75,20 +75,20 @@ std::optional<PayloadKind> parsePayloadKind(llvm::StringRef name);
 llvm::StringRef payloadKindNames();
 
 struct EntryHeader {
-  uint32_t FormatVersion = kEntryFormatVersion;
-  uint32_t HeaderSize = 0; ///< filled in by encodeEntryHeader()
-  CacheKey::Digest Key{};
-  uint32_t Kind = 0;
-  uint32_t Flags = 0;
-  uint64_t PayloadSize = 0;
-  CacheKey::Digest PayloadHash{};
-  uint64_t CompileTimeMs = 0;
-  uint64_t CreationTime = 0;
-  CacheKey::Digest Tag{};
-  std::string Producer;
+  uint32_t formatVersion = kEntryFormatVersion;
+  uint32_t headerSize = 0; ///< filled in by encodeEntryHeader()
+  CacheKey::Digest key{};
+  uint32_t kind = 0;
+  uint32_t flags = 0;
+  uint64_t payloadSize = 0;
+  CacheKey::Digest payloadHash{};
+  uint64_t compileTimeMs = 0;
+  uint64_t creationTime = 0;
+  CacheKey::Digest tag{};
+  std::string producer;
 
-  bool tagged() const { return Flags & kEntryFlagTagged; }
-  bool fetched() const { return Flags & kEntryFlagFetched; }
+  bool tagged() const { return flags & kEntryFlagTagged; }
+  bool fetched() const { return flags & kEntryFlagFetched; }
 };
 
 /// The key of the authenticity tag, derived from a team secret
@@ -117,7 +117,7 @@ private:
   CacheKey::Digest key;
 };
 
-/// Serializes \p header (sets its HeaderSize) including the header checksum.
+/// Serializes \p header (sets its headerSize) including the header checksum.
 /// The producer string is cut to kMaxProducerLength.
 std::string encodeEntryHeader(EntryHeader &header);
 
@@ -144,14 +144,14 @@ enum class ReadStatus {
 };
 
 struct EntryReadResult {
-  ReadStatus Status = ReadStatus::NotFound;
+  ReadStatus status = ReadStatus::NotFound;
   /// For Corrupt, IOError and Refused: what is wrong, for humans.
-  std::string Detail;
-  /// Valid if Status == Ok (or Refused, or Corrupt found after the header
+  std::string detail;
+  /// Valid if status == Ok (or Refused, or Corrupt found after the header
   /// decoded).
-  std::optional<EntryHeader> Header;
-  /// Set only with ReadMode::Load and Status == Ok.
-  std::unique_ptr<llvm::MemoryBuffer> Payload;
+  std::optional<EntryHeader> header;
+  /// Set only with ReadMode::Load and status == Ok.
+  std::unique_ptr<llvm::MemoryBuffer> payload;
   /// Size of the whole entry (file or value).
   uint64_t fileSize = 0;
 };

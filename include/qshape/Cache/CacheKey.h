@@ -29,9 +29,9 @@ namespace qshape::cache {
 /// A validated 256-bit cache key.
 class CacheKey {
 public:
-  static constexpr size_t NumBytes = 32;
-  static constexpr size_t kNumHexDigits = 2 * NumBytes;
-  using Digest = std::array<uint8_t, NumBytes>;
+  static constexpr size_t kNumBytes = 32;
+  static constexpr size_t kNumHexDigits = 2 * kNumBytes;
+  using Digest = std::array<uint8_t, kNumBytes>;
 
   /// Accepts exactly 64 digits [0-9a-f], optionally prefixed by "blake3:".
   /// Returns std::nullopt for anything else (upper case, '/', "..", other
