@@ -55,9 +55,15 @@ tidy: deps configure
 demo: build
 	@./utils/demo.sh $(BUILD)
 
+# Every section into $(BUILD)/bench/*.json, then the plots and docs/benchmarks.md
+# from them (also after a failed section, which the page lists as failed).
 bench: build
-	@$(PYTHON) bench/run.py --build $(BUILD)
+	@$(PYTHON) bench/run.py --build $(BUILD) --sections all; status=$$?; \
+	  $(MAKE) --no-print-directory bench-report && exit $$status
+
+bench-report:
 	@$(PYTHON) bench/plots.py --build $(BUILD)
+	@$(PYTHON) bench/report.py --build $(BUILD)
 
 docs: build
 	ninja -C $(BUILD) qshape-docs

@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
-"""Draw docs/images/*.png from the raw numbers `bench/run.py` leaves in <build>/bench/.
+"""Draw docs/images/*.png from the raw numbers `bench/run.py` leaves in <build>/bench/
+(the `raw` part of each section's JSON).
 
-  roll-fingerprint-vs-ops.png  roll and fingerprint time vs op count (log-log),
-                               with MLIR's parser on the same files
+  roll-fingerprint-vs-ops.png  roll (roll-scale) and fingerprint time vs op count
+                               (log-log), with MLIR's parser on the same files
   compile-vs-ntrotter.png      qshape-compile wall time, unrolled vs rolled, vs n_trotter
   cache.png                    a miss vs a local hit vs a remote hit (MLIR cache),
                                and the artifact cache's miss vs hit
+  nesting.png                  canonicalize, roll and compile time vs nesting depth
   noroll.png                   --no-roll compiles vs argument reads, with and
                                without qshape-lower-argument-reads
 
@@ -28,11 +30,13 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 
 
 def load(work, section):
+    """The raw numbers of a section that ran (bench/run.py's JSON), or None."""
     path = os.path.join(work, f"{section}.json")
     if not os.path.exists(path):
         return None
     with open(path) as f:
-        return json.load(f)
+        doc = json.load(f)
+    return doc["raw"] if doc.get("status") == "ok" else None
 
 
 def save(fig, out, name):
@@ -49,7 +53,7 @@ def missing(name, sections):
 
 
 def roll_fingerprint_plot(work, out):
-    fp, roll = load(work, "fingerprint"), load(work, "roll")
+    fp, roll = load(work, "fingerprint"), load(work, "roll-scale")
     if fp is None and roll is None:
         return missing("roll-fingerprint-vs-ops.png", "fingerprint,roll-scale")
     # One panel per host (the roll section's series are "<family>, <host>"),

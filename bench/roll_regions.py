@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Where the ops of a rolled W2 program are: counts by region, for the
-roll-scale analysis in docs/benchmarks.md.
+roll-scale analysis in docs/benchmarks-log.md.
 
     python3 bench/roll_regions.py ROLLED.mlir [...]
 
