@@ -380,7 +380,7 @@ int runList(Cache &C, const Arguments &Args) {
     std::optional<CacheKey> Key = CacheKey::parse(E.keyHex);
     EntryReadResult R = readEntryFile(E.path, &*Key, ReadMode::HeaderOnly);
     std::string Kind =
-        R.Status == ReadStatus::Ok ? payloadKindName(R.Header->Kind) : std::string("corrupt");
+        R.status == ReadStatus::Ok ? payloadKindName(R.header->kind) : std::string("corrupt");
     if (J) {
       J->object([&] {
         J->attribute("key", Key->str());
@@ -388,11 +388,11 @@ int runList(Cache &C, const Arguments &Args) {
         J->attribute("kind", Kind);
         J->attribute("last_use", E.lastUse);
         J->attribute("age_seconds", std::max<int64_t>(0, Now - E.lastUse));
-        if (R.Status == ReadStatus::Ok) {
-          J->attribute("compile_time_ms", int64_t(R.Header->CompileTimeMs));
-          J->attribute("created", int64_t(R.Header->CreationTime));
+        if (R.status == ReadStatus::Ok) {
+          J->attribute("compile_time_ms", int64_t(R.header->compileTimeMs));
+          J->attribute("created", int64_t(R.header->creationTime));
         } else {
-          J->attribute("problem", R.Detail);
+          J->attribute("problem", R.detail);
         }
       });
       continue;
@@ -416,41 +416,41 @@ int runShow(Cache &C, const Arguments &Args) {
   // As verify and a lookup read it: a fetched entry the remote would refuse
   // today is refused.
   EntryReadResult R = C.All->inventory()->checkEntry(*Key);
-  if (R.Status == ReadStatus::NotFound)
+  if (R.status == ReadStatus::NotFound)
     return fail("no entry for key " + Key->str() + " in '" + C.Dir->directory() +
                     "' ('qshape-cache list' shows the keys)",
                 ExitNegative);
-  if (R.Status == ReadStatus::IOError)
-    return fail(R.Detail);
-  llvm::StringRef Status = R.Status == ReadStatus::Ok        ? "ok"
-                           : R.Status == ReadStatus::Refused ? "refused"
+  if (R.status == ReadStatus::IOError)
+    return fail(R.detail);
+  llvm::StringRef Status = R.status == ReadStatus::Ok        ? "ok"
+                           : R.status == ReadStatus::Refused ? "refused"
                                                              : "corrupt";
   struct stat St;
   int64_t LastUse = ::lstat(Path.c_str(), &St) == 0 ? int64_t(St.st_mtime) : 0;
-  const std::optional<EntryHeader> &H = R.Header;
+  const std::optional<EntryHeader> &H = R.header;
   if (Args.Json) {
     llvm::json::OStream J(llvm::outs(), 2);
     J.object([&] {
       J.attribute("key", Key->str());
       J.attribute("path", Path);
       J.attribute("status", Status);
-      if (R.Status != ReadStatus::Ok)
-        J.attribute("problem", R.Detail);
+      if (R.status != ReadStatus::Ok)
+        J.attribute("problem", R.detail);
       J.attribute("file_size", int64_t(R.fileSize));
       J.attribute("last_use", LastUse);
       if (H) {
-        J.attribute("format_version", int64_t(H->FormatVersion));
-        J.attribute("header_size", int64_t(H->HeaderSize));
-        J.attribute("kind", payloadKindName(H->Kind));
-        J.attribute("payload_size", int64_t(H->PayloadSize));
-        J.attribute("payload_blake3", toHex(H->PayloadHash));
-        J.attribute("compile_time_ms", int64_t(H->CompileTimeMs));
-        J.attribute("created", int64_t(H->CreationTime));
-        J.attribute("producer", H->Producer);
+        J.attribute("format_version", int64_t(H->formatVersion));
+        J.attribute("header_size", int64_t(H->headerSize));
+        J.attribute("kind", payloadKindName(H->kind));
+        J.attribute("payload_size", int64_t(H->payloadSize));
+        J.attribute("payload_blake3", toHex(H->payloadHash));
+        J.attribute("compile_time_ms", int64_t(H->compileTimeMs));
+        J.attribute("created", int64_t(H->creationTime));
+        J.attribute("producer", H->producer);
         J.attribute("origin", H->fetched() ? "remote" : "local");
         J.attribute("tagged", H->tagged());
         if (H->tagged())
-          J.attribute("tag", toHex(H->Tag));
+          J.attribute("tag", toHex(H->tag));
       }
     });
     llvm::outs() << "\n";
@@ -460,23 +460,23 @@ int runShow(Cache &C, const Arguments &Args) {
     };
     Row("Key:", Key->str());
     Row("Path:", Path);
-    Row("Status:", R.Status == ReadStatus::Ok ? llvm::Twine("ok") : Status + ": " + R.Detail);
+    Row("Status:", R.status == ReadStatus::Ok ? llvm::Twine("ok") : Status + ": " + R.detail);
     Row("File size:", llvm::Twine(R.fileSize) + " bytes");
     Row("Last use:", formatTime(LastUse));
     if (H) {
-      Row("Format version:", llvm::Twine(H->FormatVersion));
-      Row("Header size:", llvm::Twine(H->HeaderSize) + " bytes");
-      Row("Payload kind:", payloadKindName(H->Kind));
-      Row("Payload size:", llvm::Twine(H->PayloadSize) + " bytes");
-      Row("Payload BLAKE3:", toHex(H->PayloadHash));
-      Row("Compile time:", llvm::Twine(H->CompileTimeMs) + " ms");
-      Row("Created:", formatTime(int64_t(H->CreationTime)));
-      Row("Producer:", H->Producer);
+      Row("Format version:", llvm::Twine(H->formatVersion));
+      Row("Header size:", llvm::Twine(H->headerSize) + " bytes");
+      Row("Payload kind:", payloadKindName(H->kind));
+      Row("Payload size:", llvm::Twine(H->payloadSize) + " bytes");
+      Row("Payload BLAKE3:", toHex(H->payloadHash));
+      Row("Compile time:", llvm::Twine(H->compileTimeMs) + " ms");
+      Row("Created:", formatTime(int64_t(H->creationTime)));
+      Row("Producer:", H->producer);
       Row("Origin:", H->fetched() ? "fetched from a remote cache" : "made on this machine");
-      Row("Tag:", H->tagged() ? "keyed BLAKE3 " + toHex(H->Tag) : std::string("none"));
+      Row("Tag:", H->tagged() ? "keyed BLAKE3 " + toHex(H->tag) : std::string("none"));
     }
   }
-  return R.Status == ReadStatus::Ok ? ExitOk : ExitNegative;
+  return R.status == ReadStatus::Ok ? ExitOk : ExitNegative;
 }
 
 int runVerify(Cache &C, const Arguments &Args) {
@@ -494,16 +494,16 @@ int runVerify(Cache &C, const Arguments &Args) {
   uint64_t Ok = 0, IOErrors = 0;
   for (const InventoryEntry &E : Entries) {
     EntryReadResult R = Inventory->checkEntry(E.key);
-    if (R.Status == ReadStatus::Ok) {
+    if (R.status == ReadStatus::Ok) {
       ++Ok;
       continue;
     }
-    if (R.Status == ReadStatus::NotFound) // removed meanwhile
+    if (R.status == ReadStatus::NotFound) // removed meanwhile
       continue;
     Bad B;
     B.Key = E.key.str();
-    B.Problem = R.Status == ReadStatus::Refused ? "refused: " + R.Detail : R.Detail;
-    if (R.Status == ReadStatus::IOError)
+    B.Problem = R.status == ReadStatus::Refused ? "refused: " + R.detail : R.detail;
+    if (R.status == ReadStatus::IOError)
       ++IOErrors;
     else if (Args.Fix) {
       std::error_code EC = Inventory->removeEntry(E.key);
