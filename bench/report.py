@@ -115,7 +115,7 @@ def load_text(doc):
 
 def run_line(doc):
     return (f"Run: {doc['date']}, {doc['seconds']:.0f} s; load average (1 min) "
-            f"{load_text(doc)} on {doc['machine']['cores']} cores.")
+            f"{load_text(doc)} on {doc['machine']['cores']} cores; tree {doc['machine']['tree']}.")
 
 
 def render_section(doc, plots=()):
@@ -144,12 +144,13 @@ def render_missing(spec):
 
 
 def machines(docs):
-    """Distinct machine descriptions, with the sections measured on each."""
+    """Distinct machine descriptions (the tree is in each section's run
+    line), with the sections measured on each."""
     seen = {}
     for name, doc in docs.items():
         m = doc["machine"]
         text = (f"{m['cpu']}, {m['cores']} cores, {m['memory_gb']} GB, {m.get('os', '')}; "
-                f"{m['build_type']} build, {m['compiler']}; tree {m['tree']}")
+                f"{m['build_type']} build, {m['compiler']}")
         seen.setdefault(text, []).append(name)
     return seen
 

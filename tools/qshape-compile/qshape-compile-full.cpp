@@ -526,7 +526,7 @@ int main(int argc, char **argv) {
   // delay (100 ms): the MLIR side, freed before LLVM's stages, then leaves
   // the resident set before codegen grows it. Rolled W2 n_trotter=10 at -O2:
   // 34.0 -> 29.6 MB peak, unrolled 145 -> 138 MB, no measurable time
-  // (docs/benchmarks.md, "Memory with lld in process").
+  // (docs/benchmarks-log.md, "Memory with lld in process").
 #if MI_MALLOC_VERSION >= 210
   mi_option_set(mi_option_purge_delay, 0);
 #else
