@@ -181,7 +181,9 @@ OwningOpRef<ModuleOp> parseModule(MLIRContext &context, llvm::SourceMgr &sourceM
     });
     module = parseSourceFile<ModuleOp>(sourceMgr, ParserConfig(&context));
   }
-  if (module && !hlo)
+  // Only a context that allows unregistered dialects can parse an HLO op:
+  // every other module skips this walk.
+  if (module && !hlo && context.allowsUnregisteredDialects())
     module->walk<WalkOrder::PreOrder>([&](Operation *op) {
       if (!isHLODialect(op->getName().getDialectNamespace()))
         return WalkResult::advance();

@@ -130,9 +130,11 @@ Error linkSharedLibrary(const Linker &linker, StringRef object, StringRef output
                                  "--as-needed"};
   for (const std::string &library : linker.libraries)
     args.push_back(library);
-  std::string rpath = ("-rpath=" + sys::path::parent_path(runtimeLib)).str();
-  if (!runtimeLib.empty())
+  std::string rpath;
+  if (!runtimeLib.empty()) {
+    rpath = ("-rpath=" + sys::path::parent_path(runtimeLib)).str();
     args.append({"--no-as-needed", runtimeLib, rpath});
+  }
   Error linked = linker.inProcess ? linkInProcess(args) : linkByChild(linker, args);
   if (linked)
     removeLinkerTemporaries(output);
