@@ -115,4 +115,9 @@ def nesting(ctx):
         rows.append(dict(depth=depth, canonicalize_s=canon, roll_s=roll, compile_s=wall))
         t.add(depth, f"{canon * 1e3:.1f}", f"{roll * 1e3:.1f}", f"{wall * 1e3:.0f}")
     sec.raw["rows"] = rows
+    first, last = rows[0], rows[-1]
+    for key, name in (("canonicalize_s", "qshape-canonicalize"), ("roll_s", "qshape-roll-loops")):
+        ratio = last[key] / first[key]
+        sec.target(f"{name} at depth {last['depth']} <= 2x depth {first['depth']}",
+                   f"{ratio:.2f}x", ratio <= 2.0)
     return sec

@@ -318,7 +318,7 @@ bool CanonicalView::addOp(Operation *op, Idx parentBlock) {
   if (state[o].flags & kMergeable)
     ops[o].ordered = 0;
   else if (!(state[o].flags & kConst))
-    ops[o].ordered = qshape::isOrdered(op) ? 1 : 0;
+    ops[o].ordered = buildFacts->isOrdered(op) ? 1 : 0;
   Idx accessBegin = postAccess.size();
 
   if (!addRegions(o, op))
@@ -329,7 +329,7 @@ bool CanonicalView::addOp(Operation *op, Idx parentBlock) {
   QOpKind k = st.kind;
   if (ops[o].ordered == 1 ||
       (k == QOpKind::NotQuantum && !(st.flags & (kConst | kMergeable | kTerminator))))
-    if (isBarrier(op))
+    if (buildFacts->isBarrier(op))
       st.flags |= kBarrier;
   if (k != QOpKind::NotQuantum || isQRefOp(op) || ops[o].ordered == 1 ||
       (st.flags & kPinnedInside)) {
@@ -397,7 +397,10 @@ std::unique_ptr<CanonicalView> CanonicalView::buildShadow(Operation *root) {
   std::unique_ptr<CanonicalView> v(new CanonicalView());
   v->valueName = StringAttr::get(root->getContext(), "value");
   v->recentOps.assign(kRecent, {nullptr, kNone});
-  if (!v->addOp(root, kNone))
+  v->buildFacts.emplace();
+  bool added = v->addOp(root, kNone);
+  v->buildFacts.reset();
+  if (!added)
     return nullptr;
   if (!v->pendingOperands.empty()) {
     // The ops that define the remaining operands, by one pass over the ops;

@@ -26,6 +26,7 @@
 
 #include "qshape/Fingerprint/CanonicalForm.h"
 #include "qshape/Fingerprint/Encoding.h"
+#include "qshape/GateView/Barriers.h"
 #include "qshape/GateView/GateView.h"
 
 #include "mlir/IR/Operation.h"
@@ -356,6 +357,9 @@ private:
   LargeVector<uint32_t> accessEpochs; ///< per extract/insert: barriers before it in its block
   static constexpr unsigned kRecent = 4096;
   LargeVector<std::pair<mlir::Operation *, Idx>> recentOps;
+  /// While building: isOrdered/isBarrier of the nest, each body walked once
+  /// (asked at every level, the free functions walk it once per level).
+  std::optional<DeepFacts> buildFacts;
 
   // Values.
   SegmentedArray<Idx, 12> valueDef; ///< defining op, or block | kArgBit

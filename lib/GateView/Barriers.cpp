@@ -62,13 +62,60 @@ static Inherent barrierOf(Operation *op) {
 
 bool isBarrier(Operation *op) { return decideDeep(op, barrierOf); }
 
+/// A quantum op, or an op ordered by itself.
+static bool pinnedItself(Operation *x) {
+  return classify(x) != QOpKind::NotQuantum || isQRefOp(x) || orderOf(x) == Inherent::Yes;
+}
+
 bool isPinnedByBarriers(Operation *op) {
-  // A quantum op, or an op ordered by itself, at any depth.
-  auto pinnedItself = [](Operation *x) {
-    return classify(x) != QOpKind::NotQuantum || isQRefOp(x) || orderOf(x) == Inherent::Yes;
-  };
   return classify(op) != QOpKind::NotQuantum || isQRefOp(op) || isOrdered(op) ||
          (op->getNumRegions() && anyNestedOp(op, pinnedItself));
+}
+
+bool NestedRule::operator()(Operation *op) {
+  if (!op->getNumRegions())
+    return false;
+  if (auto it = memo.find(op); it != memo.end())
+    return it->second;
+  bool any = scan(op);
+  memo[op] = any; // (the recursion may have grown the map)
+  return any;
+}
+
+bool NestedRule::scan(Operation *op) {
+  for (Region &region : op->getRegions())
+    for (Block &block : region)
+      for (Operation &inner : block)
+        if (pred(&inner) || (*this)(&inner))
+          return true;
+  return false;
+}
+
+static auto yesOf(Inherent (*inherent)(Operation *)) {
+  return [inherent](Operation *x) { return inherent(x) == Inherent::Yes; };
+}
+
+DeepFacts::DeepFacts()
+    : orderedInside(yesOf(orderOf)), barrierInside(yesOf(barrierOf)), pinnedInside(pinnedItself) {}
+
+/// decideDeep, with `inside` for the nested ops.
+static bool decideWith(Operation *op, Inherent (*inherent)(Operation *), NestedRule &inside) {
+  Inherent self = inherent(op);
+  return self == Inherent::Yes || (self == Inherent::Body && inside(op));
+}
+
+bool DeepFacts::isOrdered(Operation *op) { return decideWith(op, orderOf, orderedInside); }
+
+bool DeepFacts::isBarrier(Operation *op) { return decideWith(op, barrierOf, barrierInside); }
+
+bool DeepFacts::isPinnedByBarriers(Operation *op) {
+  return classify(op) != QOpKind::NotQuantum || isQRefOp(op) || isOrdered(op) || pinnedInside(op);
+}
+
+void DeepFacts::clear() {
+  orderedInside.clear();
+  barrierInside.clear();
+  pinnedInside.clear();
 }
 
 } // namespace qshape

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "qshape/GateView/Barriers.h"
+#include "qshape/GateView/GateView.h"
 #include "qshape/InitAll.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -127,12 +128,67 @@ TEST_P(BarriersTest, RuleDoesNotDependOnTheHost) {
     if (auto tag = op->getAttrOfType<StringAttr>("tag"))
       seen[tag.str()] = {qshape::isBarrier(op), qshape::isPinnedByBarriers(op)};
   });
+  // The memoized rule of a pass gives the same answers, asked outer op first.
+  qshape::DeepFacts facts;
+  module->walk<WalkOrder::PreOrder>([&](Operation *op) {
+    std::string name = op->getName().getStringRef().str();
+    EXPECT_EQ(facts.isBarrier(op), qshape::isBarrier(op)) << name;
+    EXPECT_EQ(facts.isOrdered(op), qshape::isOrdered(op)) << name;
+    EXPECT_EQ(facts.isPinnedByBarriers(op), qshape::isPinnedByBarriers(op)) << name;
+  });
   ASSERT_EQ(seen.size(), kExpected.size());
   for (const auto &[tag, want] : kExpected) {
     ASSERT_TRUE(seen.count(tag)) << tag;
     EXPECT_EQ(seen[tag].barrier, want.barrier) << tag << (registered ? " (registered)" : "");
     EXPECT_EQ(seen[tag].pinned, want.pinned) << tag << (registered ? " (registered)" : "");
   }
+}
+
+/// `depth` nested scf.execute_region ops around one arith op.
+static std::string nest(unsigned depth) {
+  std::string text = "func.func @f(%x: f64) {\n";
+  for (unsigned i = 0; i < depth; ++i)
+    text += "scf.execute_region {\n";
+  text += "%y = arith.addf %x, %x : f64\n";
+  for (unsigned i = 0; i < depth; ++i)
+    text += "scf.yield\n}\n";
+  return text + "return\n}\n";
+}
+
+TEST(NestedRuleTest, AsksEachNestedOpOnceWhateverIsAsked) {
+  MLIRContext ctx;
+  ctx.loadDialect<arith::ArithDialect, func::FuncDialect, scf::SCFDialect>();
+  constexpr unsigned kDepth = 64;
+  OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(nest(kDepth), &ctx);
+  ASSERT_TRUE(module);
+  unsigned asked = 0;
+  auto counting = [&](auto pred) {
+    return qshape::NestedRule([&asked, pred](Operation *op) {
+      ++asked;
+      return pred(op);
+    });
+  };
+  // A rule no op satisfies: every nested op is asked, each once, though
+  // every level is asked, outermost first, as a pass asks (without the memo
+  // each level asks the whole body under it again: 64 * 65 times).
+  qshape::NestedRule mulInside = counting([](Operation *op) { return isa<arith::MulFOp>(op); });
+  unsigned levels = 0;
+  module->walk<WalkOrder::PreOrder>([&](scf::ExecuteRegionOp region) {
+    EXPECT_FALSE(mulInside(region));
+    ++levels;
+  });
+  EXPECT_EQ(levels, kDepth);
+  EXPECT_EQ(asked, 2 * kDepth) << "the nested execute_region and yield ops, and the addf";
+  // A rule an innermost op satisfies: true at every level.
+  asked = 0;
+  qshape::NestedRule addInside = counting([](Operation *op) { return isa<arith::AddFOp>(op); });
+  module->walk<WalkOrder::PreOrder>(
+      [&](scf::ExecuteRegionOp region) { EXPECT_TRUE(addInside(region)); });
+  EXPECT_LE(asked, 2 * kDepth);
+  // An op without regions holds nothing, and is not asked about itself.
+  asked = 0;
+  module->walk([&](func::ReturnOp ret) { EXPECT_FALSE(addInside(ret)); });
+  EXPECT_EQ(asked, 0u);
 }
 
 INSTANTIATE_TEST_SUITE_P(Hosts, BarriersTest, ::testing::Bool(),

@@ -15,6 +15,9 @@
 
 #include "mlir/IR/Operation.h"
 #include "mlir/Support/LLVM.h"
+#include "llvm/ADT/DenseMap.h"
+
+#include <functional>
 
 namespace qshape {
 
@@ -60,6 +63,39 @@ bool decideDeep(mlir::Operation *op, llvm::function_ref<Inherent(mlir::Operation
 /// qshape::isOrdered of `op` by itself (GateView.h): Body where its regions
 /// decide.
 Inherent orderOf(mlir::Operation *op);
+
+/// "An op nested in X, at any depth, satisfies `pred`", asked of many X of
+/// one IR. Each X's answer is kept, so each nested op is asked once however
+/// deep the nest (decideDeep asked of every op of a nest walks each body
+/// once per enclosing level). The answers hold while nothing is created or
+/// erased under an X already asked: clear() after such a rewrite.
+class NestedRule {
+public:
+  explicit NestedRule(std::function<bool(mlir::Operation *)> pred) : pred(std::move(pred)) {}
+  bool operator()(mlir::Operation *op);
+  void clear() { memo.clear(); }
+
+private:
+  bool scan(mlir::Operation *op);
+
+  std::function<bool(mlir::Operation *)> pred;
+  llvm::DenseMap<mlir::Operation *, bool> memo;
+};
+
+/// isOrdered, isBarrier and isPinnedByBarriers for a pass that asks them of
+/// every op of a nest: the same answers, each body walked once (NestedRule,
+/// whose validity rule holds here too).
+class DeepFacts {
+public:
+  DeepFacts();
+  bool isOrdered(mlir::Operation *op);
+  bool isBarrier(mlir::Operation *op);
+  bool isPinnedByBarriers(mlir::Operation *op);
+  void clear();
+
+private:
+  NestedRule orderedInside, barrierInside, pinnedInside;
+};
 
 } // namespace qshape
 

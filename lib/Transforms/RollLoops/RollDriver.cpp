@@ -40,7 +40,7 @@ static constexpr unsigned kMaxPhases = 16;
 /// before the normal form) follow the new order.
 static void gatherAlikeLoops(Block &block, SmallVectorImpl<Operation *> &ops,
                              SmallVectorImpl<unsigned> &before, ArrayRef<uint8_t> flags,
-                             ArrayRef<uint64_t> tokens, uint8_t stop) {
+                             ArrayRef<uint64_t> tokens, uint8_t stop, DeepFacts &facts) {
   constexpr unsigned kWindow = 64; // ops looked at between two loops
   unsigned n = ops.size();
   unsigned regionOps = 0;
@@ -73,7 +73,7 @@ static void gatherAlikeLoops(Block &block, SmallVectorImpl<Operation *> &ops,
     SmallVector<unsigned> move;
     for (unsigned x = j - 1; x > i; --x) {
       Operation *op = ops[x];
-      if (needed.contains(op) || isOrdered(op) || op->getNumRegions()) {
+      if (needed.contains(op) || facts.isOrdered(op) || op->getNumRegions()) {
         markOperands(op);
       } else {
         move.push_back(x);
@@ -146,10 +146,10 @@ BlockRoller::BlockScan BlockRoller::scanBlock(Block &block,
       [&](Operation *op) {
         uint8_t f = isConstant(op)                             ? kConstant
                     : qshape::classify(op) == QOpKind::Extract ? kExtract
-                    : isRollable(op)                           ? 0
+                    : facts.isRollable(op)                     ? 0
                                                                : kUnrollable;
         // Only an op that cannot be in a loop can be a barrier.
-        bool barrier = f == kUnrollable && qshape::isBarrier(op);
+        bool barrier = f == kUnrollable && facts.deep.isBarrier(op);
         barriers |= barrier;
         flags.push_back(f | (barrier ? kBarrier : 0));
         opTokens.push_back(f ? 0 : tokenizer.token(op));
@@ -157,7 +157,7 @@ BlockRoller::BlockScan BlockRoller::scanBlock(Block &block,
       },
       before);
   if (opts.gatherLoops)
-    gatherAlikeLoops(block, blockOps, before, flags, opTokens, kUnrollable | kBarrier);
+    gatherAlikeLoops(block, blockOps, before, flags, opTokens, kUnrollable | kBarrier, facts.deep);
   // Sized once: on a large block each reallocation is a malloc that may
   // first sort thousands of chunks the parser freed.
   BlockScan scan;
@@ -353,7 +353,16 @@ unsigned BlockRoller::rollBlock(Block &block, const std::vector<Operation *> *kn
   RunAnalyzer analyzer(scan.ops, index, opts.paramTables,
                        scan.segments ? &*scan.segments : nullptr);
   std::vector<RunPlan> accepted = chooseRuns(scan, analyzer);
-  return buildLoops(scan.ops, index, accepted);
+  if (accepted.empty())
+    return 0;
+  unsigned built = buildLoops(scan.ops, index, accepted);
+  forgetOps(); // (a loop that fails its check is built and erased too)
+  return built;
+}
+
+void BlockRoller::forgetOps() {
+  facts.clear();
+  tokenizer.clearRegionTokens();
 }
 
 } // namespace qshape::roll

@@ -9,6 +9,7 @@
 #define QSHAPE_TRANSFORMS_ROLLLOOPS_ROLLDRIVER_H
 
 #include "RunAnalyzer.h"
+#include "Support.h"
 #include "Tokenizer.h"
 
 #include "mlir/IR/Block.h"
@@ -46,6 +47,10 @@ public:
   /// Rolls what it can in `block`, whose ops are `knownOps` when given;
   /// returns the number of loops created.
   unsigned rollBlock(mlir::Block &block, const std::vector<mlir::Operation *> *knownOps);
+  /// Forgets what it learnt of ops with regions, which it keeps across
+  /// blocks: call after the IR changed other than through rollBlock (which
+  /// forgets after building loops).
+  void forgetOps();
 
 private:
   /// The block as the repeat finder sees it: the ops that may be in runs,
@@ -70,6 +75,7 @@ private:
   const RollOptions &opts;
   RollStats &stats;
   Tokenizer tokenizer;
+  RollFacts facts;
 };
 
 } // namespace qshape::roll

@@ -120,7 +120,10 @@ void QShapeRollLoopsPass::runOnOperation() {
     // The canonical form keeps every op a barrier pins on its side of it
     // (qshape::isBarrier, isPinnedByBarriers: the rule the roller uses too).
     auto normalForm = [&](const CanonicalizeOptions &opts, CanonicalizeStats *stats,
-                          BlockOrder &order) { return canonicalize(work, opts, stats, &order); };
+                          BlockOrder &order) {
+      roller.forgetOps(); // the canonical form creates and erases ops
+      return canonicalize(work, opts, stats, &order);
+    };
     CanonicalizeStats firstStats;
     BlockOrder order; // the blocks, innermost first, with their ops
     if (failed(normalForm(firstCopts, &firstStats, order))) {

@@ -30,34 +30,47 @@ bool sameOpShape(Operation *a, Operation *b) {
          a->getName().compareOpProperties(a->getPropertiesStorage(), b->getPropertiesStorage());
 }
 
-bool isRollable(Operation *op) {
+bool isRollable(Operation *op) { return RollFacts().isRollable(op); }
+
+/// An op nested in a loop or branch that a loop body may not hold. Ordered
+/// quantum ops (a global phase, a measurement) keep their order, since the
+/// copies run in order; a registered op with recursive effects is decided
+/// by what it holds.
+static bool unfitInLoop(Operation *inner, DeepFacts &deep) {
+  if (inner->hasTrait<OpTrait::IsTerminator>())
+    return false;
+  if (inner->getNumRegions() && inner->isRegistered() &&
+      inner->hasTrait<OpTrait::HasRecursiveMemoryEffects>())
+    return false;
+  QOpKind k = classify(inner);
+  return !(k == QOpKind::GlobalPhase || k == QOpKind::Measure ||
+           (inner->isRegistered() && !deep.isOrdered(inner)));
+}
+
+RollFacts::RollFacts() : unfitInside([this](Operation *x) { return unfitInLoop(x, deep); }) {}
+
+bool RollFacts::isRollable(Operation *op) {
   if (op->hasTrait<OpTrait::IsTerminator>())
     return false;
   QOpKind kind = classify(op);
   if (kind == QOpKind::GlobalPhase || kind == QOpKind::Measure)
     return true;
   if (kind != QOpKind::NotQuantum)
-    return !isOrdered(op);
+    return !deep.isOrdered(op);
   if (!op->isRegistered())
     return false; // never move or duplicate what we do not understand
-  if (!isOrdered(op))
+  if (!deep.isOrdered(op))
     return true;
   // A loop (or branch) whose effects are its body's, and whose body holds
-  // only what a loop body may hold: ordered quantum ops in it (a global
-  // phase, a measurement) keep their order, since the copies run in order.
+  // only what a loop body may hold.
   if (!op->getNumRegions() || !op->hasTrait<OpTrait::HasRecursiveMemoryEffects>())
     return false;
-  return !op->walk([&](Operation *inner) {
-              if (inner == op || inner->hasTrait<OpTrait::IsTerminator>())
-                return WalkResult::advance();
-              if (inner->getNumRegions() && inner->isRegistered() &&
-                  inner->hasTrait<OpTrait::HasRecursiveMemoryEffects>())
-                return WalkResult::advance(); // its own body is walked too
-              QOpKind k = classify(inner);
-              bool ok = k == QOpKind::GlobalPhase || k == QOpKind::Measure ||
-                        (inner->isRegistered() && !isOrdered(inner));
-              return ok ? WalkResult::advance() : WalkResult::interrupt();
-            }).wasInterrupted();
+  return !unfitInside(op);
+}
+
+void RollFacts::clear() {
+  deep.clear();
+  unfitInside.clear();
 }
 
 SmallVector<Value> capturedValues(Operation *op, int64_t *nested) {

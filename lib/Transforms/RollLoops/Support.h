@@ -9,6 +9,8 @@
 #ifndef QSHAPE_TRANSFORMS_ROLLLOOPS_SUPPORT_H
 #define QSHAPE_TRANSFORMS_ROLLLOOPS_SUPPORT_H
 
+#include "qshape/GateView/Barriers.h"
+
 #include "mlir/IR/Operation.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/SmallVector.h"
@@ -31,6 +33,23 @@ bool isFloatingPure(mlir::Operation *op);
 /// ops whose effects we know (a global phase, a mid-circuit measurement),
 /// which keep their order because the loop runs the copies in order.
 bool isRollable(mlir::Operation *op);
+
+/// isRollable and the barrier rule for the ops of one nest, each body
+/// walked once however deep (qshape::NestedRule, and its rule on when the
+/// answers hold: clear() after ops are created or erased).
+class RollFacts {
+public:
+  RollFacts();
+  RollFacts(const RollFacts &) = delete; // its rule refers to `deep`
+  RollFacts &operator=(const RollFacts &) = delete;
+  bool isRollable(mlir::Operation *op);
+  void clear();
+
+  DeepFacts deep;
+
+private:
+  NestedRule unfitInside; ///< a nested op a loop body may not hold
+};
 
 /// Whether two ops are alike but for their operands and regions: name,
 /// properties, attributes, result types, operand and region counts.

@@ -12,8 +12,13 @@ using namespace mlir;
 namespace qshape::roll {
 
 uint64_t Tokenizer::token(Operation *op) {
-  if (op->getNumRegions())
-    return compute(op);
+  if (op->getNumRegions()) {
+    if (auto it = regionTokens.find(op); it != regionTokens.end())
+      return it->second;
+    uint64_t t = compute(op);
+    regionTokens[op] = t; // (compute may have grown the map)
+    return t;
+  }
   // A token depends only on the name, properties, discardable attributes
   // and operand and result types: ops equal in those share it (a circuit
   // has few distinct gates, and building the properties' dictionary is

@@ -25,6 +25,10 @@ public:
   uint64_t token(mlir::Operation *op);
   /// Forgets the memo (its representatives are ops of one block scan).
   void reset() { memo.clear(); }
+  /// Forgets the tokens of ops with regions, which are kept across scans
+  /// (blocks are rolled innermost first, so a nest's bodies are tokenized
+  /// once, not once per level): call after ops are created or erased.
+  void clearRegionTokens() { regionTokens.clear(); }
 
 private:
   static bool sameTokenInputs(mlir::Operation *a, mlir::Operation *b);
@@ -32,6 +36,7 @@ private:
 
   StructuralEncoder enc{/*abstractFloats=*/true};
   llvm::DenseMap<size_t, llvm::SmallVector<std::pair<mlir::Operation *, uint64_t>, 1>> memo;
+  llvm::DenseMap<mlir::Operation *, uint64_t> regionTokens;
 };
 
 } // namespace qshape::roll
