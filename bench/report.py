@@ -4,8 +4,10 @@
 workloads, a summary of every section and its targets, then per section its
 command, inputs, method, tables, targets and plots.
 
-The page depends on those files only: the same files give the same bytes. A
-section without a file is listed as not run, with the command that runs it.
+The page depends on those files, and on the page it replaces: a section
+without a file keeps its text and summary row from that page (so rerunning
+one section on a fresh build does not drop the others' numbers, each of
+which names its run), or is listed as not run, with the command that runs it.
 
     python3 bench/report.py --build build [--out docs/benchmarks.md] [--check]
 
@@ -216,14 +218,43 @@ def plots_of(docs):
     return placed
 
 
-def render(docs):
-    out = intro(docs) + workloads_table() + summary(docs)
+def previous_page(path):
+    """{title: (summary row, section text)} of the measured sections of the
+    page at `path` (none when it does not exist)."""
+    if not os.path.exists(path):
+        return {}
+    with open(path) as f:
+        text = f.read()
+    kept = {}
+    for spec in SECTIONS:
+        head = f"## {spec.title}\n"
+        at = text.find(head)
+        if at < 0 or text.startswith("Not run.", at + len(head) + 1):
+            continue
+        end = text.find("\n## ", at + len(head))
+        body = text[at:] if end < 0 else text[at:end + 1]
+        row = re.search(r"^\| \[" + re.escape(spec.title) + r"\]\(#.*$", text, re.M)
+        if row:
+            kept[spec.title] = (row.group(0), body.rstrip("\n") + "\n")
+    return kept
+
+
+def render(docs, previous=None):
+    previous = previous or {}
+    out = intro(docs) + workloads_table()
+    rows = summary(docs)
+    sections = []
     placed = plots_of(docs)
     for spec in SECTIONS:
         doc = docs.get(spec.name)
-        out.append(render_missing(spec) if doc is None else
-                   render_section(doc, placed.get(spec.name, ())))
-    return "\n".join(out).rstrip("\n") + "\n"
+        if doc is None and spec.title in previous:
+            row, text = previous[spec.title]
+            rows = [row if r.startswith(f"| [{spec.title}](") else r for r in rows]
+            sections.append(text)
+            continue
+        sections.append(render_missing(spec) if doc is None else
+                        render_section(doc, placed.get(spec.name, ())))
+    return "\n".join(out + rows + sections).rstrip("\n") + "\n"
 
 
 def main():
@@ -235,7 +266,7 @@ def main():
     ap.add_argument("--check", action="store_true",
                     help="write nothing; exit 1 when --out differs from what would be written")
     args = ap.parse_args()
-    text = render(load(os.path.join(args.build, "bench")))
+    text = render(load(os.path.join(args.build, "bench")), previous_page(args.out))
     if args.check:
         with open(args.out) as f:
             same = f.read() == text
