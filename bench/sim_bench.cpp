@@ -24,7 +24,7 @@ int main(int argc, char **argv) {
   Expected<StateVector> created = StateVector::create(numQubits);
   if (created.failed() || numQubits < 2 || layers < 1) {
     std::fprintf(stderr, "usage: qshape-sim-bench [qubits 2..%u] [layers>0]\n",
-                 StateVector::MaxQubits);
+                 StateVector::kMaxQubits);
     return 1;
   }
   StateVector &sv = *created;

@@ -134,7 +134,7 @@ std::unique_ptr<ArtifactCache> ArtifactCache::open(const ArtifactCacheOptions &o
 }
 
 /// The index payload: one line, the compile key.
-static constexpr llvm::StringLiteral SourceIndexPrefix = "qshape-compile-key ";
+static constexpr llvm::StringLiteral kSourceIndexPrefix = "qshape-compile-key ";
 
 std::optional<CacheEntry> ArtifactCache::lookupChecked(const CacheKey &key, PayloadKind kind) {
   LookupResult r = backend->lookup(key);
@@ -163,7 +163,7 @@ std::optional<CacheKey> ArtifactCache::lookupSource(const CacheKey &source) {
     return std::nullopt;
   llvm::StringRef text = e->payload->getBuffer();
   std::optional<CacheKey> key;
-  if (text.consume_front(SourceIndexPrefix) && text.consume_back("\n"))
+  if (text.consume_front(kSourceIndexPrefix) && text.consume_back("\n"))
     key = CacheKey::parse(text);
   if (!key)
     reportProblem("cache entry " + source.str() +
@@ -252,11 +252,11 @@ void IndexMissHandoff::exportToEnvironment() const {
     value += " lock=" + std::to_string(lockDescriptor);
   else if (lock == Lock::None)
     value += " lock=none";
-  setenv(EnvironmentVariable, value.c_str(), /*overwrite=*/1);
+  setenv(kEnvironmentVariable, value.c_str(), /*overwrite=*/1);
 }
 
 std::optional<IndexMissHandoff> IndexMissHandoff::takeFromEnvironment() {
-  const char *value = getenv(EnvironmentVariable);
+  const char *value = getenv(kEnvironmentVariable);
   if (!value)
     return std::nullopt;
   llvm::StringRef text(value);
@@ -271,7 +271,7 @@ std::optional<IndexMissHandoff> IndexMissHandoff::takeFromEnvironment() {
     good = good && !rest.getAsInteger(10, handoff.lockDescriptor) && handoff.lockDescriptor >= 0;
   } else
     good = good && rest.empty();
-  unsetenv(EnvironmentVariable);
+  unsetenv(kEnvironmentVariable);
   if (!good)
     return std::nullopt;
   return handoff;
@@ -306,7 +306,7 @@ void ArtifactCache::storeLibrary(const CacheKey &key, llvm::StringRef path, uint
 }
 
 void ArtifactCache::storeSource(const CacheKey &source, const CacheKey &key) {
-  storeChecked(source, PayloadKind::Blob, (SourceIndexPrefix + key.str() + "\n").str(), 0);
+  storeChecked(source, PayloadKind::Blob, (kSourceIndexPrefix + key.str() + "\n").str(), 0);
 }
 
 std::optional<std::pair<CacheKey, TopologyMap>>
@@ -320,7 +320,7 @@ ArtifactCache::lookupTopology(const CacheKey &topology) {
   auto [first, rest] = e->payload->getBuffer().split('\n');
   std::optional<CacheKey> key;
   std::optional<TopologyMap> map;
-  if (first.consume_front(SourceIndexPrefix))
+  if (first.consume_front(kSourceIndexPrefix))
     key = CacheKey::parse(first);
   if (key)
     map = TopologyMap::parse(rest);
@@ -336,7 +336,7 @@ ArtifactCache::lookupTopology(const CacheKey &topology) {
 void ArtifactCache::storeTopology(const CacheKey &topology, const CacheKey &key,
                                   const TopologyMap &map) {
   storeChecked(topology, PayloadKind::Blob,
-               (SourceIndexPrefix + key.str() + "\n" + map.serialize()).str(), 0);
+               (kSourceIndexPrefix + key.str() + "\n" + map.serialize()).str(), 0);
 }
 
 } // namespace qshape::compile

@@ -79,7 +79,7 @@ OutputFile::OutputFile(OutputFile &&other) noexcept
 OutputFile::~OutputFile() {
   if (committed)
     return;
-  sys::fs::remove(tempPath);
+  (void)sys::fs::remove(tempPath); // best effort: a leftover is only litter
   sys::DontRemoveFileOnSignal(tempPath);
 }
 
@@ -163,7 +163,7 @@ Error OutputFile::copyFrom(StringRef source) {
 Error OutputFile::commit() {
   if (reused) {
     // The temporary was never written: removing it frees nothing.
-    sys::fs::remove(tempPath);
+    (void)sys::fs::remove(tempPath); // best effort: a leftover is only litter
     sys::DontRemoveFileOnSignal(tempPath);
     if (::utimensat(AT_FDCWD, path.c_str(), nullptr, 0) != 0)
       return cannotWrite(path, std::error_code(errno, std::generic_category()));
@@ -191,7 +191,7 @@ Error OutputFile::commitInPlace() {
     return cannotWrite(path, ec);
   if (std::error_code ec = fd.close())
     return cannotWrite(path, ec);
-  sys::fs::remove(tempPath);
+  (void)sys::fs::remove(tempPath); // best effort: a leftover is only litter
   sys::DontRemoveFileOnSignal(tempPath);
   committed = true;
   return Error::success();

@@ -175,7 +175,7 @@ Expected<Linker> findLinker(StringRef requested) {
     wanted = *env;
     linker.origin = "QSHAPE_LINKER";
   } else if (hasInProcessLinker()) {
-    wanted = InProcessLinkerName.str();
+    wanted = kInProcessLinkerName.str();
     linker.origin = "in process";
   } else {
     wanted = QSHAPE_LLD;
@@ -186,9 +186,9 @@ Expected<Linker> findLinker(StringRef requested) {
           "configure again, or name a linker with --linker or $QSHAPE_LINKER");
   }
 
-  if (wanted == InProcessLinkerName) {
+  if (wanted == kInProcessLinkerName) {
     if (!hasInProcessLinker())
-      return createStringError("the linker '" + InProcessLinkerName + "' (" + linker.origin +
+      return createStringError("the linker '" + kInProcessLinkerName + "' (" + linker.origin +
                                "): qshape was built without lld's library; install "
                                "liblld-22-dev (`make deps`) and configure again, or name an "
                                "ld.lld with --linker");

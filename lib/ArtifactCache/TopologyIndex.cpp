@@ -101,7 +101,7 @@ private:
   // a 64-byte block at a time: the short pieces between literals (one a
   // line in a program of constants) are gathered and hashed together. The
   // digest is that of the same bytes in the same order.
-  static constexpr size_t kDirectHash = 4096, kPendingLimit = 64 * 1024;
+  static constexpr size_t kDirectHash = 4096, kPendingLimit = size_t{64} * 1024;
   void flush() {
     hash.update(llvm::ArrayRef<uint8_t>(pending));
     pending.clear();
@@ -261,7 +261,7 @@ private:
   /// [k, k + 64), one bit a byte; false if there are none. k > 0.
   bool block64(size_t k, uint64_t &quotes, uint64_t &escapes, uint64_t &others) const {
     __m128i q[4], e[4], o[4], any = _mm_setzero_si128();
-    for (int b = 0; b < 4; ++b) {
+    for (size_t b = 0; b < 4; ++b) {
       const unsigned char *at = p + k + 16 * b;
       __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i *>(at));
       __m128i before = _mm_loadu_si128(reinterpret_cast<const __m128i *>(at - 1));
@@ -438,10 +438,10 @@ llvm::Expected<std::vector<double>> TopologyMap::readValues(llvm::StringRef text
   return values;
 }
 
-static constexpr llvm::StringLiteral MapHeader = "qshape-topology-map 1";
+static constexpr llvm::StringLiteral kMapHeader = "qshape-topology-map 1";
 
 std::string TopologyMap::serialize() const {
-  std::string out = (MapHeader + "\nslots " + llvm::Twine(numSlots) + "\nliterals " +
+  std::string out = (kMapHeader + "\nslots " + llvm::Twine(numSlots) + "\nliterals " +
                      llvm::Twine(numLiterals) + "\n")
                         .str();
   for (const Claim &c : claims)
@@ -454,7 +454,7 @@ std::string TopologyMap::serialize() const {
 std::optional<TopologyMap> TopologyMap::parse(llvm::StringRef text) {
   llvm::SmallVector<llvm::StringRef> lines;
   text.split(lines, '\n', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
-  if (lines.size() < 3 || lines[0] != MapHeader)
+  if (lines.size() < 3 || lines[0] != kMapHeader)
     return std::nullopt;
   TopologyMap map;
   llvm::StringRef slots = lines[1], literals = lines[2];

@@ -372,9 +372,9 @@ llvm::Error Compilation::runPipeline() {
 }
 
 /// Catalyst's Python-interface wrappers: `_catalyst_pyface_<name>`.
-static constexpr llvm::StringLiteral PyfacePrefix = "_catalyst_pyface_";
-static constexpr llvm::StringLiteral CifacePrefix = "_mlir_ciface_";
-static constexpr llvm::StringLiteral JitPrefix = "jit_";
+static constexpr llvm::StringLiteral kPyfacePrefix = "_catalyst_pyface_";
+static constexpr llvm::StringLiteral kCifacePrefix = "_mlir_ciface_";
+static constexpr llvm::StringLiteral kJitPrefix = "jit_";
 
 llvm::Error Compilation::buildLibraryInfo() {
   const CompileFacts &f = *facts;
@@ -390,16 +390,16 @@ llvm::Error Compilation::buildLibraryInfo() {
   info.roll = f.roll;
   for (auto func : module->getOps<LLVM::LLVMFuncOp>()) {
     StringRef symbol = func.getSymName();
-    if (!symbol.starts_with(PyfacePrefix) || func.isExternal())
+    if (!symbol.starts_with(kPyfacePrefix) || func.isExternal())
       continue;
-    StringRef name = symbol.drop_front(PyfacePrefix.size());
+    StringRef name = symbol.drop_front(kPyfacePrefix.size());
     // A `jit_<qnode>` the pipeline made has its QNode's signature
     // (qshape-catalyst-entry-points); Catalyst's own jit_ functions are in
     // the source.
     StringRef source = name;
     auto sig = signatures.find(source);
-    if (sig == signatures.end() && name.starts_with(JitPrefix)) {
-      source = name.drop_front(JitPrefix.size());
+    if (sig == signatures.end() && name.starts_with(kJitPrefix)) {
+      source = name.drop_front(kJitPrefix.size());
       sig = signatures.find(source);
     }
     if (sig == signatures.end())
@@ -409,7 +409,7 @@ llvm::Error Compilation::buildLibraryInfo() {
     e.name = name.str();
     e.source = source.str();
     e.symbol = symbol.str();
-    e.cInterface = (CifacePrefix + name).str();
+    e.cInterface = (kCifacePrefix + name).str();
     e.arguments = sig->second.arguments;
     e.results = sig->second.results;
     info.entries.push_back(std::move(e));
@@ -419,7 +419,7 @@ llvm::Error Compilation::buildLibraryInfo() {
         inputName +
         ": nothing to call: the module has no public function with a body "
         "(no " +
-        PyfacePrefix.str() + "* entry point after lowering)");
+        kPyfacePrefix.str() + "* entry point after lowering)");
   for (const native::EntryInfo &e : info.entries)
     if (e.name == sourceDefaultEntry ||
         (info.defaultEntry.empty() && e.source == sourceDefaultEntry))
@@ -479,7 +479,7 @@ llvm::Error Compilation::translateAndOptimize() {
     auto *global =
         new llvm::GlobalVariable(*s.module, text->getType(), /*isConstant=*/true,
                                  llvm::GlobalValue::PrivateLinkage, text, "qshape.library_info");
-    global->setSection(native::LibraryInfoSection);
+    global->setSection(native::kLibraryInfoSection);
     global->setAlignment(llvm::Align(1));
     llvm::appendToUsed(*s.module, {global});
     // The lifted parameters in a section of their own (with a section the

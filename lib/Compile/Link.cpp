@@ -108,7 +108,7 @@ static void removeLinkerTemporaries(StringRef output) {
   std::error_code ec;
   for (sys::fs::directory_iterator it(dir, ec), end; it != end && !ec; it.increment(ec))
     if (sys::path::filename(it->path()).starts_with(prefix))
-      sys::fs::remove(it->path());
+      (void)sys::fs::remove(it->path()); // best effort
 }
 
 Error linkSharedLibrary(const Linker &linker, StringRef object, StringRef output,

@@ -101,7 +101,7 @@ struct BufferizeQuantumPass : qshape::impl::QShapeBufferizeQuantumBase<Bufferize
       if (!tensor)
         return success();
       auto buffer = bufferization::ToBufferOp::create(b, loc, bufferType(tensor), group.front(),
-                                                      /*readOnly=*/true);
+                                                      /*read_only=*/true);
       op->setOperand(group.getBeginOperandIndex(), buffer);
       ++numOperands;
       return success();

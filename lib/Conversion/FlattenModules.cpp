@@ -106,7 +106,7 @@ struct FlattenModulesPass : qshape::impl::QShapeFlattenModulesBase<FlattenModule
     top.walk([&](Operation *op) {
       if (op == top.getOperation())
         return;
-      ModuleOp scope = op->getParentOfType<ModuleOp>();
+      auto scope = op->getParentOfType<ModuleOp>();
       AttrTypeReplacer replacer;
       replacer.addReplacement([&](SymbolRefAttr ref) -> std::optional<Attribute> {
         if (ref.getNestedReferences().empty()) {

@@ -205,19 +205,23 @@ private:
     SmallVector<Value> operands;
     for (Value v : op->getOperands())
       operands.push_back(c.lookupOrDefault(v));
-    for (auto [k, v] : llvm::enumerate(ctrlsOut))
-      if (!(operands[ctrlsIn.getBeginOperandIndex() + k] = current(q, v, op)))
+    for (auto [k, v] : llvm::enumerate(ctrlsOut)) {
+      operands[ctrlsIn.getBeginOperandIndex() + k] = current(q, v, op);
+      if (!operands[ctrlsIn.getBeginOperandIndex() + k])
         return failure();
-    for (auto [k, v] : llvm::enumerate(results))
-      if (!(operands[args.getBeginOperandIndex() + k] = current(q, v, op)))
+    }
+    for (auto [k, v] : llvm::enumerate(results)) {
+      operands[args.getBeginOperandIndex() + k] = current(q, v, op);
+      if (!operands[args.getBeginOperandIndex() + k])
         return failure();
+    }
 
     Block &body = op->getRegion(0).front();
     OperationState state(op->getLoc(), op->getName());
     state.addOperands(operands);
     state.addTypes(op->getResultTypes());
     state.addAttributes(allAttributes(op));
-    Block *inner = new Block();
+    auto *inner = new Block();
     state.addRegion()->push_back(inner);
     Operation *yield = body.getTerminator();
     IRMapping innerC = c, innerQ;
@@ -389,7 +393,7 @@ struct LowerAdjointPass : qshape::impl::QShapeLowerAdjointBase<LowerAdjointPass>
         return op->emitOpError() << "yields the same value twice";
       q.map(y, operand);
     }
-    Block *scratch = new Block();
+    auto *scratch = new Block();
     OpBuilder b(op->getContext());
     b.setInsertionPointToStart(scratch);
     Reverser reverser(b, gates, loops);

@@ -151,7 +151,7 @@ private:
     state.addAttributes(allAttributes(op));
     Region *region = state.addRegion();
 
-    Block *inner = new Block();
+    auto *inner = new Block();
     region->push_back(inner);
     IRMapping innerMap = map;
     for (BlockArgument arg : body.getArguments())
@@ -283,7 +283,7 @@ struct LowerCtrlPass : qshape::impl::QShapeLowerCtrlBase<LowerCtrlPass> {
     Block &body = op->getRegion(0).front();
 
     // Build into a detached block; only a complete copy replaces the region.
-    Block *scratch = new Block();
+    auto *scratch = new Block();
     OpBuilder b(op->getContext());
     b.setInsertionPointToStart(scratch);
     IRMapping map;

@@ -15,8 +15,7 @@
 
 using namespace mlir;
 
-namespace qshape {
-namespace fpview {
+namespace qshape::fpview {
 
 //===--- Captures ---------------------------------------------------------===//
 
@@ -39,7 +38,9 @@ bool CanonicalView::definedInside(Idx v, Idx o) const {
     site = d; // a result: inside when its op is strictly inside
   else if (d & kExternalBit)
     return false;
-  else if ((site = blocks[d & ~kArgBit].parentOp) == o)
+  else
+    site = blocks[d & ~kArgBit].parentOp;
+  if (site == o && (d & kArgBit))
     return true; // an argument of one of o's own blocks
   if (site == kNone || site == o)
     return false;
@@ -436,7 +437,7 @@ int64_t CanonicalView::BlockScheduler::wireBehind(Idx v) {
     if (d == kNone || !isGate(d))
       return -1;
     const GateInfo &gi = view.gateInfo(d);
-    auto k = llvm::find(gi.outFor, int32_t(v - view.ops[d].firstResult));
+    const auto *k = llvm::find(gi.outFor, int32_t(v - view.ops[d].firstResult));
     if (k == gi.outFor.end())
       return -1;
     v = view.operand(d, unsigned(k - gi.outFor.begin()));
@@ -599,5 +600,4 @@ void CanonicalView::BlockScheduler::placeOperandsOf(Idx o) {
       placeProducer(c.value);
 }
 
-} // namespace fpview
-} // namespace qshape
+} // namespace qshape::fpview

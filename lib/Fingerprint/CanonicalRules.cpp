@@ -21,8 +21,7 @@
 
 using namespace mlir;
 
-namespace qshape {
-namespace fpview {
+namespace qshape::fpview {
 
 using canonical::mix64;
 
@@ -784,7 +783,7 @@ CanonicalView::RegisterUsers CanonicalView::registerUsers() {
   for (Idx o : accessOps)
     if (state[o].alive && (state[o].kind == QOpKind::Extract || state[o].kind == QOpKind::Insert))
       if (std::optional<VAccess> a = access(o))
-        pairs.push_back({a->reg, o});
+        pairs.emplace_back(a->reg, o);
   llvm::sort(pairs);
   RegisterUsers users;
   users.regs.reserve(pairs.size());
@@ -870,8 +869,8 @@ uint64_t CanonicalView::opKey(Idx o) {
       for (unsigned k = 0; k < blocks[b].numArgs; ++k)
         argKey(blocks[b].firstArg + k, k);
       SmallVector<uint64_t> nested;
-      for (size_t i = 0; i < blocks[b].ops.size(); ++i)
-        nested.push_back(opKey(blocks[b].ops[i]));
+      for (Idx op : blocks[b].ops)
+        nested.push_back(opKey(op));
       llvm::sort(nested);
       for (uint64_t k : nested)
         sink.u64(k);
@@ -891,9 +890,8 @@ uint64_t CanonicalView::opKey(Idx o) {
 void CanonicalView::computeKeys(Idx b) {
   for (unsigned k = 0; k < blocks[b].numArgs; ++k)
     argKey(blocks[b].firstArg + k, k);
-  for (size_t i = 0; i < blocks[b].ops.size(); ++i)
-    opKey(blocks[b].ops[i]);
+  for (Idx op : blocks[b].ops)
+    opKey(op);
 }
 
-} // namespace fpview
-} // namespace qshape
+} // namespace qshape::fpview

@@ -26,10 +26,9 @@
 
 using namespace mlir;
 
-namespace qshape {
-namespace fpview {
+namespace qshape::fpview {
 
-static constexpr size_t kLargeBytes = 64 * 1024;
+static constexpr size_t kLargeBytes = size_t{64} * 1024;
 
 void *allocateLarge(size_t bytes) {
   if (bytes < kLargeBytes)
@@ -49,7 +48,7 @@ void deallocateLarge(void *p, size_t bytes) {
   }
   size_t page = llvm::sys::Process::getPageSizeEstimate();
   llvm::sys::MemoryBlock block(p, (bytes + page - 1) / page * page);
-  llvm::sys::Memory::releaseMappedMemory(block);
+  (void)llvm::sys::Memory::releaseMappedMemory(block); // best effort: at worst a leak
 }
 
 //===----------------------------------------------------------------------===//
@@ -96,10 +95,10 @@ Idx CanonicalView::internHeader(const ByteSink &exact, const ByteSink &shape) {
 Idx CanonicalView::identityOf(Operation *op) {
   // Runs of ops with one identity are common (a gate name repeated, a
   // column of tensor.extract): a few recent identities are tried first.
-  for (unsigned i = 0; i < 4; ++i) {
-    Idx id = lastIdentity[i];
+  for (Idx &slot : lastIdentity) {
+    Idx id = slot;
     if (id != kNone && sameIdentity(op, identityOp[id])) {
-      std::swap(lastIdentity[0], lastIdentity[i]);
+      std::swap(lastIdentity[0], slot);
       return id;
     }
   }
@@ -275,7 +274,7 @@ bool CanonicalView::addOp(Operation *op, Idx parentBlock) {
   for (Value v : op->getOperands()) {
     Idx s = lookupValue(v);
     if (s == kNone)
-      pendingOperands.push_back({Idx(operandValues.size()), v});
+      pendingOperands.emplace_back(Idx(operandValues.size()), v);
     operandValues.push_back(s);
   }
   if (ni.registered && ni.constantLike && r.numOperands == 0 && r.numRegions == 0 &&
@@ -626,9 +625,9 @@ void CanonicalView::compactBlocksUnder(Idx o) {
     RegionRec reg = regions[ops[o].firstRegion + ri];
     for (Idx b = reg.firstBlock; b < reg.firstBlock + reg.numBlocks; ++b) {
       llvm::erase_if(blocks[b].ops, [&](Idx x) { return !state[x].alive || state[x].block != b; });
-      for (size_t i = 0; i < blocks[b].ops.size(); ++i)
-        if (ops[blocks[b].ops[i]].numRegions)
-          compactBlocksUnder(blocks[b].ops[i]);
+      for (Idx op : blocks[b].ops)
+        if (ops[op].numRegions)
+          compactBlocksUnder(op);
     }
   }
 }
@@ -745,8 +744,7 @@ LogicalResult CanonicalView::materialize(CanonicalizeStats &stats, bool sortFloa
   // successor unless it is there already, so only ops that change place
   // move, and the list is never walked (on large blocks each step of a walk
   // is a cache miss; the ops here come from an array and are prefetched).
-  for (Idx b = 0, nb = blocks.size(); b < nb; ++b) {
-    BlockRec &rec = blocks[b];
+  for (BlockRec &rec : blocks) {
     if (state[rec.parentOp].alive)
       canonical::placeInOrder(
           *rec.block, rec.ops.size(), [&](size_t i) { return ops[rec.ops[i]].op; }, nullptr);
@@ -800,5 +798,4 @@ void CanonicalView::blockOrder(BlockOrder &order) {
   visit(0);
 }
 
-} // namespace fpview
-} // namespace qshape
+} // namespace qshape::fpview

@@ -44,8 +44,7 @@
 #include <type_traits>
 #include <vector>
 
-namespace qshape {
-namespace fpview {
+namespace qshape::fpview {
 
 using Idx = uint32_t;
 constexpr Idx kNone = ~Idx(0);
@@ -61,7 +60,7 @@ template <typename T> struct LargeAllocator {
   LargeAllocator() = default;
   template <typename U> LargeAllocator(const LargeAllocator<U> &) {}
   T *allocate(size_t n) { return static_cast<T *>(allocateLarge(n * sizeof(T))); }
-  void deallocate(T *p, size_t n) { deallocateLarge(p, n * sizeof(T)); }
+  void deallocate(T *p, size_t n) { deallocateLarge(static_cast<void *>(p), n * sizeof(T)); }
   template <typename U> bool operator==(const LargeAllocator<U> &) const { return true; }
   template <typename U> bool operator!=(const LargeAllocator<U> &) const { return false; }
 };
@@ -90,6 +89,8 @@ public:
   T &operator[](size_t i) { return *slot(i); }
   const T &operator[](size_t i) const { return *const_cast<SegmentedArray *>(this)->slot(i); }
   size_t size() const { return n; }
+  // The standard container names, as LLVM's containers keep them.
+  // NOLINTNEXTLINE(readability-identifier-naming)
   T &emplace_back() {
     if (n == capacity) {
       size_t len = segments.empty() ? size_t(1) << Log2First : capacity;
@@ -99,7 +100,7 @@ public:
     T *p = slot(n++);
     return *new (p) T();
   }
-  void push_back(const T &v) { emplace_back() = v; }
+  void push_back(const T &v) { emplace_back() = v; } // NOLINT(readability-identifier-naming)
 
 private:
   T *slot(size_t i) {
@@ -303,7 +304,7 @@ private:
   struct Rule;
   static const Rule kRules[];
   static constexpr unsigned kNumRules = 0
-#define CANONICAL_RULE(...) +1
+#define CANONICAL_RULE(...) +1 // NOLINT(bugprone-macro-parentheses): a term of the sum
 #include "CanonicalRules.def"
       ;
   void computeKeys(Idx b);
@@ -445,7 +446,6 @@ private:
   llvm::DenseMap<Idx, llvm::SmallVector<Capture, 4>> captureMemo;
 };
 
-} // namespace fpview
-} // namespace qshape
+} // namespace qshape::fpview
 
 #endif // QSHAPE_LIB_FINGERPRINT_CANONICALVIEW_H

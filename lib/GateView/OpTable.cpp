@@ -29,6 +29,8 @@ namespace {
 #undef V
 #undef QSHAPE_GROUPS
 
+// Constant data (StringRefs and ArrayRefs of constants): nothing here throws.
+// NOLINTNEXTLINE(bugprone-throwing-static-initialization)
 const QuantumOpInfo kTable[] = {
 #define QUANTUM_OP(Id, Mnemonic, Kind, Effect, NumParams, Entry, OperandList, ResultList)          \
   {QOp::Id,                                                                                        \

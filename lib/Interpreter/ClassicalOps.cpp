@@ -459,8 +459,9 @@ static bool compareInt(int64_t pred, int64_t a, int64_t b, unsigned width) {
     return ua > ub;
   case 9:
     return ua >= ub;
+  default: // not a predicate of arith.cmpi
+    return false;
   }
-  return false;
 }
 
 static bool compareFloat(arith::CmpFPredicate pred, double a, double b) {
@@ -506,12 +507,12 @@ static bool compareFloat(arith::CmpFPredicate pred, double a, double b) {
 FailureOr<RtValue> InterpreterImpl::evalScalar(Operation *op, const OpDesc &d,
                                                ArrayRef<RtValue> in) {
   const unsigned w = d.resWidth;
-  auto F = [&](double v) {
+  auto toF = [&](double v) {
     return RtValue::getFloat(d.resIsF32 ? static_cast<double>(static_cast<float>(v)) : v);
   };
-  auto I = [&](int64_t v) { return RtValue::getInt(wrapInt(v, w)); };
-  auto U = [&](uint64_t v) { return RtValue::getInt(wrapInt(static_cast<int64_t>(v), w)); };
-  auto C = [&](std::complex<double> v) { return RtValue::getComplex(v); };
+  auto toI = [&](int64_t v) { return RtValue::getInt(wrapInt(v, w)); };
+  auto toU = [&](uint64_t v) { return RtValue::getInt(wrapInt(static_cast<int64_t>(v), w)); };
+  auto toC = [&](std::complex<double> v) { return RtValue::getComplex(v); };
   auto f = [&](unsigned k) { return in[k].getFloat(); };
   auto i = [&](unsigned k) { return in[k].getInt(); };
   auto u = [&](unsigned k) { return zextInt(in[k].getInt(), w); };
@@ -544,8 +545,8 @@ FailureOr<RtValue> InterpreterImpl::evalScalar(Operation *op, const OpDesc &d,
     if (std::isnan(v) || t < lo || t >= hi)
       return simError(op) << "float " << v << " does not fit the integer type";
     if (!isSigned && t >= std::ldexp(1.0, 63))
-      return U(static_cast<uint64_t>(t));
-    return I(static_cast<int64_t>(t));
+      return toU(static_cast<uint64_t>(t));
+    return toI(static_cast<int64_t>(t));
   };
   // Integer ops of the index dialect are 64-bit; the rest uses the width of
   // the result (arith ops have equal operand and result widths).
@@ -553,66 +554,66 @@ FailureOr<RtValue> InterpreterImpl::evalScalar(Operation *op, const OpDesc &d,
   switch (d.code) {
   // --- arith, float.
   case OpCode::AddF:
-    return F(f(0) + f(1));
+    return toF(f(0) + f(1));
   case OpCode::SubF:
-    return F(f(0) - f(1));
+    return toF(f(0) - f(1));
   case OpCode::MulF:
-    return F(f(0) * f(1));
+    return toF(f(0) * f(1));
   case OpCode::DivF:
-    return F(f(0) / f(1));
+    return toF(f(0) / f(1));
   case OpCode::RemF:
-    return F(std::fmod(f(0), f(1)));
+    return toF(std::fmod(f(0), f(1)));
   case OpCode::NegF:
-    return F(-f(0));
+    return toF(-f(0));
   case OpCode::MaximumF:
   case OpCode::MinimumF: {
     double a = f(0), b = f(1);
     if (std::isnan(a) || std::isnan(b))
-      return F(std::numeric_limits<double>::quiet_NaN());
+      return toF(std::numeric_limits<double>::quiet_NaN());
     bool isMax = d.code == OpCode::MaximumF;
     if (a == b) // +0 vs -0
-      return F(isMax ? (std::signbit(a) ? b : a) : (std::signbit(a) ? a : b));
-    return F(isMax ? std::max(a, b) : std::min(a, b));
+      return toF(isMax ? (std::signbit(a) ? b : a) : (std::signbit(a) ? a : b));
+    return toF(isMax ? std::max(a, b) : std::min(a, b));
   }
   case OpCode::MaxNumF:
-    return F(std::fmax(f(0), f(1)));
+    return toF(std::fmax(f(0), f(1)));
   case OpCode::MinNumF:
-    return F(std::fmin(f(0), f(1)));
+    return toF(std::fmin(f(0), f(1)));
 
   // --- arith/index, integer.
   case OpCode::AddI:
   case OpCode::IdxAdd:
-    return I(addU(i(0), i(1)));
+    return toI(addU(i(0), i(1)));
   case OpCode::SubI:
   case OpCode::IdxSub:
-    return I(subU(i(0), i(1)));
+    return toI(subU(i(0), i(1)));
   case OpCode::MulI:
   case OpCode::IdxMul:
-    return I(mulU(i(0), i(1)));
+    return toI(mulU(i(0), i(1)));
   case OpCode::DivSI:
   case OpCode::IdxDivS:
     if (i(1) == 0)
       return divByZero();
     if (i(0) == minSigned && i(1) == -1)
       return overflow();
-    return I(i(0) / i(1));
+    return toI(i(0) / i(1));
   case OpCode::DivUI:
   case OpCode::IdxDivU:
     if (u(1) == 0)
       return divByZero();
-    return U(u(0) / u(1));
+    return toU(u(0) / u(1));
   case OpCode::RemSI:
   case OpCode::IdxRemS:
     if (i(1) == 0)
       return divByZero();
     if (i(1) == -1)
-      return I(0);
-    return I(i(0) % i(1));
+      return toI(0);
+    return toI(i(0) % i(1));
   case OpCode::RemUI:
   case OpCode::IdxRemU:
     if (u(1) == 0)
       return divByZero();
-    return U(u(0) % u(1));
+    return toU(u(0) % u(1));
   case OpCode::CeilDivSI:
   case OpCode::IdxCeilDivS: {
     int64_t a = i(0), b = i(1);
@@ -623,14 +624,14 @@ FailureOr<RtValue> InterpreterImpl::evalScalar(Operation *op, const OpDesc &d,
     int64_t q = a / b;
     if (a % b != 0 && ((a < 0) == (b < 0)))
       ++q;
-    return I(q);
+    return toI(q);
   }
   case OpCode::CeilDivUI:
   case OpCode::IdxCeilDivU: {
     uint64_t a = u(0), b = u(1);
     if (b == 0)
       return divByZero();
-    return U(a / b + (a % b != 0 ? 1 : 0));
+    return toU(a / b + (a % b != 0 ? 1 : 0));
   }
   case OpCode::FloorDivSI:
   case OpCode::IdxFloorDivS: {
@@ -642,44 +643,44 @@ FailureOr<RtValue> InterpreterImpl::evalScalar(Operation *op, const OpDesc &d,
     int64_t q = a / b;
     if (a % b != 0 && ((a < 0) != (b < 0)))
       --q;
-    return I(q);
+    return toI(q);
   }
   case OpCode::AndI:
   case OpCode::IdxAnd:
-    return I(i(0) & i(1));
+    return toI(i(0) & i(1));
   case OpCode::OrI:
   case OpCode::IdxOr:
-    return I(i(0) | i(1));
+    return toI(i(0) | i(1));
   case OpCode::XOrI:
   case OpCode::IdxXor:
-    return I(i(0) ^ i(1));
+    return toI(i(0) ^ i(1));
   case OpCode::ShLI:
   case OpCode::IdxShl: {
     FailureOr<unsigned> s = shiftAmount(1);
     if (failed(s))
       return failure();
-    return U(u(0) << *s);
+    return toU(u(0) << *s);
   }
   case OpCode::ShRSI:
   case OpCode::IdxShrS: {
     FailureOr<unsigned> s = shiftAmount(1);
     if (failed(s))
       return failure();
-    return I(i(0) >> *s);
+    return toI(i(0) >> *s);
   }
   case OpCode::ShRUI:
   case OpCode::IdxShrU: {
     FailureOr<unsigned> s = shiftAmount(1);
     if (failed(s))
       return failure();
-    return U(u(0) >> *s);
+    return toU(u(0) >> *s);
   }
   case OpCode::MaxSI:
   case OpCode::IdxMaxS:
-    return I(std::max(i(0), i(1)));
+    return toI(std::max(i(0), i(1)));
   case OpCode::MinSI:
   case OpCode::IdxMinS:
-    return I(std::min(i(0), i(1)));
+    return toI(std::min(i(0), i(1)));
   case OpCode::MaxUI:
   case OpCode::IdxMaxU:
     return u(0) >= u(1) ? in[0] : in[1];
@@ -699,29 +700,29 @@ FailureOr<RtValue> InterpreterImpl::evalScalar(Operation *op, const OpDesc &d,
   case OpCode::IdxCastS:
   case OpCode::ExtSI:
   case OpCode::TruncI:
-    return I(i(0));
+    return toI(i(0));
   case OpCode::IndexCastUI:
   case OpCode::IdxCastU:
   case OpCode::ExtUI:
-    return U(zextInt(i(0), d.opWidth));
+    return toU(zextInt(i(0), d.opWidth));
   case OpCode::SIToFP:
-    return F(static_cast<double>(i(0)));
+    return toF(static_cast<double>(i(0)));
   case OpCode::UIToFP:
-    return F(static_cast<double>(zextInt(i(0), d.opWidth)));
+    return toF(static_cast<double>(zextInt(i(0), d.opWidth)));
   case OpCode::FPToSI:
     return fpToInt(f(0), true);
   case OpCode::FPToUI:
     return fpToInt(f(0), false);
   case OpCode::ExtF:
   case OpCode::TruncF:
-    return F(f(0));
+    return toF(f(0));
   case OpCode::Bitcast: {
     // Same bit width on both sides (verified): reinterpret the bits.
     const RtValue &v = in[0];
     uint64_t bits;
     if (v.getKind() == RtValue::Kind::Float) {
       if (d.opWidth == 32) {
-        float x = static_cast<float>(v.getFloat());
+        auto x = static_cast<float>(v.getFloat());
         uint32_t b32;
         std::memcpy(&b32, &x, sizeof b32);
         bits = b32;
@@ -733,73 +734,73 @@ FailureOr<RtValue> InterpreterImpl::evalScalar(Operation *op, const OpDesc &d,
       bits = zextInt(v.getInt(), d.opWidth);
     }
     if (!isa<FloatType>(getElementTypeOrSelf(op->getResult(0).getType())))
-      return U(bits);
+      return toU(bits);
     if (d.resIsF32) {
-      uint32_t b32 = static_cast<uint32_t>(bits);
+      auto b32 = static_cast<uint32_t>(bits);
       float x;
       std::memcpy(&x, &b32, sizeof x);
-      return F(x);
+      return toF(x);
     }
     double x;
     std::memcpy(&x, &bits, sizeof x);
-    return F(x);
+    return toF(x);
   }
 
   // --- math.
   case OpCode::AbsF:
-    return F(std::fabs(f(0)));
+    return toF(std::fabs(f(0)));
   case OpCode::AbsI:
-    return I(i(0) < 0 ? subU(0, i(0)) : i(0));
+    return toI(i(0) < 0 ? subU(0, i(0)) : i(0));
   case OpCode::Acos:
-    return F(std::acos(f(0)));
+    return toF(std::acos(f(0)));
   case OpCode::Acosh:
-    return F(std::acosh(f(0)));
+    return toF(std::acosh(f(0)));
   case OpCode::Asin:
-    return F(std::asin(f(0)));
+    return toF(std::asin(f(0)));
   case OpCode::Asinh:
-    return F(std::asinh(f(0)));
+    return toF(std::asinh(f(0)));
   case OpCode::Atan:
-    return F(std::atan(f(0)));
+    return toF(std::atan(f(0)));
   case OpCode::Atan2:
-    return F(std::atan2(f(0), f(1)));
+    return toF(std::atan2(f(0), f(1)));
   case OpCode::Atanh:
-    return F(std::atanh(f(0)));
+    return toF(std::atanh(f(0)));
   case OpCode::Cbrt:
-    return F(std::cbrt(f(0)));
+    return toF(std::cbrt(f(0)));
   case OpCode::Ceil:
-    return F(std::ceil(f(0)));
+    return toF(std::ceil(f(0)));
   case OpCode::CopySign:
-    return F(std::copysign(f(0), f(1)));
+    return toF(std::copysign(f(0), f(1)));
   case OpCode::Cos:
-    return F(std::cos(f(0)));
+    return toF(std::cos(f(0)));
   case OpCode::Cosh:
-    return F(std::cosh(f(0)));
+    return toF(std::cosh(f(0)));
   case OpCode::Erf:
-    return F(std::erf(f(0)));
+    return toF(std::erf(f(0)));
   case OpCode::Erfc:
-    return F(std::erfc(f(0)));
+    return toF(std::erfc(f(0)));
   case OpCode::Exp:
-    return F(std::exp(f(0)));
+    return toF(std::exp(f(0)));
   case OpCode::Exp2:
-    return F(std::exp2(f(0)));
+    return toF(std::exp2(f(0)));
   case OpCode::ExpM1:
-    return F(std::expm1(f(0)));
+    return toF(std::expm1(f(0)));
   case OpCode::Floor:
-    return F(std::floor(f(0)));
+    return toF(std::floor(f(0)));
   case OpCode::Fma:
-    return F(std::fma(f(0), f(1), f(2)));
+    return toF(std::fma(f(0), f(1), f(2)));
   case OpCode::FPowI:
-    return F(std::pow(f(0), static_cast<double>(i(1))));
+    return toF(std::pow(f(0), static_cast<double>(i(1))));
   case OpCode::IPowI: {
     int64_t base = i(0), e = i(1);
     if (e < 0) {
       if (base == 0)
         return divByZero();
       if (base == 1)
-        return I(1);
+        return toI(1);
       if (base == -1)
-        return I(e % 2 ? -1 : 1);
-      return I(0);
+        return toI(e % 2 ? -1 : 1);
+      return toI(0);
     }
     int64_t r = 1;
     while (e > 0) {
@@ -808,7 +809,7 @@ FailureOr<RtValue> InterpreterImpl::evalScalar(Operation *op, const OpDesc &d,
       base = mulU(base, base);
       e >>= 1;
     }
-    return I(r);
+    return toI(r);
   }
   case OpCode::IsFinite:
     return boolValue(std::isfinite(f(0)));
@@ -817,85 +818,85 @@ FailureOr<RtValue> InterpreterImpl::evalScalar(Operation *op, const OpDesc &d,
   case OpCode::IsNaN:
     return boolValue(std::isnan(f(0)));
   case OpCode::Log:
-    return F(std::log(f(0)));
+    return toF(std::log(f(0)));
   case OpCode::Log10:
-    return F(std::log10(f(0)));
+    return toF(std::log10(f(0)));
   case OpCode::Log1p:
-    return F(std::log1p(f(0)));
+    return toF(std::log1p(f(0)));
   case OpCode::Log2:
-    return F(std::log2(f(0)));
+    return toF(std::log2(f(0)));
   case OpCode::PowF:
-    return F(std::pow(f(0), f(1)));
+    return toF(std::pow(f(0), f(1)));
   case OpCode::Round:
-    return F(std::round(f(0)));
+    return toF(std::round(f(0)));
   case OpCode::RoundEven:
-    return F(std::nearbyint(f(0)));
+    return toF(std::nearbyint(f(0)));
   case OpCode::Rsqrt:
-    return F(1.0 / std::sqrt(f(0)));
+    return toF(1.0 / std::sqrt(f(0)));
   case OpCode::Sin:
-    return F(std::sin(f(0)));
+    return toF(std::sin(f(0)));
   case OpCode::Sinh:
-    return F(std::sinh(f(0)));
+    return toF(std::sinh(f(0)));
   case OpCode::Sqrt:
-    return F(std::sqrt(f(0)));
+    return toF(std::sqrt(f(0)));
   case OpCode::Tan:
-    return F(std::tan(f(0)));
+    return toF(std::tan(f(0)));
   case OpCode::Tanh:
-    return F(std::tanh(f(0)));
+    return toF(std::tanh(f(0)));
   case OpCode::Trunc:
-    return F(std::trunc(f(0)));
+    return toF(std::trunc(f(0)));
   case OpCode::CtPop:
-    return I(__builtin_popcountll(u(0)));
+    return toI(__builtin_popcountll(u(0)));
 
   // --- complex.
   case OpCode::CCreate:
-    return C({f(0), f(1)});
+    return toC({f(0), f(1)});
   case OpCode::CRe:
-    return F(c(0).real());
+    return toF(c(0).real());
   case OpCode::CIm:
-    return F(c(0).imag());
+    return toF(c(0).imag());
   case OpCode::CAdd:
-    return C(c(0) + c(1));
+    return toC(c(0) + c(1));
   case OpCode::CSub:
-    return C(c(0) - c(1));
+    return toC(c(0) - c(1));
   case OpCode::CMul:
-    return C(c(0) * c(1));
+    return toC(c(0) * c(1));
   case OpCode::CDiv:
-    return C(c(0) / c(1));
+    return toC(c(0) / c(1));
   case OpCode::CNeg:
-    return C(-c(0));
+    return toC(-c(0));
   case OpCode::CConj:
-    return C(std::conj(c(0)));
+    return toC(std::conj(c(0)));
   case OpCode::CAbs:
-    return F(std::abs(c(0)));
+    return toF(std::abs(c(0)));
   case OpCode::CAngle:
-    return F(std::arg(c(0)));
+    return toF(std::arg(c(0)));
   case OpCode::CExp:
-    return C(std::exp(c(0)));
+    return toC(std::exp(c(0)));
   case OpCode::CExpM1:
-    return C(std::exp(c(0)) - 1.0);
+    return toC(std::exp(c(0)) - 1.0);
   case OpCode::CLog:
-    return C(std::log(c(0)));
+    return toC(std::log(c(0)));
   case OpCode::CLog1p:
-    return C(std::log(1.0 + c(0)));
+    return toC(std::log(1.0 + c(0)));
   case OpCode::CSqrt:
-    return C(std::sqrt(c(0)));
+    return toC(std::sqrt(c(0)));
   case OpCode::CRsqrt:
-    return C(1.0 / std::sqrt(c(0)));
+    return toC(1.0 / std::sqrt(c(0)));
   case OpCode::CSin:
-    return C(std::sin(c(0)));
+    return toC(std::sin(c(0)));
   case OpCode::CCos:
-    return C(std::cos(c(0)));
+    return toC(std::cos(c(0)));
   case OpCode::CTan:
-    return C(std::tan(c(0)));
+    return toC(std::tan(c(0)));
   case OpCode::CTanh:
-    return C(std::tanh(c(0)));
+    return toC(std::tanh(c(0)));
   case OpCode::CPow:
-    return C(std::pow(c(0), c(1)));
+    return toC(std::pow(c(0), c(1)));
   case OpCode::CSign: {
     std::complex<double> z = c(0);
     double a = std::abs(z);
-    return C(a == 0.0 ? z : z / a);
+    return toC(a == 0.0 ? z : z / a);
   }
   case OpCode::CEq:
     return boolValue(c(0) == c(1));

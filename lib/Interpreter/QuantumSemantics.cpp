@@ -516,9 +516,7 @@ FailureOr<ArrayRef<int>> InterpreterImpl::getMeasuredWires(Operation *op, const 
   return ArrayRef<int>(obs.wires);
 }
 
-static sim::ArrayView<int> viewOf(ArrayRef<int> wires) {
-  return sim::ArrayView<int>(wires.data(), wires.size());
-}
+static sim::ArrayView<int> viewOf(ArrayRef<int> wires) { return {wires.data(), wires.size()}; }
 
 /// Gives `t` the shape of result `index` of `op` (its static dimensions must
 /// match the measured shape, or at least its element count).

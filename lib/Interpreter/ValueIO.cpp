@@ -98,7 +98,7 @@ static std::string collectNested(const llvm::json::Value &v, unsigned depth,
   const llvm::json::Array *arr = v.getAsArray();
   if (!arr)
     return "expected a list at depth " + std::to_string(depth) + ", got " + jsonText(v);
-  int64_t n = static_cast<int64_t>(arr->size());
+  auto n = static_cast<int64_t>(arr->size());
   if (!ShapedType::isDynamic(typeShape[depth]) && typeShape[depth] != n)
     return "dimension " + std::to_string(depth) + " has " + std::to_string(n) +
            " entries, expected " + std::to_string(typeShape[depth]);

@@ -31,8 +31,8 @@ std::string LibraryInfo::toJSON() const {
                                      {"arguments", toArray(e.arguments)},
                                      {"results", toArray(e.results)}});
   // json::Object sorts its keys when printed, which gives the fixed order.
-  json::Object doc{{"format", LibraryInfoFormat},
-                   {"version", static_cast<int64_t>(LibraryInfoVersion)},
+  json::Object doc{{"format", kLibraryInfoFormat},
+                   {"version", static_cast<int64_t>(kLibraryInfoVersion)},
                    {"producer", producer},
                    {"runtime_abi_version", static_cast<int64_t>(runtimeAbiVersion)},
                    {"key", key},
@@ -133,13 +133,13 @@ Expected<LibraryInfo> LibraryInfo::fromJSON(StringRef text) {
     return createStringError("the library info is not a JSON object");
   // Format and version first: a newer document may change everything else.
   std::optional<StringRef> format = doc->getString("format");
-  if (!format || *format != LibraryInfoFormat)
-    return createStringError("the library info's format is not '" + LibraryInfoFormat.str() + "'");
+  if (!format || *format != kLibraryInfoFormat)
+    return createStringError("the library info's format is not '" + kLibraryInfoFormat.str() + "'");
   std::optional<int64_t> version = doc->getInteger("version");
-  if (!version || *version != LibraryInfoVersion)
+  if (!version || *version != kLibraryInfoVersion)
     return createStringError("the library info has version " +
                              (version ? std::to_string(*version) : "?") +
-                             ", this qshape reads version " + std::to_string(LibraryInfoVersion) +
+                             ", this qshape reads version " + std::to_string(kLibraryInfoVersion) +
                              ": compile the library again with this qshape-compile");
 
   LibraryInfo info;
@@ -264,11 +264,11 @@ Expected<LibraryInfo> readLibraryInfoFromBytes(StringRef bytes, StringRef path) 
     return createStringError("'" + path.str() + "' is not a library compiled by qshape-compile (" +
                              why + ")");
   };
-  Expected<std::optional<ElfSection>> place = findLibrarySection(bytes, LibraryInfoSection);
+  Expected<std::optional<ElfSection>> place = findLibrarySection(bytes, kLibraryInfoSection);
   if (!place)
     return notOurs(toString(place.takeError()));
   if (!*place || !(*place)->inFile)
-    return notOurs("it has no " + LibraryInfoSection + " section");
+    return notOurs("it has no " + kLibraryInfoSection + " section");
   // The section holds the document and a terminating NUL.
   StringRef text =
       bytes.substr((*place)->offset, (*place)->size).take_until([](char c) { return c == '\0'; });

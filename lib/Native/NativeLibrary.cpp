@@ -130,7 +130,7 @@ void storeScalar(const Scalar &s, const RtValue &v, char *at) {
   switch (s.kind) {
   case ScalarKind::Float:
     if (s.isF32()) {
-      float f = static_cast<float>(v.getFloat());
+      auto f = static_cast<float>(v.getFloat());
       std::memcpy(at, &f, 4);
     } else {
       double d = v.getFloat();
@@ -140,7 +140,7 @@ void storeScalar(const Scalar &s, const RtValue &v, char *at) {
   case ScalarKind::Int: {
     // RtValue keeps integers sign-extended from their width (i1 true = -1);
     // memory holds the low bits, an i1 as 0 or 1.
-    uint64_t bits = static_cast<uint64_t>(v.getInt());
+    auto bits = static_cast<uint64_t>(v.getInt());
     if (s.width == 1)
       bits = bits & 1;
     std::memcpy(at, &bits, s.bytes); // little-endian: the low bytes
@@ -177,7 +177,7 @@ RtValue loadScalar(const Scalar &s, const char *at) {
     return RtValue::getComplex({parts[0], parts[1]});
   }
   }
-  return RtValue();
+  return {};
 }
 } // namespace
 
@@ -333,7 +333,7 @@ void takeResultBuffers(ArrayRef<Slot> slots, ArrayRef<size_t> offsets, const cha
     if (!slot.isTensor)
       continue;
     void *allocated;
-    std::memcpy(&allocated, results + offset, sizeof(void *));
+    std::memcpy(static_cast<void *>(&allocated), results + offset, sizeof(void *));
     (void)transfer(allocated); // false: not the runtime's, nothing to take
   }
 }
@@ -345,7 +345,7 @@ void freeResultBuffers(ArrayRef<Slot> slots, ArrayRef<size_t> offsets, const cha
     if (!slot.isTensor)
       continue;
     void *allocated;
-    std::memcpy(&allocated, results + offset, sizeof(void *));
+    std::memcpy(static_cast<void *>(&allocated), results + offset, sizeof(void *));
     if (!allocated || reinterpret_cast<uintptr_t>(allocated) == kGlobalBufferMarker ||
         memory.owns(allocated) || !freed.insert(allocated).second)
       continue;
@@ -446,7 +446,7 @@ Expected<SmallVector<RtValue>> NativeLibrary::run(const EntryInfo &entry, mlir::
       char *descriptor = memory.allocate(slot.bytes());
       if (Error e = packTensor(slot, args[k], descriptor, memory, where))
         return std::move(e);
-      std::memcpy(argStruct + offsets[k], &descriptor, sizeof(void *));
+      std::memcpy(argStruct + offsets[k], static_cast<const void *>(&descriptor), sizeof(void *));
     } else {
       if (!args[k].isScalar())
         return createStringError(where + ": expected a scalar value");

@@ -403,7 +403,7 @@ void __catalyst__qis__SetBasisState(MemRefT_int8_1d *bits, uint64_t n, ...) {
   WireList wires;
   QSHAPE_READ_WIRES(s, count, n, "SetBasisState", wires);
   checkOutput(fn, "basis state", bits, wires.size);
-  std::array<int, sim::StateVector::MaxQubits> values{};
+  std::array<int, sim::StateVector::kMaxQubits> values{};
   for (std::size_t i = 0; i < wires.size; ++i)
     values[i] = at(bits, i) != 0 ? 1 : 0;
   guarded(fn, [&] {
@@ -455,7 +455,7 @@ ObsIdType __catalyst__qis__TensorObs(int64_t n, ...) {
   if (n < 1 || n > static_cast<int64_t>(s.device.getNumWires()))
     fail(fn, "a tensor product of " + std::to_string(n) + " observables on a device of " +
                  std::to_string(s.device.getNumWires()) + " wires (it needs 1 to one per wire)");
-  std::array<ObsIdType, sim::StateVector::MaxQubits> ids{};
+  std::array<ObsIdType, sim::StateVector::kMaxQubits> ids{};
   std::va_list args;
   va_start(args, n);
   for (int64_t i = 0; i < n; ++i)

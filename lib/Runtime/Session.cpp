@@ -110,7 +110,7 @@ void Session::applyGate(const char *fn, sim::GateKind kind, sim::ArrayView<doubl
   gate.pauliWord = word;
   gate.matrix = matrix;
   WireList ctrls;
-  std::array<bool, sim::StateVector::MaxQubits> values{};
+  std::array<bool, sim::StateVector::kMaxQubits> values{};
   if (mods) {
     gate.adjoint = mods->adjoint;
     if (mods->num_controlled > device.getNumWires())

@@ -35,7 +35,7 @@ struct QubitArray {
 /// Wires of one call. A call never has more wires than the device (the
 /// count is checked before anything is read), so they fit on the stack.
 struct WireList {
-  std::array<int, sim::StateVector::MaxQubits> wires{};
+  std::array<int, sim::StateVector::kMaxQubits> wires{};
   std::size_t size = 0;
   sim::ArrayView<int> view() const { return {wires.data(), size}; }
 };

@@ -47,7 +47,7 @@ std::uint64_t qshape::sim::getPhysicalMemoryBytes() {
 /// "16 GiB", "1.5 MiB", "512 bytes".
 static std::string formatBytes(std::uint64_t bytes) {
   const char *units[] = {"bytes", "KiB", "MiB", "GiB", "TiB"};
-  double value = static_cast<double>(bytes);
+  auto value = static_cast<double>(bytes);
   unsigned unit = 0;
   while (value >= 1024.0 && unit + 1 < sizeof(units) / sizeof(units[0])) {
     value /= 1024.0;
@@ -86,19 +86,19 @@ void Device::release() {
 }
 
 Expected<unsigned> Device::allocate(std::int64_t n) {
-  if (n < 0 || n > static_cast<std::int64_t>(StateVector::MaxQubits - numWires))
+  if (n < 0 || n > static_cast<std::int64_t>(StateVector::kMaxQubits - numWires))
     return Status::error("allocating " + std::to_string(n) + " qubits (" +
                          std::to_string(numWires) + " already allocated) exceeds the simulator's " +
-                         std::to_string(StateVector::MaxQubits));
+                         std::to_string(StateVector::kMaxQubits));
   const unsigned first = numWires;
   numWires += static_cast<unsigned>(n);
   return first;
 }
 
 Expected<unsigned> Device::allocateQubit() {
-  if (numWires + 1 > StateVector::MaxQubits)
+  if (numWires + 1 > StateVector::kMaxQubits)
     return Status::error("allocating a qubit exceeds the simulator's " +
-                         std::to_string(StateVector::MaxQubits));
+                         std::to_string(StateVector::kMaxQubits));
   return numWires++;
 }
 
@@ -121,10 +121,10 @@ Status Device::checkMemory(unsigned wires, unsigned oldWires) const {
 Expected<StateVector *> Device::getState() {
   if (sv && sv->getNumQubits() == numWires)
     return &*sv;
-  if (numWires > StateVector::MaxQubits)
+  if (numWires > StateVector::kMaxQubits)
     return Status::error("the program allocates " + std::to_string(numWires) +
                          " qubits; the simulator supports at most " +
-                         std::to_string(StateVector::MaxQubits));
+                         std::to_string(StateVector::kMaxQubits));
   const unsigned oldWires = sv ? sv->getNumQubits() : 0;
   if (Status status = checkMemory(numWires, oldWires); status.failed())
     return status;

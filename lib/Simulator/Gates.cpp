@@ -20,8 +20,8 @@ using namespace qshape::sim::detail;
 
 namespace {
 
-constexpr int Any = GateInfo::AnyWires;
-constexpr int AnyOrNone = GateInfo::AnyWiresOrNone;
+constexpr int kAny = GateInfo::kAnyWires;
+constexpr int kAnyOrNone = GateInfo::kAnyWiresOrNone;
 
 /// In GateKind order (checked by the unit tests).
 constexpr GateInfo gateTable[] = {
@@ -57,17 +57,17 @@ constexpr GateInfo gateTable[] = {
     {GateKind::DoubleExcitation, "DoubleExcitation", 4, 1},
     {GateKind::Toffoli, "Toffoli", 3, 0},
     {GateKind::CSWAP, "CSWAP", 3, 0},
-    {GateKind::MultiRZ, "MultiRZ", Any, 1},
-    {GateKind::PCPhase, "PCPhase", Any, 2},
-    {GateKind::GlobalPhase, "GlobalPhase", AnyOrNone, 1},
-    {GateKind::PauliRot, "PauliRot", Any, 1},
-    {GateKind::QubitUnitary, "QubitUnitary", Any, 0},
+    {GateKind::MultiRZ, "MultiRZ", kAny, 1},
+    {GateKind::PCPhase, "PCPhase", kAny, 2},
+    {GateKind::GlobalPhase, "GlobalPhase", kAnyOrNone, 1},
+    {GateKind::PauliRot, "PauliRot", kAny, 1},
+    {GateKind::QubitUnitary, "QubitUnitary", kAny, 0},
 };
 
 Complex expi(double phi) { return {std::cos(phi), std::sin(phi)}; }
 
-constexpr Complex I{0.0, 1.0};
-constexpr double Pi = 3.14159265358979323846;
+constexpr Complex kI{0.0, 1.0};
+constexpr double kPi = 3.14159265358979323846;
 
 /// How to apply one named gate. The first `numGateCtrls` wires of the gate
 /// are controls on |1> (CNOT, CRX, Toffoli, ...), the rest are targets.
@@ -131,7 +131,7 @@ GateOp twoLevel(unsigned subA, unsigned subB, Complex m00, Complex m01, Complex 
 
 GateOp rx(double theta, unsigned ctrls = 0) {
   const double c = std::cos(theta / 2), s = std::sin(theta / 2);
-  return dense1(c, -I * s, -I * s, c, ctrls);
+  return dense1(c, -kI * s, -kI * s, c, ctrls);
 }
 GateOp ry(double theta, unsigned ctrls = 0) {
   const double c = std::cos(theta / 2), s = std::sin(theta / 2);
@@ -156,10 +156,10 @@ GateOp isingXX(double phi) {
   GateOp op;
   op.form = GateOp::Form::Dense;
   op.dim = 4;
-  op.m = {c,      0.0,    0.0,    -I * s, //
-          0.0,    c,      -I * s, 0.0,    //
-          0.0,    -I * s, c,      0.0,    //
-          -I * s, 0.0,    0.0,    c};
+  op.m = {c,       0.0,     0.0,     -kI * s, //
+          0.0,     c,       -kI * s, 0.0,     //
+          0.0,     -kI * s, c,       0.0,     //
+          -kI * s, 0.0,     0.0,     c};
   return op;
 }
 
@@ -169,10 +169,10 @@ GateOp isingYY(double phi) {
   GateOp op;
   op.form = GateOp::Form::Dense;
   op.dim = 4;
-  op.m = {c,     0.0,    0.0,    I * s, //
-          0.0,   c,      -I * s, 0.0,   //
-          0.0,   -I * s, c,      0.0,   //
-          I * s, 0.0,    0.0,    c};
+  op.m = {c,      0.0,     0.0,     kI * s, //
+          0.0,    c,       -kI * s, 0.0,    //
+          0.0,    -kI * s, c,       0.0,    //
+          kI * s, 0.0,     0.0,     c};
   return op;
 }
 
@@ -199,15 +199,15 @@ Expected<GateOp> buildGateOp(GateKind kind, ArrayView<double> p, std::size_t num
   case GateKind::PauliX:
     return pauliX();
   case GateKind::PauliY:
-    return dense1(0.0, -I, I, 0.0);
+    return dense1(0.0, -kI, kI, 0.0);
   case GateKind::PauliZ:
     return diagonal({1.0, -1.0});
   case GateKind::Hadamard:
     return dense1(invSqrt2, invSqrt2, invSqrt2, -invSqrt2);
   case GateKind::S:
-    return diagonal({1.0, I});
+    return diagonal({1.0, kI});
   case GateKind::T:
-    return diagonal({1.0, expi(Pi / 4)});
+    return diagonal({1.0, expi(kPi / 4)});
   case GateKind::SX:
     return dense1(Complex(0.5, 0.5), Complex(0.5, -0.5), Complex(0.5, -0.5), Complex(0.5, 0.5));
   case GateKind::RX:
@@ -223,13 +223,13 @@ Expected<GateOp> buildGateOp(GateKind kind, ArrayView<double> p, std::size_t num
   case GateKind::CNOT:
     return pauliX(1);
   case GateKind::CY:
-    return dense1(0.0, -I, I, 0.0, 1);
+    return dense1(0.0, -kI, kI, 0.0, 1);
   case GateKind::CZ:
     return diagonal({1.0, -1.0}, 1);
   case GateKind::SWAP:
     return swapGate();
   case GateKind::ISWAP:
-    return twoLevel(1, 2, 0.0, I, I, 0.0);
+    return twoLevel(1, 2, 0.0, kI, kI, 0.0);
   case GateKind::PSWAP:
     // SWAP with the phase e^{i phi} on the swapped pair |01>, |10>.
     return twoLevel(1, 2, 0.0, expi(p[0]), expi(p[0]), 0.0);
@@ -251,7 +251,7 @@ Expected<GateOp> buildGateOp(GateKind kind, ArrayView<double> p, std::size_t num
     return diagonal({expi(-p[0] / 2), expi(p[0] / 2), expi(p[0] / 2), expi(-p[0] / 2)});
   case GateKind::IsingXY: {
     const double c = std::cos(p[0] / 2), s = std::sin(p[0] / 2);
-    return twoLevel(1, 2, c, I * s, I * s, c);
+    return twoLevel(1, 2, c, kI * s, kI * s, c);
   }
   case GateKind::SingleExcitation: {
     const double c = std::cos(p[0] / 2), s = std::sin(p[0] / 2);
@@ -423,7 +423,7 @@ Status StateVector::applyGate(GateKind kind, ArrayView<double> params, ArrayView
   if (info.numWires >= 0 && wires.size() != static_cast<std::size_t>(info.numWires))
     return fail("expects " + std::to_string(info.numWires) + " wire(s), got " +
                 std::to_string(wires.size()));
-  if (info.numWires == GateInfo::AnyWires && wires.empty())
+  if (info.numWires == GateInfo::kAnyWires && wires.empty())
     return fail("expects at least one wire");
   for (double p : params)
     if (!std::isfinite(p))

@@ -55,14 +55,14 @@ inline Complex powerOfI(unsigned k) {
 /// position (ascending), OR the fixed values.
 class IndexSpace {
 public:
-  static constexpr unsigned MaxFixed = 64;
+  static constexpr unsigned kMaxFixed = 64;
 
   IndexSpace(unsigned numBits, const unsigned *positions, unsigned numFixed,
              std::uint64_t fixedValues)
       : numFixed(numFixed), values(fixedValues), count(std::uint64_t{1} << (numBits - numFixed)) {
-    assert(numFixed <= numBits && numFixed <= MaxFixed);
+    assert(numFixed <= numBits && numFixed <= kMaxFixed);
     // Insertion sort of the (few) positions, ascending.
-    std::array<unsigned, MaxFixed> sorted{};
+    std::array<unsigned, kMaxFixed> sorted{};
     for (unsigned i = 0; i < numFixed; ++i) {
       unsigned j = i;
       for (; j > 0 && sorted[j - 1] > positions[i]; --j)
@@ -84,7 +84,7 @@ public:
   }
 
 private:
-  std::array<std::uint64_t, MaxFixed> lowMasks{};
+  std::array<std::uint64_t, kMaxFixed> lowMasks{};
   unsigned numFixed;
   std::uint64_t values;
   std::uint64_t count;
@@ -93,19 +93,17 @@ private:
 /// Collects the fixed bits of a gate application: target bits (fixed to 0,
 /// the kernels add offsets) and control bits (fixed to their control value).
 struct FixedBits {
-  std::array<unsigned, IndexSpace::MaxFixed> positions{};
+  std::array<unsigned, IndexSpace::kMaxFixed> positions{};
   unsigned count = 0;
   std::uint64_t values = 0;
 
   void add(unsigned position, bool value) {
-    assert(count < IndexSpace::MaxFixed);
+    assert(count < IndexSpace::kMaxFixed);
     positions[count++] = position;
     if (value)
       values |= std::uint64_t{1} << position;
   }
-  IndexSpace space(unsigned numBits) const {
-    return IndexSpace(numBits, positions.data(), count, values);
-  }
+  IndexSpace space(unsigned numBits) const { return {numBits, positions.data(), count, values}; }
 };
 
 /// The bit of wire `wire` in an n-qubit register (wire 0 is the MSB).

@@ -20,7 +20,7 @@ using namespace qshape::sim::detail;
 
 namespace {
 
-constexpr double Pi = 3.14159265358979323846;
+constexpr double kPi = 3.14159265358979323846;
 
 /// A named single-wire observable in a (possibly nested) tensor product.
 struct NamedFactor {
@@ -152,7 +152,7 @@ void diagonalize(StateVector &sv, const NamedFactor &factor) {
       status = sv.applyGate(GateKind::Hadamard, {}, {factor.wire});
     break;
   case NamedObservable::Hadamard:
-    status = sv.applyGate(GateKind::RY, {-Pi / 4}, {factor.wire});
+    status = sv.applyGate(GateKind::RY, {-kPi / 4}, {factor.wire});
     break;
   }
   assert(status.succeeded() && "observable was verified");
@@ -176,7 +176,7 @@ Expected<std::vector<double>> StateVector::probs(ArrayView<int> wires) const {
   }
   if (Status status = checkWires(wires, {}, {}); status.failed())
     return Status::error("probs: " + status.message());
-  const unsigned k = static_cast<unsigned>(wires.size());
+  const auto k = static_cast<unsigned>(wires.size());
   std::array<unsigned, 64> bits{};
   for (unsigned t = 0; t < k; ++t)
     bits[t] = wireToBit(numQubits, wires[t]);

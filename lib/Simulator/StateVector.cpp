@@ -20,14 +20,14 @@ using namespace qshape::sim::detail;
 
 StateVector::StateVector(unsigned numQubits, std::uint64_t seed)
     : numQubits(numQubits), amps(std::uint64_t{1} << numQubits), rng(seed) {
-  assert(numQubits <= MaxQubits && "too many qubits; use create()");
+  assert(numQubits <= kMaxQubits && "too many qubits; use create()");
   amps[0] = 1.0;
 }
 
 Expected<StateVector> StateVector::create(unsigned numQubits, std::uint64_t seed) {
-  if (numQubits > MaxQubits)
+  if (numQubits > kMaxQubits)
     return Status::error("cannot simulate " + std::to_string(numQubits) + " qubits (at most " +
-                         std::to_string(MaxQubits) + ")");
+                         std::to_string(kMaxQubits) + ")");
   return StateVector(numQubits, seed);
 }
 
@@ -77,9 +77,9 @@ void StateVector::reset() {
 Status StateVector::addQubits(unsigned extra) {
   if (extra == 0)
     return Status::success();
-  if (extra > MaxQubits - numQubits)
+  if (extra > kMaxQubits - numQubits)
     return Status::error("cannot simulate " + std::to_string(numQubits + std::uint64_t{extra}) +
-                         " qubits (at most " + std::to_string(MaxQubits) + ")");
+                         " qubits (at most " + std::to_string(kMaxQubits) + ")");
   const std::uint64_t oldDim = amps.size();
   try {
     amps.resize(oldDim << extra);
@@ -133,7 +133,7 @@ Status StateVector::setState(ArrayView<Complex> state, ArrayView<int> wires) {
   std::array<unsigned, 64> bits{};
   for (std::size_t t = 0; t < wires.size(); ++t)
     bits[t] = wireToBit(numQubits, wires[t]);
-  const unsigned k = static_cast<unsigned>(wires.size());
+  const auto k = static_cast<unsigned>(wires.size());
   std::fill(amps.begin(), amps.end(), Complex{0.0, 0.0});
   for (std::uint64_t j = 0; j < dim; ++j)
     amps[subIndexOffset(j, bits.data(), k)] = state[j];
@@ -150,7 +150,7 @@ Status StateVector::applyMatrix(ArrayView<Complex> matrix, ArrayView<int> wires,
     return Status::error("QubitUnitary expects at least one wire");
   if (Status status = checkWires(wires, ctrlWires, ctrlValues); status.failed())
     return Status::error("QubitUnitary has bad wires: " + status.message());
-  const unsigned k = static_cast<unsigned>(wires.size());
+  const auto k = static_cast<unsigned>(wires.size());
   const std::uint64_t dim = std::uint64_t{1} << k;
   if (matrix.size() != dim * dim)
     return Status::error("QubitUnitary on " + std::to_string(k) + " wire(s) expects a " +
@@ -176,14 +176,14 @@ Status StateVector::applyMatrix(ArrayView<Complex> matrix, ArrayView<int> wires,
   }
 
   // Small blocks on the stack; larger unitaries allocate once per call.
-  constexpr std::uint64_t StackDim = 64;
-  std::array<std::uint64_t, StackDim> offsetBuf{};
-  std::array<Complex, StackDim> scratchBuf{};
+  constexpr std::uint64_t kStackDim = 64;
+  std::array<std::uint64_t, kStackDim> offsetBuf{};
+  std::array<Complex, kStackDim> scratchBuf{};
   std::vector<std::uint64_t> offsetVec;
   std::vector<Complex> scratchVec;
   std::uint64_t *offsets = offsetBuf.data();
   Complex *scratch = scratchBuf.data();
-  if (dim > StackDim) {
+  if (dim > kStackDim) {
     offsetVec.resize(dim);
     scratchVec.resize(dim);
     offsets = offsetVec.data();

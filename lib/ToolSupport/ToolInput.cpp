@@ -86,7 +86,7 @@ std::optional<OversizedResultNumber> qshape::findOversizedResultNumber(llvm::Str
       --name;
     if (name == hash || name == begin || name[-1] != '%')
       continue;
-    size_t offset = size_t(name - 1 - begin);
+    auto offset = size_t(name - 1 - begin);
     if (quoted.contains(offset))
       continue;
     return OversizedResultNumber{offset, size_t(p - begin) - offset, number};
@@ -98,7 +98,7 @@ std::optional<size_t> qshape::findExcessiveNesting(llvm::StringRef text, unsigne
   // One pass at about a byte a cycle: most bytes are none of these.
   enum Kind : uint8_t { Other, Quote, Open, Close, Angle, Closing };
   static const auto kinds = [] {
-    std::array<uint8_t, 256> k{};
+    std::array<Kind, 256> k{};
     k['"'] = k['/'] = Quote;
     k['('] = k['['] = k['{'] = Open;
     k[')'] = k[']'] = k['}'] = Close;

@@ -77,7 +77,7 @@ FailureOr<LiftedParameters> qshape::liftParameters(ModuleOp module, bool abstrac
         if (!def || !isLiftable(def) || slotOf.count(def) ||
             def->getParentWithTrait<OpTrait::IsIsolatedFromAbove>() != func.getOperation())
           continue;
-        int64_t slot = int64_t(lifted.values.size());
+        auto slot = int64_t(lifted.values.size());
         slotOf[def] = slot;
         auto constant = cast<arith::ConstantOp>(def);
         appendValues(constant, lifted.values);
@@ -109,7 +109,7 @@ FailureOr<LiftedParameters> qshape::liftParameters(ModuleOp module, bool abstrac
   ctx->loadDialect<arith::ArithDialect, bufferization::BufferizationDialect, memref::MemRefDialect,
                    tensor::TensorDialect>();
   OpBuilder b(ctx);
-  int64_t size = int64_t(lifted.values.size());
+  auto size = int64_t(lifted.values.size());
   auto tableType = MemRefType::get({size}, b.getF64Type());
   auto tensorType = RankedTensorType::get({size}, b.getF64Type());
   DenseElementsAttr init =

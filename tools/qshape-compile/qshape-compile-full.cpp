@@ -83,7 +83,7 @@ static cl::opt<unsigned>
              cl::desc("LLVM optimisation and code generation level, 0-3. Default 0, as Catalyst: "
                       "its driver runs no LLVM IR optimisation pipeline (except for Enzyme) and "
                       "generates code at CodeGenOptLevel::None"),
-             cl::init(DefaultOptLevel), cl::cat(category));
+             cl::init(kDefaultOptLevel), cl::cat(category));
 static cl::opt<bool> noRoll("no-roll",
                             cl::desc("Compile the program as written: no qshape-canonicalize "
                                      "and qshape-roll-loops before lowering"),

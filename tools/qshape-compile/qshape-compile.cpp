@@ -328,7 +328,7 @@ std::optional<int> tryHit(const Arguments &a, Session &session, const std::strin
 } // namespace
 
 int main(int argc, char **argv) {
-  unsetenv(IndexMissHandoff::EnvironmentVariable);
+  unsetenv(IndexMissHandoff::kEnvironmentVariable);
   unsetenv(cache::kRemoteFailureVariable); // only ever from the front end
   std::string compiler = compilerPath(argv[0]);
   // The cache's warnings wait: on a hand-over the compiler meets the same

@@ -173,13 +173,13 @@ TEST(IndexMissHandoffTest, RoundTripsThroughTheEnvironmentOnce) {
     EXPECT_EQ(in->key, "blake3:00ff");
     EXPECT_EQ(in->lock, lock);
     EXPECT_EQ(in->lockDescriptor, fd);
-    EXPECT_EQ(getenv(IndexMissHandoff::EnvironmentVariable), nullptr) << "taken, not inherited";
+    EXPECT_EQ(getenv(IndexMissHandoff::kEnvironmentVariable), nullptr) << "taken, not inherited";
   }
   // Anything else is no hand-over at all (the compiler looks up itself).
   for (const char *bad : {"", " lock=3", "blake3:00ff lock=", "blake3:00ff lock=-2",
                           "blake3:00ff lock=x", "blake3:00ff extra"}) {
-    setenv(IndexMissHandoff::EnvironmentVariable, bad, 1);
+    setenv(IndexMissHandoff::kEnvironmentVariable, bad, 1);
     EXPECT_FALSE(IndexMissHandoff::takeFromEnvironment()) << bad;
-    EXPECT_EQ(getenv(IndexMissHandoff::EnvironmentVariable), nullptr);
+    EXPECT_EQ(getenv(IndexMissHandoff::kEnvironmentVariable), nullptr);
   }
 }

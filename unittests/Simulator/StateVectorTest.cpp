@@ -141,7 +141,7 @@ TEST(SimulatorStateVector, StartsInZeroState) {
   EXPECT_EQ(sv.getDimension(), 8u);
   EXPECT_EQ(sv.getAmplitude(0), Complex(1.0, 0.0));
   EXPECT_NEAR(sv.getNormSquared(), 1.0, Tol);
-  EXPECT_TRUE(StateVector::create(StateVector::MaxQubits + 1).failed());
+  EXPECT_TRUE(StateVector::create(StateVector::kMaxQubits + 1).failed());
   EXPECT_TRUE(StateVector::create(2).succeeded());
 }
 

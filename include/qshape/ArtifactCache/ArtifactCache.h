@@ -110,7 +110,7 @@ cache::KeyBuilder sourceKeyBuilder(llvm::StringRef inputBytes, const CompileOpti
 /// lock, held across exec()) or `<key> lock=none` (the front end waited
 /// its --cache-lock-wait out: the compiler does not wait again).
 struct IndexMissHandoff {
-  static constexpr const char *EnvironmentVariable = "QSHAPE_COMPILE_INDEX_MISS";
+  static constexpr const char *kEnvironmentVariable = "QSHAPE_COMPILE_INDEX_MISS";
   enum class Lock { NotTried, Held, None };
 
   std::string key;

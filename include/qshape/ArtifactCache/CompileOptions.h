@@ -54,7 +54,7 @@ llvm::Expected<std::vector<std::string>> getOutputPaths(llvm::ArrayRef<std::stri
 /// optimisation pipeline unless a module needs Enzyme, and generates code
 /// with CodeGenOptLevel::None; --opt-level=0 does the same (the O0 pipeline,
 /// which only runs always-inline, and CodeGenOptLevel::None).
-constexpr unsigned DefaultOptLevel = 0;
+constexpr unsigned kDefaultOptLevel = 0;
 
 /// Whose host loads the library (--abi).
 enum class ABI {
@@ -71,7 +71,7 @@ std::optional<ABI> parseABI(llvm::StringRef name);
 
 struct CompileOptions {
   /// LLVM optimisation and code generation level, 0..3.
-  unsigned optLevel = DefaultOptLevel;
+  unsigned optLevel = kDefaultOptLevel;
   /// qshape-roll-loops (with qshape-canonicalize) in the pipeline.
   bool roll = true;
   EmitKind emit = EmitKind::SharedLibrary;

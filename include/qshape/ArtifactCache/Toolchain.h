@@ -78,7 +78,7 @@ struct Linker {
 
 /// What --linker names for lld's library in this process (the default when
 /// qshape was built with it), over $QSHAPE_LINKER.
-inline constexpr llvm::StringLiteral InProcessLinkerName = "in-process";
+inline constexpr llvm::StringLiteral kInProcessLinkerName = "in-process";
 
 /// True when qshape-compile was built with lld's library (liblld-22-dev).
 bool hasInProcessLinker();

@@ -97,7 +97,7 @@ struct CompileFacts {
   std::string fingerprint;
   /// The MLIR pipeline as text, expanded with every pass option.
   std::string pipeline;
-  unsigned optLevel = DefaultOptLevel;
+  unsigned optLevel = kDefaultOptLevel;
   bool roll = true;
   EmitKind emit = EmitKind::SharedLibrary;
   TargetInfo target;

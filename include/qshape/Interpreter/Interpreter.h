@@ -42,7 +42,7 @@ namespace qshape::interp {
 struct InterpreterOptions {
   /// Seed of the simulator's random number generator (mid-circuit
   /// measurements, samples, counts, shot-based estimates).
-  uint64_t seed = sim::StateVector::DefaultSeed;
+  uint64_t seed = sim::StateVector::kDefaultSeed;
   /// Shots, overriding those of `quantum.device`. 0 = analytic.
   std::optional<uint64_t> shots;
   /// Deepest func.call nesting before giving up (runaway recursion).

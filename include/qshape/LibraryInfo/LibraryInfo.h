@@ -1,7 +1,7 @@
 //===- LibraryInfo.h - what a qshape-compiled library says about itself -*- C++ -*-===//
 //
 // qshape-compile embeds one JSON document in every shared library it links,
-// in an ELF section of its own (LibraryInfoSection). It says that the file
+// in an ELF section of its own (kLibraryInfoSection). It says that the file
 // is a qshape library, which runtime ABI it calls, how it was compiled, and
 // for each entry point its symbol and its argument and result types at the
 // tensor level (MLIR type text), which the library's own symbols cannot
@@ -37,12 +37,12 @@ constexpr llvm::StringLiteral kParameterTableSection = ".qshape.params";
 namespace qshape::native {
 
 /// The ELF section that holds the document (allocated, read-only).
-inline constexpr llvm::StringLiteral LibraryInfoSection = ".qshape.info";
+inline constexpr llvm::StringLiteral kLibraryInfoSection = ".qshape.info";
 /// Its "format" field.
-inline constexpr llvm::StringLiteral LibraryInfoFormat = "qshape-library";
+inline constexpr llvm::StringLiteral kLibraryInfoFormat = "qshape-library";
 /// Its "version" field: bumped whenever a field changes meaning, so a loader
 /// never misreads a library written by another qshape.
-constexpr unsigned LibraryInfoVersion = 1;
+constexpr unsigned kLibraryInfoVersion = 1;
 
 /// One function a host can call.
 struct EntryInfo {
@@ -109,7 +109,7 @@ llvm::Expected<std::optional<ElfSection>> findLibrarySection(llvm::StringRef byt
                                                              llvm::StringRef name);
 
 /// Reads the document of the shared library at `path` without loading it.
-/// A file that is not ELF, or has no LibraryInfoSection, is an error that
+/// A file that is not ELF, or has no kLibraryInfoSection, is an error that
 /// says it is not a qshape-compiled library.
 llvm::Expected<LibraryInfo> readLibraryInfo(llvm::StringRef path);
 /// The same, of a library's bytes in memory (a cache entry's payload);

@@ -18,6 +18,10 @@
 #ifndef QSHAPE_RUNTIME_RUNTIMEABI_H
 #define QSHAPE_RUNTIME_RUNTIMEABI_H
 
+/* A C header: its names are Catalyst's ABI (and C's style), so the C++
+ * naming and modernize checks do not apply.
+ * NOLINTBEGIN(readability-identifier-naming, modernize-use-using, modernize-macro-to-enum) */
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -142,5 +146,7 @@ typedef struct Modifiers {
 #ifdef __cplusplus
 } /* extern "C" */
 #endif
+
+/* NOLINTEND(readability-identifier-naming, modernize-use-using, modernize-macro-to-enum) */
 
 #endif /* QSHAPE_RUNTIME_RUNTIMEABI_H */

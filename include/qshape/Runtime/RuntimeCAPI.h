@@ -54,6 +54,10 @@
 #ifndef QSHAPE_RUNTIME_RUNTIMECAPI_H
 #define QSHAPE_RUNTIME_RUNTIMECAPI_H
 
+/* A C header: its names are Catalyst's ABI (and C's style), so the C++
+ * naming and modernize checks do not apply.
+ * NOLINTBEGIN(readability-identifier-naming, modernize-use-using, modernize-macro-to-enum) */
+
 #include "qshape/Runtime/RuntimeABI.h"
 
 #if defined(__GNUC__)
@@ -307,5 +311,7 @@ QSHAPE_RUNTIME_EXPORT void __catalyst__qis__Counts(PairT_MemRefT_double_int64_1d
 #ifdef __cplusplus
 } /* extern "C" */
 #endif
+
+/* NOLINTEND(readability-identifier-naming, modernize-use-using, modernize-macro-to-enum) */
 
 #endif /* QSHAPE_RUNTIME_RUNTIMECAPI_H */

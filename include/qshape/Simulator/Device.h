@@ -47,7 +47,7 @@ namespace qshape::sim {
 
 struct DeviceOptions {
   /// Seed of the first state of the session (see mixSeed for the others).
-  std::uint64_t seed = StateVector::DefaultSeed;
+  std::uint64_t seed = StateVector::kDefaultSeed;
   /// Shots overriding the device's (initDevice); 0 forces analytic results.
   std::optional<std::uint64_t> shots;
   /// Largest amount of memory the state may take, in bytes (a growing state

@@ -69,9 +69,9 @@ struct GateInfo {
 
   /// Any number of wires, at least one (MultiRZ, PCPhase, PauliRot,
   /// QubitUnitary).
-  static constexpr int AnyWires = -1;
+  static constexpr int kAnyWires = -1;
   /// Any number of wires, including none (GlobalPhase).
-  static constexpr int AnyWiresOrNone = -2;
+  static constexpr int kAnyWiresOrNone = -2;
 };
 
 /// The gate called `name` (PennyLane spelling), if there is one.

@@ -49,15 +49,15 @@ using Complex = std::complex<double>;
 class StateVector {
 public:
   /// Largest register supported (2^30 amplitudes = 16 GiB; ~26 is practical).
-  static constexpr unsigned MaxQubits = 30;
+  static constexpr unsigned kMaxQubits = 30;
   /// Seed used when none is given; the simulator is always deterministic.
-  static constexpr std::uint64_t DefaultSeed = 0x9e3779b97f4a7c15ULL;
+  static constexpr std::uint64_t kDefaultSeed = 0x9e3779b97f4a7c15ULL;
 
-  /// |0...0> on `numQubits` wires. Requires numQubits <= MaxQubits; use
+  /// |0...0> on `numQubits` wires. Requires numQubits <= kMaxQubits; use
   /// create() to have that checked.
-  explicit StateVector(unsigned numQubits, std::uint64_t seed = DefaultSeed);
+  explicit StateVector(unsigned numQubits, std::uint64_t seed = kDefaultSeed);
   /// Checked constructor.
-  static Expected<StateVector> create(unsigned numQubits, std::uint64_t seed = DefaultSeed);
+  static Expected<StateVector> create(unsigned numQubits, std::uint64_t seed = kDefaultSeed);
 
   unsigned getNumQubits() const { return numQubits; }
   /// 2^numQubits.
@@ -81,7 +81,7 @@ public:
 
   /// Appends `extra` wires in |0> as the least significant bits: every wire
   /// keeps its index and amplitude i moves to i << extra (the seed is left
-  /// as is). Fails, leaving the state untouched, past MaxQubits or when the
+  /// as is). Fails, leaving the state untouched, past kMaxQubits or when the
   /// memory cannot be allocated.
   Status addQubits(unsigned extra);
 

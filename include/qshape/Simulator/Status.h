@@ -21,7 +21,7 @@ namespace qshape::sim {
 /// Success, or failure with a message.
 class [[nodiscard]] Status {
 public:
-  static Status success() { return Status(); }
+  static Status success() { return {}; }
   static Status error(std::string message) {
     Status status;
     status.isFailure = true;

@@ -289,7 +289,7 @@ public:
     Value n = LLVM::ConstantOp::create(rewriter, loc, i64, count);
     auto slot = LLVM::AllocaOp::create(rewriter, loc, ptr, type, n);
     slot->setAttr(kScratchAttr, rewriter.getUnitAttr());
-    return slot;
+    return slot.getResult();
   }
 
   /// A pointer to a stack copy of `value` (memref descriptors are passed to
@@ -318,7 +318,7 @@ public:
         continue;
       ++used;
       if (g.getValueAttr() == value)
-        return LLVM::AddressOfOp::create(rewriter, loc, g);
+        return LLVM::AddressOfOp::create(rewriter, loc, g).getResult();
     }
     std::string name;
     do
@@ -332,7 +332,7 @@ public:
                                  LLVM::LLVMArrayType::get(rewriter.getI8Type(), data.size()),
                                  /*isConstant=*/true, LLVM::Linkage::Internal, name, value);
     }
-    return LLVM::AddressOfOp::create(rewriter, loc, g);
+    return LLVM::AddressOfOp::create(rewriter, loc, g).getResult();
   }
 
   /// `const Modifiers*`: null without adjoint and controls, else a stack

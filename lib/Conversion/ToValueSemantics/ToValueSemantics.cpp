@@ -244,7 +244,7 @@ LogicalResult Converter::convertQubitOp(Operation *op, Frame &f) {
       return failure();
     if (r->root ? !f.roots.count(r->root) : !f.regs.count(r->reg))
       return notHeld(op, r->root ? r->root : r->reg);
-    refs.push_back(*r);
+    refs.push_back(r);
   }
   // A dynamic index may name any wire: its register is made whole first.
   for (auto &r : refs)
@@ -465,7 +465,8 @@ LogicalResult Converter::convertIf(scf::IfOp op, Frame &f) {
   SmallVector<Type> types(op.getResultTypes());
   for (Value v : state)
     types.push_back(v.getType());
-  auto branch = scf::IfOp::create(b, op.getLoc(), types, op.getCondition(), /*withElse=*/false);
+  auto branch = scf::IfOp::create(b, op.getLoc(), types, op.getCondition(),
+                                  /*withElseRegion=*/false);
   branch.getThenRegion().takeBody(op.getThenRegion());
   if (!op.getElseRegion().empty()) {
     branch.getElseRegion().takeBody(op.getElseRegion());
@@ -537,7 +538,7 @@ LogicalResult Converter::convertRegionOp(Operation *op, Frame &f) {
                     b.getDenseI32ArrayAttr({int32_t(ctrls.size()), int32_t(state.size())}));
   }
   Region *region = st.addRegion();
-  Block *body = new Block();
+  auto *body = new Block();
   region->push_back(body);
   for (Value v : state)
     body->addArgument(v.getType(), loc);

@@ -349,7 +349,7 @@ void LoopBuilder::writeBackAndYield(OpBuilder &bb, Location loc) {
   // The register the externalized qubits are read from after the loop.
   if (!plan.externalized.empty()) {
     if (chain)
-      finalReg = *chain;
+      finalReg = chain;
     else
       for (auto [j, res] : plan.liveOut)
         if (classify(at(k - 1, j)) == QOpKind::Insert)
@@ -416,7 +416,7 @@ void LoopBuilder::commit() {
   // (their neighbours in the list are the ops just visited); then they are
   // freed in address order, which the allocator handles faster (freeing in
   // list order made the phase 0.52 s instead of 0.42-0.45 s on W3 10^6).
-  ArrayRef<Operation *> run = ops.slice(plan.start, k * p);
+  ArrayRef<Operation *> run = ops.slice(plan.start, size_t(k) * p);
   std::vector<Operation *> dead;
   dead.reserve(2 * run.size());
   SmallVector<Operation *, 4> constants;

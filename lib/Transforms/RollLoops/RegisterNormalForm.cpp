@@ -317,7 +317,7 @@ bool linearizeReads(Block &block) {
   for (auto &s : succ)
     for (unsigned j : s)
       ++indegree[j];
-  std::priority_queue<unsigned, std::vector<unsigned>, std::greater<unsigned>> ready;
+  std::priority_queue<unsigned, std::vector<unsigned>, std::greater<>> ready;
   for (unsigned i = 0; i < n; ++i)
     if (!indegree[i])
       ready.push(i);

@@ -158,7 +158,7 @@ public:
     levels = 1 + llvm::Log2_32(std::max(blocks, 1));
     table.assign(size_t(levels) * blocks, 0);
     for (int32_t b = 0; b < blocks; ++b) {
-      int32_t m = lcp[b * kBlock];
+      int32_t m = lcp[size_t(b) * kBlock];
       for (int32_t x = b * kBlock; x < std::min(n + 1, (b + 1) * kBlock); ++x)
         m = std::min(m, lcp[x]);
       table[b] = m;
@@ -200,8 +200,8 @@ private:
     if (bl + 1 <= br - 1) {
       int32_t lo = bl + 1, hi = br - 1;
       int32_t lev = llvm::Log2_32(hi - lo + 1);
-      m = std::min(m, std::min(table[size_t(lev) * blocks + lo],
-                               table[size_t(lev) * blocks + hi - (1 << lev) + 1]));
+      m = std::min(
+          {m, table[size_t(lev) * blocks + lo], table[size_t(lev) * blocks + hi - (1 << lev) + 1]});
     }
     return m;
   }

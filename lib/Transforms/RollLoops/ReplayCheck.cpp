@@ -217,7 +217,7 @@ Value ReplayChecker::reduce(Value reg, int64_t w) {
       return reg;
     reg = a->reg;
   }
-  return Value(); // too long: matches nothing
+  return {}; // too long: matches nothing
 }
 
 bool ReplayChecker::sameRead(Operation *ld, unsigned c, Value ov) {

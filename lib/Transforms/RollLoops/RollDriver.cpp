@@ -223,7 +223,8 @@ bool BlockRoller::tryRunAt(RunAnalyzer &analyzer, unsigned s, unsigned p, unsign
     // one less, then the fewest, then bisect.
     if (k == opts.minTripCount)
       return false;
-    if ((v = analyzer.classify(s, p, k - 1, plan)))
+    v = analyzer.classify(s, p, k - 1, plan);
+    if (v)
       break;
     if (!v.late) {
       k = std::min(k - 1, v.copiesOk);
@@ -292,8 +293,10 @@ std::vector<RunPlan> BlockRoller::chooseRuns(const BlockScan &scan, RunAnalyzer 
       for (unsigned rot = 0; rot < std::min(p, kMaxPhases) && s + p * opts.minTripCount <= limit &&
                              analyzer.work < budget;
            ++rot, ++s)
-        if ((found = tryRunAt(analyzer, s, p, limit, budget, plan)))
+        if (tryRunAt(analyzer, s, p, limit, budget, plan)) {
+          found = true;
           break;
+        }
       if (!found) {
         if (limit == end)
           break;

@@ -685,7 +685,7 @@ std::optional<int64_t> RunAnalyzer::wireInsertedInCopy(unsigned c, unsigned j, O
       continue;
     std::optional<unsigned> upos = positionOf(u, posOf(c, j));
     if (upos && *upos >= posOf(c, 0) && *upos < posOf(c + 1, 0))
-      return *ins->staticIdx;
+      return ins->staticIdx;
   }
   return std::nullopt;
 }

@@ -102,7 +102,7 @@ void prefetchAhead(ArrayRef<Operation *> ops, size_t i, int step) {
     int64_t j = int64_t(i) + k * step;
     return j >= 0 && j < int64_t(ops.size()) ? ops[j] : nullptr;
   };
-  if (Operation *far = at(2 * kAhead))
+  if (Operation *far = at(2 * int64_t(kAhead)))
     __builtin_prefetch(far);
   if (Operation *near = at(kAhead))
     for (OpOperand &operand : near->getOpOperands())

@@ -127,7 +127,7 @@ LogicalResult PauliRotOp::verify() {
   for (Attribute letter : word) {
     StringRef s = cast<StringAttr>(letter).getValue();
     if (s != "X" && s != "Y" && s != "Z" && s != "I")
-      return emitOpError("Only \"X\", \"Y\", \"Z\", and \"I\" are valid Pauli words.");
+      return emitOpError(R"(Only "X", "Y", "Z", and "I" are valid Pauli words.)");
   }
   return success();
 }
@@ -243,7 +243,7 @@ void OperatorOp::print(OpAsmPrinter &p) {
 ParseResult OperatorOp::parse(OpAsmParser &parser, OperationState &result) {
   using qshape::quantum::parsePositionMap;
   Builder &b = parser.getBuilder();
-  Properties &props = result.getOrAddProperties<Properties>();
+  auto &props = result.getOrAddProperties<Properties>();
 
   std::string name;
   if (parser.parseString(&name))

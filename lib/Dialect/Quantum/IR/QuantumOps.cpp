@@ -153,9 +153,11 @@ LogicalResult verifyInQNodeFunction(Operation *op) {
   if (!module)
     return success();
   ModuleOp firstNested;
-  for (Operation &child : module.getBody()->getOperations())
-    if ((firstNested = dyn_cast<ModuleOp>(&child)))
+  for (Operation &child : module.getBody()->getOperations()) {
+    firstNested = dyn_cast<ModuleOp>(&child);
+    if (firstNested)
       break;
+  }
   if (!firstNested || !firstNested->hasAttr("transform.with_named_sequence"))
     return success();
   Operation *func = op->getParentOp();
@@ -304,7 +306,7 @@ LogicalResult PauliRotOp::verify() {
   for (Attribute letter : word) {
     StringRef s = cast<StringAttr>(letter).getValue();
     if (s != "X" && s != "Y" && s != "Z" && s != "I")
-      return emitOpError("Only \"X\", \"Y\", \"Z\", and \"I\" are valid Pauli words.");
+      return emitOpError(R"(Only "X", "Y", "Z", and "I" are valid Pauli words.)");
   }
   return success();
 }
@@ -436,7 +438,7 @@ void OperatorOp::print(OpAsmPrinter &p) {
 ParseResult OperatorOp::parse(OpAsmParser &parser, OperationState &result) {
   Builder &b = parser.getBuilder();
   MLIRContext *ctx = parser.getContext();
-  Properties &props = result.getOrAddProperties<Properties>();
+  auto &props = result.getOrAddProperties<Properties>();
 
   std::string name;
   if (parser.parseString(&name))
