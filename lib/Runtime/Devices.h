@@ -15,13 +15,13 @@
 
 namespace qshape::runtime {
 
+/// A device qshape's runtime runs; makeBackend (Backend.h) makes its
+/// QuantumBackend, which says what the device does.
 enum class DeviceKind {
   /// lightning.qubit (LightningSimulator) or qshape's own QShapeSimulator:
   /// the state-vector simulator, qshape-sim's semantics.
   Simulator,
-  /// null.qubit (NullQubit): Catalyst's mock device. Gates do nothing,
-  /// expval/var are 0, measurements 0, probs/state/sample/counts those of
-  /// |0...0>.
+  /// null.qubit (NullQubit): Catalyst's mock device, which keeps no state.
   Null,
 };
 

@@ -2,8 +2,10 @@
 //
 // The exported functions of RuntimeCAPI.h. Each one checks its arguments
 // (counts before reading variadic arguments, handles against the session's
-// tables, memref shapes before reading or writing), calls the shared device
-// and reports any failure through fail() under its own name.
+// tables, memref shapes before reading or writing), then calls the session's
+// device: its QuantumBackend (Backend.h) for what differs between devices,
+// the shared sim::Device for the rest. Any failure is reported through fail()
+// under the function's own name.
 //
 //===----------------------------------------------------------------------===//
 
@@ -108,14 +110,7 @@ void __catalyst__rt__device_init(int8_t *lib, int8_t *name, int8_t *kwargs, int6
   const char *const fn = __func__;
   Session &s = getSession(fn);
   const DeviceKind kind = resolveDevice(fn, lib, name, kwargs);
-  // A device's wires live in one kind of device: the null device's |0...0>
-  // must not be a state the simulator has already changed.
-  if (kind != s.kind && s.device.getNumWires() > 0)
-    fail(fn, "another device while the current one has " + std::to_string(s.device.getNumWires()) +
-                 " wires: call __catalyst__rt__device_release first");
-  if (sim::Status status = s.device.initDevice(shots); status.failed())
-    fail(fn, status.message());
-  s.kind = kind;
+  guarded(fn, [&] { s.initDevice(fn, kind, shots); });
 }
 
 void __catalyst__rt__device_release(void) {
@@ -389,9 +384,7 @@ void __catalyst__qis__SetState(MemRefT_CplxT_double_1d *state, uint64_t n, ...) 
     for (std::size_t i = 0; i < amps.size(); ++i)
       amps[i] = {at(state, i).real, at(state, i).imag};
     s.noteWires();
-    if (s.isNull())
-      return;
-    if (sim::Status status = s.device.setState(amps, wires.view()); status.failed())
+    if (sim::Status status = s.getBackend().setState(amps, wires.view()); status.failed())
       fail(fn, status.message());
   });
 }
@@ -408,10 +401,8 @@ void __catalyst__qis__SetBasisState(MemRefT_int8_1d *bits, uint64_t n, ...) {
     values[i] = at(bits, i) != 0 ? 1 : 0;
   guarded(fn, [&] {
     s.noteWires();
-    if (s.isNull())
-      return;
     sim::Status status =
-        s.device.setBasisState(sim::ArrayView<int>(values.data(), wires.size), wires.view());
+        s.getBackend().setBasisState(sim::ArrayView<int>(values.data(), wires.size), wires.view());
     if (status.failed())
       fail(fn, status.message());
   });
@@ -509,10 +500,7 @@ RESULT *__catalyst__qis__Measure(QUBIT *qubit, int32_t postselect) {
     fail(fn, "postselect must be 0, 1 or -1 (none), got " + std::to_string(postselect));
   return guarded(fn, [&] {
     s.noteWires();
-    // NullQubit's outcome is always 0, postselection ignored.
-    if (s.isNull())
-      return s.addResult(false);
-    sim::Expected<int> outcome = s.device.measure(wire, selected);
+    sim::Expected<int> outcome = s.getBackend().measure(wire, selected);
     if (outcome.failed())
       fail(fn, outcome.message());
     return s.addResult(*outcome == 1);
@@ -525,9 +513,7 @@ double __catalyst__qis__Expval(ObsIdType id) {
   return guarded(fn, [&] {
     s.noteWires();
     const sim::Observable &obs = s.getObservable(fn, id);
-    if (s.isNull())
-      return 0.0;
-    sim::Expected<double> value = s.device.expval(obs);
+    sim::Expected<double> value = s.getBackend().expval(obs);
     if (value.failed())
       fail(fn, value.message());
     return *value;
@@ -540,9 +526,7 @@ double __catalyst__qis__Variance(ObsIdType id) {
   return guarded(fn, [&] {
     s.noteWires();
     const sim::Observable &obs = s.getObservable(fn, id);
-    if (s.isNull())
-      return 0.0;
-    sim::Expected<double> value = s.device.var(obs);
+    sim::Expected<double> value = s.getBackend().var(obs);
     if (value.failed())
       fail(fn, value.message());
     return *value;

@@ -12,11 +12,15 @@ using namespace qshape;
 using namespace qshape::runtime;
 
 namespace {
-QShapeRuntimeOptions configured = [] {
-  QShapeRuntimeOptions o;
-  qshape_runtime_default_options(&o);
+/// qshape_runtime_default_options's: all unset, the ABI version this
+/// library implements.
+QShapeRuntimeOptions defaultOptions() noexcept {
+  QShapeRuntimeOptions o{};
+  o.abi_version = QSHAPE_RUNTIME_ABI_VERSION;
   return o;
-}();
+}
+
+QShapeRuntimeOptions configured = defaultOptions();
 std::unique_ptr<Session> current;
 QShapeRuntimeStats stats{};
 } // namespace
@@ -26,6 +30,23 @@ Session::~Session() {
     delete array;
   for (void *ptr : managed)
     std::free(ptr);
+}
+
+//===----------------------------------------------------------------------===//
+// The device
+//===----------------------------------------------------------------------===//
+
+void Session::initDevice(const char *fn, DeviceKind kind, std::int64_t shots) {
+  const bool another = kind != backend->getKind();
+  // A device's wires live in one kind of device: the null device's |0...0>
+  // must not be a state the simulator has already changed.
+  if (another && device.getNumWires() > 0)
+    fail(fn, "another device while the current one has " + std::to_string(device.getNumWires()) +
+                 " wires: call __catalyst__rt__device_release first");
+  if (sim::Status status = device.initDevice(shots); status.failed())
+    fail(fn, status.message());
+  if (another)
+    backend = makeBackend(kind, device);
 }
 
 //===----------------------------------------------------------------------===//
@@ -130,9 +151,8 @@ void Session::applyGate(const char *fn, sim::GateKind kind, sim::ArrayView<doubl
     gate.ctrlWires = ctrls.view();
     gate.ctrlValues = sim::ArrayView<bool>(values.data(), ctrls.size);
   }
-  if (!isNull())
-    if (sim::Status status = device.applyGate(gate); status.failed())
-      fail(fn, status.message());
+  if (sim::Status status = backend->applyGate(gate); status.failed())
+    fail(fn, status.message());
   ++stats.gates_applied;
   noteWires();
 }
@@ -204,13 +224,12 @@ extern "C" {
 void qshape_runtime_default_options(QShapeRuntimeOptions *options) {
   if (!options)
     fail("qshape_runtime_default_options", "the options pointer is null");
-  *options = QShapeRuntimeOptions{};
-  options->abi_version = QSHAPE_RUNTIME_ABI_VERSION;
+  *options = defaultOptions();
 }
 
 void qshape_runtime_configure(const QShapeRuntimeOptions *options) {
   if (!options) {
-    qshape_runtime_default_options(&configured);
+    configured = defaultOptions();
     return;
   }
   if (options->abi_version != QSHAPE_RUNTIME_ABI_VERSION)

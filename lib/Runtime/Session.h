@@ -1,7 +1,8 @@
 //===- Session.h - The state of libqshape-runtime.so ------------*- C++ -*-===//
 //
 // One session runs from __catalyst__rt__initialize to __catalyst__rt__finalize:
-// the device (qshape's sim::Device, shared with qshape-sim) and the handles
+// the wires and state (qshape's sim::Device, shared with qshape-sim), the
+// device that quantum.device named (a QuantumBackend, Backend.h) and the handles
 // the ABI hands out: registers, observables and measurement results. Handles
 // coming back from compiled code are checked against these tables, never
 // dereferenced blindly.
@@ -11,6 +12,7 @@
 #ifndef QSHAPE_LIB_RUNTIME_SESSION_H
 #define QSHAPE_LIB_RUNTIME_SESSION_H
 
+#include "Backend.h"
 #include "Devices.h"
 
 #include "qshape/Runtime/RuntimeCAPI.h"
@@ -42,17 +44,22 @@ struct WireList {
 
 class Session {
 public:
-  explicit Session(sim::DeviceOptions options) : device(options) {}
+  explicit Session(sim::DeviceOptions options)
+      : device(options), backend(makeBackend(DeviceKind::Simulator, device)) {}
   ~Session();
   Session(const Session &) = delete;
   Session &operator=(const Session &) = delete;
 
+  /// The wires and the state, the same on every device; what the devices
+  /// do differently goes through getBackend().
   sim::Device device;
-  /// What quantum.device named; set by __catalyst__rt__device_init.
-  DeviceKind kind = DeviceKind::Simulator;
-  /// null.qubit: gates and state preparations change nothing, expval and
-  /// var are 0, measurements 0; the rest reads the untouched |0...0>.
-  bool isNull() const { return kind == DeviceKind::Null; }
+
+  //===--- the device -----------------------------------------------------===//
+  /// __catalyst__rt__device_init: the device `kind` (resolveDevice's) with
+  /// `shots`. Another device than the current one needs the wires released.
+  void initDevice(const char *fn, DeviceKind kind, std::int64_t shots);
+  /// The device that quantum.device named (the simulator until then).
+  QuantumBackend &getBackend() { return *backend; }
 
   //===--- qubits ---------------------------------------------------------===//
   /// The wire `qubit` stands for; an error unless it is a device wire.
@@ -69,8 +76,8 @@ public:
   void releaseArray(const char *fn, QirArray *handle);
 
   //===--- gates ----------------------------------------------------------===//
-  /// Applies a gate with `mods` (may be null); errors name `fn`. On
-  /// null.qubit the arguments are checked and nothing is applied.
+  /// Checks a gate with `mods` (may be null) and applies it on the device;
+  /// errors name `fn`.
   void applyGate(const char *fn, sim::GateKind kind, sim::ArrayView<double> params,
                  sim::ArrayView<int> wires, const Modifiers *mods, std::string_view word = {},
                  sim::ArrayView<sim::Complex> matrix = {});
@@ -93,6 +100,8 @@ public:
   bool transferManaged(void *ptr);
 
 private:
+  /// Declared after `device`, which it may refer to.
+  std::unique_ptr<QuantumBackend> backend;
   std::unordered_set<void *> managed;
   std::unordered_set<QubitArray *> arrays;
   std::vector<sim::Observable> observables;
