@@ -324,7 +324,8 @@ FailureOr<Carried> Converter::usedState(Operation *op, const Frame &f) {
   llvm::DenseMap<Value, unsigned> regRank;
   for (auto &key : c.wires)
     regRank.try_emplace(key.first, regRank.size());
-  llvm::stable_sort(c.wires, [&](const auto &x, const auto &y) {
+  // (Elements that compare equal are equal pairs: no stable sort needed.)
+  llvm::sort(c.wires, [&](const auto &x, const auto &y) {
     return std::make_pair(regRank[x.first], x.second) < std::make_pair(regRank[y.first], y.second);
   });
   c.roots.assign(roots.begin(), roots.end());
