@@ -162,7 +162,7 @@ static Error addLibraries(Linker &linker) {
   return Error::success();
 }
 
-Expected<Linker> findLinker(StringRef requested) {
+Expected<Linker> findLinker(StringRef requested, bool allowInProcess) {
   static constexpr const char *install =
       "install lld-22 (`make deps`) or name another ld.lld with --linker or $QSHAPE_LINKER";
   Linker linker;
@@ -174,7 +174,7 @@ Expected<Linker> findLinker(StringRef requested) {
              env && !env->empty()) {
     wanted = *env;
     linker.origin = "QSHAPE_LINKER";
-  } else if (hasInProcessLinker()) {
+  } else if (allowInProcess && hasInProcessLinker()) {
     wanted = kInProcessLinkerName.str();
     linker.origin = "in process";
   } else {
@@ -187,6 +187,9 @@ Expected<Linker> findLinker(StringRef requested) {
   }
 
   if (wanted == kInProcessLinkerName) {
+    if (!allowInProcess)
+      return createStringError("the linker '" + kInProcessLinkerName + "' (" + linker.origin +
+                               ") runs in qshape-compile only: name an ld.lld here");
     if (!hasInProcessLinker())
       return createStringError("the linker '" + kInProcessLinkerName + "' (" + linker.origin +
                                "): qshape was built without lld's library; install "

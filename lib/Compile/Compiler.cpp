@@ -3,6 +3,7 @@
 #include "qshape/Compile/Compiler.h"
 
 #include "qshape/ArtifactCache/ParameterTable.h"
+#include "qshape/Codegen/Codegen.h"
 #include "qshape/Fingerprint/CanonicalForm.h"
 #include "qshape/Fingerprint/Fingerprint.h"
 #include "qshape/InitAll.h"
@@ -22,27 +23,18 @@
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Export.h"
-#include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/bit.h"
 #include "llvm/Config/llvm-config.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/GlobalVariable.h"
 #include "llvm/IR/LLVMContext.h"
-#include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
-#include "llvm/MC/TargetRegistry.h"
-#include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/FileSystem.h"
-#include "llvm/Support/FileUtilities.h"
 #include "llvm/Support/Path.h"
-#include "llvm/Support/Signals.h"
 #include "llvm/Support/SourceMgr.h"
-#include "llvm/Support/TargetSelect.h"
-#include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Target/TargetMachine.h"
-#include "llvm/Target/TargetOptions.h"
 #include "llvm/Transforms/Utils/ModuleUtils.h"
 
 #include <chrono>
@@ -437,25 +429,12 @@ llvm::Error Compilation::translateAndOptimize() {
   LLVMState &s = *llvmState;
   {
     StageTimer timer(times.translate, peaks.translate);
-    static std::once_flag targetsOnce;
-    std::call_once(targetsOnce, [] {
-      llvm::InitializeNativeTarget();
-      llvm::InitializeNativeTargetAsmPrinter();
-    });
-    std::string error;
+    llvm::Expected<std::unique_ptr<llvm::TargetMachine>> machine =
+        codegen::createTargetMachine(f.target, f.optLevel);
+    if (!machine)
+      return machine.takeError();
+    s.machine = std::move(*machine);
     llvm::Triple triple(f.target.triple);
-    const llvm::Target *target = llvm::TargetRegistry::lookupTarget(triple, error);
-    if (!target)
-      return llvm::createStringError("no LLVM target for '" + f.target.triple + "': " + error);
-    static constexpr llvm::CodeGenOptLevel levels[] = {
-        llvm::CodeGenOptLevel::None, llvm::CodeGenOptLevel::Less, llvm::CodeGenOptLevel::Default,
-        llvm::CodeGenOptLevel::Aggressive};
-    s.machine.reset(target->createTargetMachine(triple, f.target.cpu, f.target.features,
-                                                llvm::TargetOptions(), llvm::Reloc::PIC_,
-                                                std::nullopt, levels[f.optLevel]));
-    if (!s.machine)
-      return llvm::createStringError("cannot create an LLVM target machine for '" +
-                                     f.target.triple + "'");
 
     // Not the input's file name: it would reach the object's symbol table,
     // and the library must depend only on what the key names.
@@ -492,23 +471,7 @@ llvm::Error Compilation::translateAndOptimize() {
 
   {
     StageTimer timer(times.llvmOpt, peaks.llvmOpt);
-    llvm::LoopAnalysisManager lam;
-    llvm::FunctionAnalysisManager fam;
-    llvm::CGSCCAnalysisManager cgam;
-    llvm::ModuleAnalysisManager mam;
-    llvm::PassBuilder pb(s.machine.get());
-    pb.registerModuleAnalyses(mam);
-    pb.registerCGSCCAnalyses(cgam);
-    pb.registerFunctionAnalyses(fam);
-    pb.registerLoopAnalyses(lam);
-    pb.crossRegisterProxies(lam, fam, cgam, mam);
-    static const llvm::OptimizationLevel levels[] = {
-        llvm::OptimizationLevel::O0, llvm::OptimizationLevel::O1, llvm::OptimizationLevel::O2,
-        llvm::OptimizationLevel::O3};
-    llvm::ModulePassManager mpm = f.optLevel == 0
-                                      ? pb.buildO0DefaultPipeline(levels[0])
-                                      : pb.buildPerModuleDefaultPipeline(levels[f.optLevel]);
-    mpm.run(*s.module, mam);
+    codegen::optimizeModule(*s.module, *s.machine, f.optLevel);
   }
   for (const llvm::Function &fn : *s.module)
     if (!fn.isDeclaration())
@@ -520,11 +483,8 @@ llvm::Error Compilation::translateAndOptimize() {
 llvm::Error Compilation::emitObject(llvm::SmallVectorImpl<char> &object) {
   StageTimer timer(times.codegen, peaks.codegen);
   LLVMState &s = *llvmState;
-  llvm::raw_svector_ostream os(object);
-  llvm::legacy::PassManager pm;
-  if (s.machine->addPassesToEmitFile(pm, os, nullptr, llvm::CodeGenFileType::ObjectFile))
-    return llvm::createStringError("the LLVM target machine cannot emit object files");
-  pm.run(*s.module);
+  if (llvm::Error err = codegen::emitObjectCode(*s.module, *s.machine, object))
+    return err;
   stats.objectBytes = object.size();
   return llvm::Error::success();
 }
@@ -646,25 +606,11 @@ llvm::Error Compilation::compile(OutputFile *output) {
   }
 
   StageTimer timer(times.link, peaks.link);
-  llvm::SmallString<128> objectPath;
-  int fd = -1;
-  if (std::error_code ec =
-          llvm::sys::fs::createTemporaryFile("qshape-compile", "o", fd, objectPath))
-    return llvm::createStringError(ec, "cannot create a temporary object file: " + ec.message());
-  llvm::FileRemover removeObject(objectPath);
-  llvm::sys::RemoveFileOnSignal(objectPath);
-  llvm::scope_exit keepOnSignal([&] { llvm::sys::DontRemoveFileOnSignal(objectPath); });
-  {
-    llvm::raw_fd_ostream os(fd, /*shouldClose=*/true);
-    os << object;
-    os.close();
-    if (os.has_error()) {
-      std::error_code ec = os.error();
-      os.clear_error();
-      return llvm::createStringError(ec, "cannot write the temporary object file '" +
-                                             objectPath.str().str() + "': " + ec.message());
-    }
-  }
+  llvm::Expected<std::unique_ptr<codegen::TemporaryFile>> objectFile =
+      codegen::TemporaryFile::create("qshape-compile", "o", object);
+  if (!objectFile)
+    return objectFile.takeError();
+  llvm::StringRef objectPath = (*objectFile)->path();
   if (llvm::Error err =
           linkSharedLibrary(*linker, objectPath, output->getTempPath(), options.runtimeLib)) {
     // A full disk is said as such, on one line: lld's own message (when it

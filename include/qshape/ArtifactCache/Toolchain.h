@@ -88,7 +88,10 @@ bool hasInProcessLinker();
 /// library, else the ld.lld CMake found. A name without '/' is looked up in
 /// PATH. The error says what was looked for, where, and how to fix it.
 /// The front end calls this too: one answer, one identity in both keys.
-llvm::Expected<Linker> findLinker(llvm::StringRef requested);
+/// Without `allowInProcess` (a plugin, which carries no lld), the last
+/// choice is the configured ld.lld, and asking for lld in process is an
+/// error.
+llvm::Expected<Linker> findLinker(llvm::StringRef requested, bool allowInProcess = true);
 
 /// Links the object file `object` into the shared library `output` (which is
 /// replaced). The error carries the linker's own messages. Defined in
