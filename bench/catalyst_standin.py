@@ -14,8 +14,9 @@ added (BRIDGES). It lowers a Catalyst-shaped module to the LLVM dialect, as
 Catalyst's stages do, for the staged-cache test and benchmark.
 
     catalyst_standin.py --form staged  [--cache-options 'dir=... emit-remarks']
+                                       [--lookup-options 'native runtime-lib=...']
     catalyst_standin.py --form wrapped [--cache-options ...]
-    catalyst_standin.py --form plain
+    catalyst_standin.py --form plain   [--roll]
     catalyst_standin.py --list
 
 prints the --pass-pipeline text (builtin.module(...)), or with --list each
@@ -102,13 +103,19 @@ def stages():
     return out
 
 
-def passes():
-    return [p for _, ps in stages() for p in ps]
+# What qshape.catalyst.pipeline() adds to the quantum stage (first in the stage
+# here: the stand-in has no convert-to-value-semantics to follow).
+ROLL = ["qshape-canonicalize", "qshape-roll-loops"]
 
 
-def pipeline(form, cache_options=""):
-    body = ",".join(passes())
-    opts = (" " + cache_options.strip()) if cache_options.strip() else ""
+def passes(roll=False):
+    return (ROLL if roll else []) + [p for _, ps in stages() for p in ps]
+
+
+def pipeline(form, cache_options="", lookup_options="", roll=False):
+    body = ",".join(passes(roll))
+    opts = " ".join(o.strip() for o in (cache_options, lookup_options) if o.strip())
+    opts = (" " + opts) if opts else ""
     if form == "plain":
         return f"builtin.module({body})"
     if form == "wrapped":
@@ -126,6 +133,12 @@ def main(argv=None):
     ap.add_argument("--form", choices=["plain", "wrapped", "staged"], default="plain")
     ap.add_argument("--cache-options", default="",
                     help="options for the cache passes, e.g. 'dir=/tmp/c emit-remarks'")
+    ap.add_argument("--lookup-options", default="",
+                    help="options for qshape-cache-lookup (or qshape-cache) only, e.g. "
+                         "'native runtime-lib=/path/librt_capi.so'")
+    ap.add_argument("--roll", action="store_true",
+                    help="qshape-canonicalize and qshape-roll-loops first, as qshape.catalyst "
+                         "puts them in the quantum stage")
     ap.add_argument("--list", action="store_true",
                     help="print each pass of Catalyst's stages and what stands in for it")
     a = ap.parse_args(argv)
@@ -138,7 +151,7 @@ def main(argv=None):
             print(f"added in {stage} after {after} #{at + 1}: {', '.join(added)}")
         print(f"{len(passes())} passes")
         return 0
-    print(pipeline(a.form, a.cache_options))
+    print(pipeline(a.form, a.cache_options, a.lookup_options, a.roll))
 
 
 if __name__ == "__main__":

@@ -12,6 +12,8 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Diagnostics.h"
+#include "llvm/ADT/SmallString.h"
+#include "llvm/Support/FileSystem.h"
 
 #define DEBUG_TYPE "qshape-cache-lookup"
 
@@ -37,6 +39,8 @@ struct QShapeCacheLookupPass : qshape::impl::QShapeCacheLookupBase<QShapeCacheLo
     if (failed(opts))
       return failure();
     parsed = *opts;
+    if (failed(parseNativeOptions(ctx)))
+      return failure();
     if (StringRef(pipeline).trim().empty()) {
       normalizedPipeline.clear();
       return success();
@@ -66,9 +70,10 @@ struct QShapeCacheLookupPass : qshape::impl::QShapeCacheLookupBase<QShapeCacheLo
       markAllAnalysesPreserved();
       return;
     }
-    cache::CacheKey key = computeKey(*fingerprint, normalizedPipeline, salt);
+    cache::CacheKey key =
+        computeKey(*fingerprint, normalizedPipeline, salt, library ? nativeIdentity(*library) : "");
     std::string keyText = key.str();
-    PendingStore pending{parsed, std::chrono::steady_clock::now(), {}};
+    PendingStore pending{parsed, std::chrono::steady_clock::now(), {}, library};
     Builder b(module.getContext());
 
     LookupOutcome found;
@@ -96,7 +101,38 @@ struct QShapeCacheLookupPass : qshape::impl::QShapeCacheLookupBase<QShapeCacheLo
   }
 
 private:
+  /// With `native`: the linker, target and runtime of the library, found
+  /// once (they are part of the key).
+  LogicalResult parseNativeOptions(MLIRContext *ctx) {
+    library.reset();
+    if (!native)
+      return success();
+    auto fail = [&](const Twine &why) {
+      return emitError(UnknownLoc::get(ctx)) << "qshape-cache-lookup: native: " << why;
+    };
+    if (optLevel > 3)
+      return fail("opt-level=" + Twine(optLevel) + " is not 0, 1, 2 or 3");
+    llvm::Expected<compile::Linker> found = compile::findLinker(linker, /*allowInProcess=*/false);
+    if (!found)
+      return fail(llvm::toString(found.takeError()));
+    codegen::LibraryOptions options;
+    options.target = compile::TargetInfo::host();
+    options.optLevel = optLevel;
+    options.linker = std::move(*found);
+    if (!StringRef(runtimeLib).empty()) {
+      llvm::SmallString<256> path(runtimeLib);
+      if (llvm::sys::fs::make_absolute(path) || !llvm::sys::fs::is_regular_file(path))
+        return fail("runtime-lib=" + runtimeLib +
+                    " names no file: give the path of a runtime library (Catalyst's "
+                    "librt_capi.so or qshape's libqshape-runtime.so)");
+      options.runtimeLib = path.str().str();
+    }
+    library = std::move(options);
+    return success();
+  }
+
   CacheSettings parsed;
+  std::optional<codegen::LibraryOptions> library;
   std::string normalizedPipeline;
 };
 } // namespace

@@ -6,10 +6,14 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "qshape/ModuleCache/Forwarding.h"
 #include "qshape/ModuleCache/ModuleCache.h"
 #include "qshape/ModuleCache/Passes.h"
 
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/Diagnostics.h"
+#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 
 #define DEBUG_TYPE "qshape-cache-store"
 
@@ -25,6 +29,13 @@ using namespace qshape::modulecache;
 namespace {
 struct QShapeCacheStorePass : qshape::impl::QShapeCacheStoreBase<QShapeCacheStorePass> {
   using QShapeCacheStoreBase::QShapeCacheStoreBase;
+
+  void getDependentDialects(DialectRegistry &registry) const override {
+    // The native mode translates the lowered module to LLVM IR.
+    registry.insert<LLVM::LLVMDialect>();
+    registerBuiltinDialectTranslation(registry);
+    registerLLVMDialectTranslation(registry);
+  }
 
   LogicalResult initialize(MLIRContext *ctx) override {
     // Checked here so that a bad option fails before anything runs; the
@@ -98,6 +109,8 @@ struct QShapeCacheStorePass : qshape::impl::QShapeCacheStoreBase<QShapeCacheStor
       ++numErrors;
       return;
     }
+    if (pending && pending->native)
+      forwardToLibrary(module, *pending->native);
     FailureOr<cache::StoreResult> stored = storeModule(*backend, module, *key, compileMs);
     if (succeeded(stored))
       skipPassManagerVerifier(); // storeModule verified it
@@ -111,6 +124,34 @@ struct QShapeCacheStorePass : qshape::impl::QShapeCacheStoreBase<QShapeCacheStor
   }
 
 private:
+  /// The native mode's miss: compiles `module` into a library and puts the
+  /// forwarding module that carries it in its place. When it cannot (the
+  /// module is not forwardable, or does not compile), `module` stays as it
+  /// is and is stored so, with a remark: the host compiles it as before.
+  void forwardToLibrary(ModuleOp module, const codegen::LibraryOptions &options) {
+    std::string why;
+    if (failed(verifyQuietly(module, why)))
+      return; // not stored either: the pass manager's verifier reports it
+    FailureOr<std::vector<std::string>> functions = forwardedFunctions(module, why);
+    if (succeeded(functions)) {
+      llvm::Expected<std::string> library = codegen::compileSharedLibrary(module, options);
+      if (library) {
+        installForwardingModule(module, *functions, *library);
+        ++numNative;
+        if (emitRemarks)
+          emitRemark(module.getLoc())
+              << "qshape-cache: native: a " << library->size() << "-byte library, "
+              << functions->size() << " functions forwarded";
+        return;
+      }
+      why = "the library did not compile: " + llvm::toString(library.takeError());
+    }
+    ++numNotNative;
+    emitRemark(module.getLoc()) << "qshape-cache: native: storing the lowered module instead of "
+                                   "a library: "
+                                << why;
+  }
+
   /// Only when the module, as it is now, is known to verify; see
   /// "Skipping the pass manager's verifier" in ModuleCache.h.
   void skipPassManagerVerifier() {

@@ -117,7 +117,7 @@ FailureOr<std::string> modulecache::fingerprintModule(ModuleOp module) {
 }
 
 cache::CacheKey modulecache::computeKey(StringRef fingerprint, StringRef normalizedPipeline,
-                                        StringRef salt) {
+                                        StringRef salt, StringRef native) {
   cache::KeyInputs inputs;
   inputs.fingerprint = fingerprint.str();
   inputs.pipeline = normalizedPipeline.str();
@@ -125,12 +125,23 @@ cache::CacheKey modulecache::computeKey(StringRef fingerprint, StringRef normali
   inputs.targetTriple = llvm::sys::getProcessTriple();
   inputs.salt = salt.str();
   cache::KeyBuilder builder = cache::makeKeyBuilder(inputs);
+  if (!native.empty())
+    builder.add("native-library", native);
   LLVM_DEBUG(llvm::dbgs() << "qshape-cache: key " << builder.final() << "\n  fingerprint: "
                           << fingerprint << "\n  pipeline: " << normalizedPipeline
-                          << "\n  toolchain: " << inputs.ToolchainVersion
-                          << "\n  triple: " << inputs.TargetTriple << "\n"
+                          << "\n  toolchain: " << inputs.toolchainVersion
+                          << "\n  triple: " << inputs.targetTriple << "\n"
                           << builder.manifest());
   return builder.key();
+}
+
+std::string modulecache::nativeIdentity(const codegen::LibraryOptions &options) {
+  // Version 1 of the forwarding module (Forwarding.h): bump it when the
+  // loader changes, so that no entry keeps an old one.
+  return ("forwarding 1; target " + options.target.triple + " " + options.target.cpu + " " +
+          options.target.features + "; opt-level " + llvm::Twine(options.optLevel) + "; linker " +
+          options.linker.identity + "; runtime-lib " + options.runtimeLib)
+      .str();
 }
 
 void modulecache::orderUsesAsRead(Operation *root) {

@@ -14,6 +14,7 @@
 #include "qshape/Cache/AccessMode.h"
 #include "qshape/Cache/CacheBackend.h"
 #include "qshape/Cache/CacheKey.h"
+#include "qshape/Codegen/Codegen.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
@@ -70,9 +71,16 @@ llvm::StringRef toolchainIdentity();
 mlir::FailureOr<std::string> fingerprintModule(mlir::ModuleOp module);
 
 /// The key of an input with exact fingerprint `fingerprint`, compiled by
-/// `normalizedPipeline` (printPipeline()) with `salt`.
+/// `normalizedPipeline` (printPipeline()) with `salt`; `native`, when not
+/// empty, names what a native entry's library depends on besides
+/// (nativeIdentity()), so that native and plain entries never share a key.
 cache::CacheKey computeKey(llvm::StringRef fingerprint, llvm::StringRef normalizedPipeline,
-                           llvm::StringRef salt);
+                           llvm::StringRef salt, llvm::StringRef native = {});
+
+/// What a native entry's library depends on beyond its module: the target,
+/// the optimisation level, the linker and the runtime it needs, and the
+/// version of the forwarding module (Forwarding.h).
+std::string nativeIdentity(const codegen::LibraryOptions &options);
 
 /// Puts every use list under `root` in the order MLIR's bytecode reader
 /// creates it. The writer records each use list that is in another order,
@@ -196,6 +204,9 @@ struct PendingStore {
   /// pipeline's context, which qshape-cache-store installs into the module
   /// the lookup emptied.
   mlir::OwningOpRef<mlir::ModuleOp> deferred;
+  /// With qshape-cache-lookup{native}: how qshape-cache-store compiles the
+  /// lowered module into the library its forwarding module carries.
+  std::optional<codegen::LibraryOptions> native;
 };
 void recordPendingStore(llvm::StringRef key, PendingStore pending);
 /// The record of `key` (removed), or nullopt if this process did not look

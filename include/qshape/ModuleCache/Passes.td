@@ -121,6 +121,17 @@ def QShapeCacheLookup : Pass<"qshape-cache-lookup", "mlir::ModuleOp"> {
     final module under the recorded key. Both attributes are ignored by
     fingerprints and removed before storing. The pair must run in one
     process and one MLIR context (the cached module waits in memory).
+
+    With `native`, a hit skips the host's LLVM too (docs/catalyst.md). On a
+    miss, `qshape-cache-store` compiles the lowered module into a shared
+    library itself (qshape's LLVM at `opt-level`, an external ld.lld,
+    linked against `runtime-lib`) and replaces the module by a small
+    forwarding module that carries the library and calls into it
+    (qshape/ModuleCache/Forwarding.h); that module is what it stores, so a
+    hit hands the host's translation, optimiser and linker a few dozen ops.
+    The library's target, linker and runtime are in the key. A module that
+    cannot be forwarded (it is not all LLVM dialect by then, or a function
+    is variadic) is stored as it is, with a remark.
   }];
   let options = [
     Option<"pipeline", "pipeline", "std::string", /*default=*/"\"\"",
@@ -147,6 +158,17 @@ def QShapeCacheLookup : Pass<"qshape-cache-lookup", "mlir::ModuleOp"> {
            "Run the verifier on a hit's module when it is loaded (one that "
            "does not verify is a miss). Off: a hit is not verified again, "
            "since the store verified it before storing it">,
+    Option<"native", "native", "bool", /*default=*/"false",
+           "Cache a shared library and give the host a forwarding module "
+           "that runs it: a hit skips the host's LLVM and link as well">,
+    Option<"runtimeLib", "runtime-lib", "std::string", /*default=*/"\"\"",
+           "With native: the runtime the library needs (Catalyst's "
+           "librt_capi.so, or qshape's libqshape-runtime.so), found by an rpath">,
+    Option<"linker", "linker", "std::string", /*default=*/"\"\"",
+           "With native: the ld.lld to link with (default: $QSHAPE_LINKER, "
+           "else the one qshape was configured with)">,
+    Option<"optLevel", "opt-level", "unsigned", /*default=*/"2",
+           "With native: LLVM's optimisation level for the library (0-3)">,
   ];
   let statistics = [
     Statistic<"numHits", "hits", "Lookups that found a valid entry">,
@@ -166,7 +188,9 @@ def QShapeCacheStore : Pass<"qshape-cache-store", "mlir::ModuleOp"> {
     then, and the pass manager does not verify it again: see the lookup's
     `verify-hit`); otherwise verifies it and stores it (MLIR bytecode) under
     the recorded key, with the time since the lookup as its compile time.
-    Without a recorded key it warns and does nothing. It stores into the cache (directory and remote)
+    Without a recorded key it warns and does nothing. After a native
+    lookup, a miss first compiles the module into a library and replaces it
+    by the forwarding module, which it stores. It stores into the cache (directory and remote)
     and with the mode the lookup used in the same process; `dir`, `remote`
     and `mode` given here override them.
   }];
@@ -190,6 +214,11 @@ def QShapeCacheStore : Pass<"qshape-cache-store", "mlir::ModuleOp"> {
     Statistic<"numStores", "stores", "Results written to the cache">,
     Statistic<"numErrors", "errors",
               "Cache I/O problems (the compilation went on)">,
+    Statistic<"numNative", "native-libraries",
+              "Libraries compiled and forwarded to (native mode)">,
+    Statistic<"numNotNative", "not-native",
+              "Native misses stored as modules (not forwardable, or the "
+              "library did not compile)">,
   ];
 }
 
