@@ -155,7 +155,8 @@ def _catalyst_version() -> Optional[str]:
 
 # The staged compile cache. The one place that knows its passes' names and
 # options: if qshape's cache passes change, only this function changes.
-_CACHE_LOOKUP_OPTIONS = {"dir", "mode", "emit-remarks"}
+_CACHE_LOOKUP_OPTIONS = {"dir", "mode", "emit-remarks", "native", "runtime-lib", "linker",
+                         "opt-level"}
 _CACHE_STORE_OPTIONS = {"dir", "mode", "emit-remarks", "max-size"}
 CACHE_OPTIONS = sorted(_CACHE_LOOKUP_OPTIONS | _CACHE_STORE_OPTIONS | {"salt"})
 """Keys accepted in ``cache_options``."""
@@ -174,6 +175,11 @@ def _add_cache(stages: Stages, options: Optional[Mapping[str, Any]]) -> Stages:
     if unknown:
         raise ArgumentError(f"unknown cache option(s) {', '.join(unknown)}; "
                          f"known: {', '.join(CACHE_OPTIONS)}")
+    if options.get("native") and not options.get("runtime-lib"):
+        # Catalyst loads its library with RTLD_LOCAL: the forwarded library
+        # finds the runtime only through its own NEEDED entry.
+        raise ArgumentError("cache option native needs runtime-lib: the path of Catalyst's "
+                            "librt_capi.so, which the cached library is linked against")
     digest = hashlib.sha256(json.dumps(
         {"catalyst": _catalyst_version(), "stages": stages, "salt": options.pop("salt", "")},
         sort_keys=True).encode()).hexdigest()
@@ -198,7 +204,9 @@ def pipeline(stages: Optional[Sequence[Tuple[str, Sequence[str]]]] = None, *,
         the stage has it, else first.
     roll_options: qshape-roll-loops options, e.g. ``{"verify-roundtrip": True}``.
     cache: add ``qshape-cache-lookup`` (first) and ``qshape-cache-store`` (last).
-    cache_options: ``dir``, ``mode``, ``max-size``, ``emit-remarks``, ``salt``.
+    cache_options: ``dir``, ``mode``, ``max-size``, ``emit-remarks``, ``salt``;
+        ``native`` (with ``runtime-lib``, and optionally ``linker`` and
+        ``opt-level``): a hit skips Catalyst's LLVM too (docs/catalyst.md).
     quantum_stage: the name of the stage to put canonicalize/roll into
         (default: ``QuantumCompilationStage`` or ``quantum-compilation-stage``).
     """

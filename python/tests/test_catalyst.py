@@ -158,6 +158,19 @@ def test_options():
         qc.pipeline(cache_options={"pipeline": "cse"})
 
 
+def test_native_options_go_to_the_lookup_only():
+    out = qc.pipeline(cache_options={"dir": "/tmp/c", "native": True,
+                                     "runtime-lib": "/opt/catalyst/lib/librt_capi.so"})
+    first, last = out[0][1][0], out[-1][1][-1]
+    assert first.endswith(' dir=/tmp/c native=true runtime-lib=/opt/catalyst/lib/librt_capi.so}')
+    assert last == "qshape-cache-store{dir=/tmp/c}"
+    # Catalyst loads its library RTLD_LOCAL: without its own runtime the
+    # cached library could not resolve a runtime call.
+    with pytest.raises(ValueError, match="native needs runtime-lib: the path of Catalyst's "
+                                         "librt_capi.so"):
+        qc.pipeline(cache_options={"native": True})
+
+
 def test_cache_salt_names_the_whole_lowering():
     def salt(**kw):
         lookup = qc.pipeline(**kw)[0][1][0]
@@ -210,7 +223,7 @@ def test_each_stage_parses_in_qshape_opt(tmp_path):
         checked += len(kept)
     first, last = base[0][0], base[-1][0]
     cache = "{%s}" % (tmp_path / "qshape cache")  # how MLIR prints a value with a space
-    assert f"qshape-cache-lookup{{defer-install=true dir={cache} emit-remarks=true mode=readwrite" in dumps[first]
+    assert f"qshape-cache-lookup{{defer-install=true dir={cache} emit-remarks=true linker= mode=readwrite" in dumps[first]
     assert "qshape-roll-loops{" in dumps[first] and "verify-roundtrip=true" in dumps[first]
     assert f"qshape-cache-store{{dir={cache} emit-remarks=true max-size=1G" in dumps[last]
     assert checked >= 4 + 20, checked
