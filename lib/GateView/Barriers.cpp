@@ -24,17 +24,18 @@ bool anyNestedOp(Operation *op, function_ref<bool(Operation *)> pred) {
   return r.wasInterrupted();
 }
 
+/// The one statement of a deep rule: `self` is the op's own answer, and
+/// `nestedYes` says whether an op at any depth inside it answers Yes (asked
+/// only when the op's regions decide).
+static bool decide(Inherent self, function_ref<bool()> nestedYes) {
+  return self == Inherent::Yes || (self == Inherent::Body && nestedYes());
+}
+
 bool decideDeep(Operation *op, function_ref<Inherent(Operation *)> inherent) {
-  switch (inherent(op)) {
-  case Inherent::Yes:
-    return true;
-  case Inherent::No:
-    return false;
-  case Inherent::Body:
-    // An op at any depth decides: one walk, each op asked about itself only.
+  // An op at any depth decides: one walk, each op asked about itself only.
+  return decide(inherent(op), [&] {
     return anyNestedOp(op, [&](Operation *x) { return inherent(x) == Inherent::Yes; });
-  }
-  return true;
+  });
 }
 
 /// isBarrier without looking into the op's regions (see decideDeep).
@@ -67,9 +68,17 @@ static bool pinnedItself(Operation *x) {
   return classify(x) != QOpKind::NotQuantum || isQRefOp(x) || orderOf(x) == Inherent::Yes;
 }
 
+/// isPinnedByBarriers, given how to answer isOrdered and "an op nested in
+/// it is pinned by itself".
+static bool decidePinned(Operation *op, function_ref<bool(Operation *)> ordered,
+                         function_ref<bool(Operation *)> pinnedInside) {
+  return classify(op) != QOpKind::NotQuantum || isQRefOp(op) || ordered(op) || pinnedInside(op);
+}
+
 bool isPinnedByBarriers(Operation *op) {
-  return classify(op) != QOpKind::NotQuantum || isQRefOp(op) || isOrdered(op) ||
-         (op->getNumRegions() && anyNestedOp(op, pinnedItself));
+  return decidePinned(op, isOrdered, [](Operation *x) {
+    return x->getNumRegions() && anyNestedOp(x, pinnedItself);
+  });
 }
 
 bool NestedRule::operator()(Operation *op) {
@@ -100,8 +109,7 @@ DeepFacts::DeepFacts()
 
 /// decideDeep, with `inside` for the nested ops.
 static bool decideWith(Operation *op, Inherent (*inherent)(Operation *), NestedRule &inside) {
-  Inherent self = inherent(op);
-  return self == Inherent::Yes || (self == Inherent::Body && inside(op));
+  return decide(inherent(op), [&] { return inside(op); });
 }
 
 bool DeepFacts::isOrdered(Operation *op) { return decideWith(op, orderOf, orderedInside); }
@@ -109,7 +117,9 @@ bool DeepFacts::isOrdered(Operation *op) { return decideWith(op, orderOf, ordere
 bool DeepFacts::isBarrier(Operation *op) { return decideWith(op, barrierOf, barrierInside); }
 
 bool DeepFacts::isPinnedByBarriers(Operation *op) {
-  return classify(op) != QOpKind::NotQuantum || isQRefOp(op) || isOrdered(op) || pinnedInside(op);
+  return decidePinned(
+      op, [this](Operation *x) { return isOrdered(x); },
+      [this](Operation *x) { return pinnedInside(x); });
 }
 
 void DeepFacts::clear() {
