@@ -354,7 +354,7 @@ unsigned BlockRoller::rollBlock(Block &block, const std::vector<Operation *> *kn
   OpPositions index;
   index.assign(scan.ops);
   RunAnalyzer analyzer(scan.ops, index, opts.paramTables,
-                       scan.segments ? &*scan.segments : nullptr);
+                       scan.segments ? &*scan.segments : nullptr, facts);
   std::vector<RunPlan> accepted = chooseRuns(scan, analyzer);
   if (accepted.empty())
     return 0;

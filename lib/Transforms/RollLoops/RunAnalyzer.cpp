@@ -444,7 +444,7 @@ struct RunAnalyzer::UsesAfterRun {
 Verdict RunAnalyzer::classify(unsigned s, unsigned p, unsigned k, RunPlan &plan) {
   beginRun(s, p, k, plan);
   for (unsigned j = 0; j < p; ++j)
-    if (!isRollable(at(0, j)))
+    if (!facts.isRollable(at(0, j)))
       return refuse(Reject::SideEffects, 0);
   BodyLayout body = layOutBody(plan);
   // The run is read once, copy by copy (reading it operand by operand

@@ -60,10 +60,11 @@ struct Segments {
 
 class RunAnalyzer {
 public:
-  /// `segments` is null when the block has no barrier.
+  /// `segments` is null when the block has no barrier; `facts` are the
+  /// roller's, kept across the blocks of a nest.
   RunAnalyzer(ArrayRef<Operation *> ops, const OpPositions &index, bool paramTables,
-              const Segments *segments)
-      : ops(ops), index(index), paramTables(paramTables), segments(segments) {}
+              const Segments *segments, RollFacts &facts)
+      : ops(ops), index(index), paramTables(paramTables), segments(segments), facts(facts) {}
 
   Verdict classify(unsigned start, unsigned period, unsigned copies, RunPlan &plan);
   /// Ops read so far by classify(), to bound the work per candidate.
@@ -173,6 +174,7 @@ private:
   const OpPositions &index;
   bool paramTables;
   const Segments *segments;
+  RollFacts &facts;
   unsigned start = 0, period = 0, copies = 0, end = 0;
   llvm::DenseMap<std::pair<unsigned, unsigned>, std::pair<SmallVector<int64_t>, Value>> wiresMemo;
   /// Position of the last insert at each static wire in the scan (made once).

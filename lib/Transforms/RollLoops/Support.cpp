@@ -30,8 +30,6 @@ bool sameOpShape(Operation *a, Operation *b) {
          a->getName().compareOpProperties(a->getPropertiesStorage(), b->getPropertiesStorage());
 }
 
-bool isRollable(Operation *op) { return RollFacts().isRollable(op); }
-
 /// An op nested in a loop or branch that a loop body may not hold. Ordered
 /// quantum ops (a global phase, a measurement) keep their order, since the
 /// copies run in order; a registered op with recursive effects is decided

@@ -29,19 +29,18 @@ bool isConstant(mlir::Operation *op);
 /// Pure, region-free, registered, non-quantum: may be hoisted freely.
 bool isFloatingPure(mlir::Operation *op);
 
-/// Ops a loop body may contain: ops without side effects, and the quantum
-/// ops whose effects we know (a global phase, a mid-circuit measurement),
-/// which keep their order because the loop runs the copies in order.
-bool isRollable(mlir::Operation *op);
-
-/// isRollable and the barrier rule for the ops of one nest, each body
-/// walked once however deep (qshape::NestedRule, and its rule on when the
-/// answers hold: clear() after ops are created or erased).
+/// The roller's rules for the ops of one nest, each body walked once
+/// however deep (qshape::NestedRule, and its rule on when the answers hold:
+/// clear() after ops are created or erased).
 class RollFacts {
 public:
   RollFacts();
   RollFacts(const RollFacts &) = delete; // its rule refers to `deep`
   RollFacts &operator=(const RollFacts &) = delete;
+  /// Ops a loop body may contain: ops without side effects, and the
+  /// quantum ops whose effects we know (a global phase, a mid-circuit
+  /// measurement), which keep their order because the loop runs the copies
+  /// in order.
   bool isRollable(mlir::Operation *op);
   void clear();
 
