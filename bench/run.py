@@ -43,6 +43,7 @@ SECTION_HELP = {
     "cache": "the MLIR cache's miss vs hit on W2",
     "remote": "the same with a Redis server on loopback",
     "catalyst-cache": "the MLIR cache in a Catalyst-shaped pipeline",
+    "catalyst-native": "a Catalyst-shaped compile whose hit skips LLVM (native mode)",
     "artifact": "qshape-compile's artifact cache: miss vs hit, single flight",
     "topology": "one artifact for 20 geometries (--share-topology)",
     "session": "the batch user's 140 jobs through qshape.compile and Artifact.run",

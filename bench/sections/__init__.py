@@ -41,6 +41,8 @@ SECTIONS = [
     Spec("remote", "Remote cache", "cache", "remote", ("repeat", "cache_rounds"), True),
     Spec("catalyst-cache", "MLIR cache in a Catalyst-shaped pipeline", "topology",
          "catalyst_cache", ("repeat",), True),
+    Spec("catalyst-native", "A Catalyst hit that skips LLVM (native staged cache)",
+         "catalyst_native", "run", ("repeat",), True),
     Spec("artifact", "Artifact cache (qshape-compile: compile once)", "artifact", "run",
          ("repeat", "artifact_trotter"), True),
     Spec("topology", "One artifact per topology", "topology", "topology", ("topology_flags",),

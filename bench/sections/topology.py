@@ -43,8 +43,8 @@ def _mlir_timing(stderr):
     return rows, float(total.group(1)) if total else None
 
 
-def _opt_run(opt, module, pipeline, out):
-    cmd = [opt, module, f"--pass-pipeline={pipeline}", "--mlir-timing", "-o", out]
+def _opt_run(opt, module, pipeline, out, extra=()):
+    cmd = [opt, module, f"--pass-pipeline={pipeline}", "--mlir-timing", *extra, "-o", out]
     t0 = time.perf_counter()
     p = subprocess.run(cmd, capture_output=True, text=True)
     wall = time.perf_counter() - t0
@@ -58,7 +58,8 @@ def _opt_run(opt, module, pipeline, out):
     pm = sum(t for name, t in rows.items()
              if name not in ("Parser", "Output", "Rest", "Total", "'builtin.module' Pipeline"))
     return {"wall": wall, "passes": total - parse - output, "pm": pm, "parse": parse,
-            "output": output, "kind": kind.group(1) if kind else "off"}
+            "output": output, "kind": kind.group(1) if kind else "off",
+            "native": "qshape-cache: native: a " in p.stderr}
 
 
 def catalyst_runs(ctx, module):
