@@ -8,7 +8,8 @@
 // forwarder copies the library into an anonymous memory file (memfd),
 // dlopens it there and calls the library's function of the same name; later
 // calls only look the name up. So the host's translation, LLVM and link see
-// a few dozen ops, and its output needs no file but itself.
+// a few dozen ops, and its output needs no file but itself. The first call
+// must not race another (Catalyst calls setup() first, on one thread).
 //
 // The library's runtime symbols resolve through the library's own NEEDED
 // runtime (the runtime-lib it was linked with): a library that Catalyst
