@@ -353,8 +353,8 @@ unsigned BlockRoller::rollBlock(Block &block, const std::vector<Operation *> *kn
   BlockScan scan = scanBlock(block, knownOps);
   OpPositions index;
   index.assign(scan.ops);
-  RunAnalyzer analyzer(scan.ops, index, opts.paramTables,
-                       scan.segments ? &*scan.segments : nullptr, facts);
+  RunAnalyzer analyzer(scan.ops, index, opts.paramTables, scan.segments ? &*scan.segments : nullptr,
+                       facts);
   std::vector<RunPlan> accepted = chooseRuns(scan, analyzer);
   if (accepted.empty())
     return 0;
