@@ -119,14 +119,18 @@ private:
     options.target = compile::TargetInfo::host();
     options.optLevel = optLevel;
     options.linker = std::move(*found);
-    if (!StringRef(runtimeLib).empty()) {
-      llvm::SmallString<256> path(runtimeLib);
-      if (llvm::sys::fs::make_absolute(path) || !llvm::sys::fs::is_regular_file(path))
-        return fail("runtime-lib=" + runtimeLib +
-                    " names no file: give the path of a runtime library (Catalyst's "
-                    "librt_capi.so or qshape's libqshape-runtime.so)");
-      options.runtimeLib = path.str().str();
-    }
+    // Catalyst loads its library RTLD_LOCAL, so the forwarded library finds
+    // the runtime only through its own NEEDED entry: without one, the
+    // program would stop at its first call with an undefined symbol.
+    if (StringRef(runtimeLib).empty())
+      return fail("give runtime-lib=PATH, the runtime the library links against (Catalyst's "
+                  "librt_capi.so or qshape's libqshape-runtime.so)");
+    llvm::SmallString<256> path(runtimeLib);
+    if (llvm::sys::fs::make_absolute(path) || !llvm::sys::fs::is_regular_file(path))
+      return fail("runtime-lib=" + runtimeLib +
+                  " names no file: give the path of a runtime library (Catalyst's "
+                  "librt_capi.so or qshape's libqshape-runtime.so)");
+    options.runtimeLib = path.str().str();
     library = std::move(options);
     return success();
   }

@@ -162,7 +162,7 @@ def QShapeCacheLookup : Pass<"qshape-cache-lookup", "mlir::ModuleOp"> {
            "Cache a shared library and give the host a forwarding module "
            "that runs it: a hit skips the host's LLVM and link as well">,
     Option<"runtimeLib", "runtime-lib", "std::string", /*default=*/"\"\"",
-           "With native: the runtime the library needs (Catalyst's "
+           "With native (required): the runtime the library needs (Catalyst's "
            "librt_capi.so, or qshape's libqshape-runtime.so), found by an rpath">,
     Option<"linker", "linker", "std::string", /*default=*/"\"\"",
            "With native: the ld.lld to link with (default: $QSHAPE_LINKER, "
