@@ -32,6 +32,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/IR/RegionKindInterface.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/Support/Debug.h"
 
@@ -64,6 +65,27 @@ static bool isRolledBlock(Block *block, Operation *func) {
          classify(parent) == QOpKind::Ctrl;
 }
 
+/// Region::cloneInto, op by op where that is sound. cloneInto creates
+/// every op without operands and sets them afterwards (a later block may
+/// define what an earlier one uses), which allocates each op's operand
+/// storage twice; in one block of SSA code every operand is defined, and
+/// mapped, before its user, so each op is cloned whole.
+static void cloneRegion(Region &from, Region &to, IRMapping &mapper) {
+  auto kinds = dyn_cast<RegionKindInterface>(from.getParentOp());
+  bool ssa = !kinds || kinds.hasSSADominance(from.getRegionNumber());
+  if (!ssa || !from.hasOneBlock()) {
+    from.cloneInto(&to, mapper);
+    return;
+  }
+  Block &source = from.front();
+  auto *block = new Block();
+  to.push_back(block);
+  for (BlockArgument arg : source.getArguments())
+    mapper.map(arg, block->addArgument(arg.getType(), arg.getLoc()));
+  for (Operation &op : source)
+    block->push_back(op.clone(mapper));
+}
+
 /// func->clone() with the mapper's tables sized first: cloning maps every
 /// value and op of the function, and on a large one growing those tables
 /// rehashes them all several times (each insert a cache miss, each new
@@ -81,7 +103,10 @@ static Operation *cloneFunction(Operation *func) {
   // IRMapping has no reserve(); its tables are its own, not const.
   const_cast<DenseMap<Value, Value> &>(mapper.getValueMap()).reserve(values);
   const_cast<DenseMap<Operation *, Operation *> &>(mapper.getOperationMap()).reserve(ops);
-  return func->clone(mapper);
+  Operation *copy = func->cloneWithoutRegions(mapper);
+  for (auto [from, to] : llvm::zip(func->getRegions(), copy->getRegions()))
+    cloneRegion(from, to, mapper);
+  return copy;
 }
 
 void QShapeRollLoopsPass::runOnOperation() {
