@@ -3,7 +3,8 @@
 differential harness (fuzz/differential.py), then the roller's family test
 with --family-seeds random bodies, and prints per target the
 executions, the coverage libFuzzer reports (cov: edges, ft: features), the
-corpus size, the CPU time and what it found.
+corpus size, the CPU time and what it found, with the input's bytes (a CI
+log alone reproduces a finding).
 
 Corpora live in BUILD/fuzz/corpus/<target> and grow from run to run; they are
 seeded each run from the lit inputs (test/**/*.mlir, split at `// -----`),
@@ -156,6 +157,26 @@ def seed_args(out):
     return n
 
 
+def quoted_input(path, limit=MAX_LEN):
+    """The finding's bytes, indented, so that a CI log alone reproduces it:
+    text as it is, anything else as hex; at most `limit` bytes (an input
+    is at most MAX_LEN)."""
+    try:
+        data = open(path, "rb").read()
+    except OSError:
+        return "      (no input file)"
+    shown = data[:limit]
+    try:
+        body = shown.decode("utf-8")
+        kind = "text"
+    except UnicodeDecodeError:
+        body, kind = shown.hex(), "hex"
+    more = f", first {limit} of {len(data)} bytes" if len(data) > limit else ""
+    lines = body.splitlines() if kind == "text" else [body[i:i + 96] for i in range(0, len(body), 96)]
+    return f"      --- input ({kind}{more}) ---\n" + "\n".join("      | " + l for l in lines) + \
+        "\n      --- end of input ---"
+
+
 def run_target(name, build, seconds, fuzzdir):
     binary, extra, kind = TARGETS[name]
     exe = os.path.join(build, "fuzz", "bin", binary)
@@ -239,6 +260,7 @@ def main():
               flush=True)
         for path, why in r["findings"]:
             print(f"      {why}\n      input: {path}", flush=True)
+            print(quoted_input(path), flush=True)
 
     passed = sum(1 for r in results if not r["findings"])
     failed = len(results) - passed
