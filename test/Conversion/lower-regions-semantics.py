@@ -13,7 +13,7 @@
 #   the induction variable), wrapped at random in nested adjoint and ctrl
 #   regions whose controls are ancilla qubits in superposition.
 #
-# RUN: %python %s --seeds 60 --workdir %t
+# RUN: %python %s %if asan %{--seeds 15%} %else %{--seeds 60%} --workdir %t
 import argparse
 import copy
 import json

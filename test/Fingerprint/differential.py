@@ -13,7 +13,7 @@
 # (utils/gen/randcircuit.py), the W1-W4 workloads (loops, nested regions,
 # register styles, runtime angles) and every .mlir file of the test suite.
 #
-# RUN: %python %s --cases 150 --workdir %t
+# RUN: %python %s %if asan %{--cases 30 --w4 8%} %else %{--cases 150%} --workdir %t
 import argparse
 import glob
 import os

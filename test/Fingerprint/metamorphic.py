@@ -5,7 +5,7 @@
 # canonical form of every one of them that is linear must be linear too
 # (qshape-check-linearity).
 #
-# RUN: %python %s --cases 500 --workdir %t
+# RUN: %python %s %if asan %{--cases 100%} %else %{--cases 500%} --workdir %t
 import argparse
 import os
 import random

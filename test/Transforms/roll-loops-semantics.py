@@ -5,7 +5,7 @@
 # new loops, canonicalize, compare exact fingerprints), and the rolled
 # program passes qshape-check-linearity.
 #
-# RUN: %python %s --seeds 300 --workdir %t
+# RUN: %python %s %if asan %{--seeds 60%} %else %{--seeds 300%} --workdir %t
 import argparse
 import json
 import os
