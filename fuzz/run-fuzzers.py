@@ -217,7 +217,7 @@ def run_target(name, build, seconds, fuzzdir):
             why = next((l.strip() for l in text.splitlines()
                         if re.search(r"ERROR: |runtime error:|property violated|deadly signal|"
                                      r"out-of-memory|timeout after", l)), f"exit code {p.returncode}")
-            res["findings"].append((found[-1] if found else log, why))
+            res["findings"].append((found[-1] if found else log, why, bool(found)))
             if not found and not STATUS.search(text):
                 break  # did not even start: no point in retrying
         else:
@@ -258,9 +258,10 @@ def main():
               f"cov {r['cov']:5d}  ft {r['ft']:6d}  corpus {r['corpus']:5d}  "
               f"cpu {r['cpu']:6.1f} s  rss {r['rss']:4d} MB  findings {len(r['findings'])}",
               flush=True)
-        for path, why in r["findings"]:
-            print(f"      {why}\n      input: {path}", flush=True)
-            print(quoted_input(path), flush=True)
+        for path, why, is_input in r["findings"]:
+            print(f"      {why}\n      {'input' if is_input else 'log'}: {path}", flush=True)
+            if is_input:
+                print(quoted_input(path), flush=True)
 
     passed = sum(1 for r in results if not r["findings"])
     failed = len(results) - passed
