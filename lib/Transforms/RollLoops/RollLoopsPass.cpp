@@ -71,9 +71,7 @@ static bool isRolledBlock(Block *block, Operation *func) {
 /// storage twice; in one block of SSA code every operand is defined, and
 /// mapped, before its user, so each op is cloned whole.
 static void cloneRegion(Region &from, Region &to, IRMapping &mapper) {
-  auto kinds = dyn_cast<RegionKindInterface>(from.getParentOp());
-  bool ssa = !kinds || kinds.hasSSADominance(from.getRegionNumber());
-  if (!ssa || !from.hasOneBlock()) {
+  if (mayBeGraphRegion(from) || !from.hasOneBlock()) {
     from.cloneInto(&to, mapper);
     return;
   }
