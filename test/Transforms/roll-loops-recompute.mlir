@@ -11,22 +11,22 @@
 // RUN: %python %qshape_src/utils/compare-results.py %t.in.json %t.out.json --tol 1e-9
 
 // x * c[k] for RX and y * c[k] for RY share one table; z * d[k] has its own.
-// (The canonical schedule starts the loop one copy late: the first copy's
-// RX and RY stand before it.)
+// (The canonical schedule starts the loop one copy late, with the first
+// copy's RX and RY before it; the order the function came in rolls all four.)
 // CHECK-LABEL: func.func @angles
 // CHECK-NOT: tensor.from_elements
-// CHECK: %[[D:.*]] = arith.constant dense<[5.000000e-01, 2.500000e-01, 2.500000e+00]> : tensor<3xf64>
-// CHECK-NEXT: %[[C:.*]] = arith.constant dense<[0.69999999999999996, 1.100000e+00, 1.900000e+00]> : tensor<3xf64>
+// CHECK: %[[D:.*]] = arith.constant dense<[5.000000e-01, 2.500000e-01, 2.500000e+00, 1.500000e+00]> : tensor<4xf64>
+// CHECK-NEXT: %[[C:.*]] = arith.constant dense<[3.000000e-01, 0.69999999999999996, 1.100000e+00, 1.900000e+00]> : tensor<4xf64>
 // CHECK-NOT: arith.constant dense
-// CHECK: scf.for %[[K:.*]] = %c0 to %c3 step %c1
-// CHECK-NEXT: %[[E:.*]] = tensor.extract %[[D]][%[[K]]]
-// CHECK-NEXT: %[[Z:.*]] = arith.mulf %arg2, %[[E]]
-// CHECK-NEXT: quantum.custom "RZ"(%[[Z]])
-// CHECK: %[[F:.*]] = tensor.extract %[[C]][%[[K]]]
+// CHECK: scf.for %[[K:.*]] = %c0 to %c4 step %c1
+// CHECK-NEXT: %[[F:.*]] = tensor.extract %[[C]][%[[K]]]
 // CHECK-NEXT: %[[X:.*]] = arith.mulf %arg0, %[[F]]
 // CHECK-NEXT: quantum.custom "RX"(%[[X]])
 // CHECK-NEXT: %[[Y:.*]] = arith.mulf %arg1, %[[F]]
 // CHECK-NEXT: quantum.custom "RY"(%[[Y]])
+// CHECK-NEXT: %[[E:.*]] = tensor.extract %[[D]][%[[K]]]
+// CHECK-NEXT: %[[Z:.*]] = arith.mulf %arg2, %[[E]]
+// CHECK-NEXT: quantum.custom "RZ"(%[[Z]])
 // CHECK-NOT: tensor.extract
 // CHECK: scf.yield
 func.func @angles(%x: f64, %y: f64, %z: f64) -> tensor<4xf64> {

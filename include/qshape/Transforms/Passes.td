@@ -285,6 +285,10 @@ def QShapeRollLoops : Pass<"qshape-roll-loops", "mlir::ModuleOp"> {
            "Unroll every new loop again and compare fingerprints with the input">,
     Option<"emitRemarks", "emit-remarks", "bool", /*default=*/"false",
            "Emit a remark per loop (period, trip count, ops saved)">,
+    Option<"wireOrder", "wire-order", "bool", /*default=*/"true",
+           "Where the canonical order leaves much unrolled, also roll in the "
+           "order the function came in, reading qubits by wire from a "
+           "carried register, and keep the smaller result">,
   ];
   let statistics = [
     Statistic<"numLoops", "loops-created", "Loops created">,

@@ -242,14 +242,34 @@ Value LoopBuilder::slotValue(OpBuilder &bb, Location loc, unsigned j, unsigned m
     return tableValue(bb, loc, iv, tables[{j, m}]);
   case OperandPlan::Recompute:
     return recomputeValue(bb, loc, op);
-  case OperandPlan::WireRead: {
-    Value idx = op.base >= 0 ? indexValue(bb, loc, iv, bb.getI64Type(), op.base, op.stride)
-                             : tableValue(bb, loc, iv, tables[{j, m}]);
-    return buildExtract(bb, at(0, j)->getLoc(), liveRegisterFor(op.reg), IndexSpec::ofDynamic(idx))
+  case OperandPlan::WireRead:
+    return buildExtract(bb, at(0, j)->getLoc(), liveRegisterFor(op.reg), wireIndex(bb, loc, j, m))
         ->getResult(0);
   }
-  }
   llvm_unreachable("unknown operand plan");
+}
+
+IndexSpec LoopBuilder::wireIndex(OpBuilder &bb, Location loc, unsigned j, unsigned m) {
+  const OperandPlan &op = plan.operands[j][m];
+  // The same wire in every copy stays static: the canonical form threads
+  // static wires, so the next round can roll the body's own repeats.
+  if (op.base >= 0 && op.stride == 0)
+    return IndexSpec::ofStatic(op.base);
+  return IndexSpec::ofDynamic(op.base >= 0
+                                  ? indexValue(bb, loc, iv, bb.getI64Type(), op.base, op.stride)
+                                  : tableValue(bb, loc, iv, tables[{j, m}]));
+}
+
+void LoopBuilder::writeBackByWire(OpBuilder &bb, Location loc, unsigned j, Operation *clone) {
+  std::optional<GateView> gate = GateView::get(clone);
+  for (auto [m, op] : llvm::enumerate(plan.operands[j])) {
+    if (op.kind != OperandPlan::WireRead)
+      continue;
+    Operation *insert = buildInsert(bb, clone->getLoc(), liveRegisterFor(plan.writeBackReg),
+                                    wireIndex(bb, loc, j, m), gate->getOutFor(m));
+    writeBackOps.push_back(insert);
+    liveReg[plan.writeBackReg] = insert->getResult(0);
+  }
 }
 
 Value LoopBuilder::recomputeValue(OpBuilder &bb, Location loc, const OperandPlan &op) {
@@ -309,6 +329,8 @@ Operation *LoopBuilder::cloneBodyOp(OpBuilder &bb, Location loc, unsigned j) {
   Operation *clone = bb.clone(*orig, captured);
   for (unsigned m = 0; m < numOperands; ++m)
     clone->setOperand(m, slotValues[m]);
+  if (plan.byWire)
+    writeBackByWire(bb, loc, j, clone);
   return clone;
 }
 
@@ -338,6 +360,8 @@ void LoopBuilder::writeBackAndYield(OpBuilder &bb, Location loc) {
       live = insert->getResult(0);
     }
     liveReg[plan.writeBackReg] = live;
+  } else if (plan.byWire) {
+    chain = carriedKeys.size() - 1; // the register, carried last (makeLoop)
   }
   SmallVector<Value> yields;
   for (auto [a, key] : llvm::enumerate(carriedKeys))

@@ -14,6 +14,8 @@
 #include "ReplayCheck.h"
 #include "RunPlan.h"
 
+#include "qshape/GateView/GateView.h"
+
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/ArrayRef.h"
@@ -56,6 +58,10 @@ private:
   /// then the values the op's regions capture).
   Value slotValue(OpBuilder &bb, Location loc, unsigned j, unsigned m);
   Operation *cloneBodyOp(OpBuilder &bb, Location loc, unsigned j);
+  /// The wire a WireRead slot reads in the body (shared with its write-back).
+  qshape::IndexSpec wireIndex(OpBuilder &bb, Location loc, unsigned j, unsigned m);
+  /// By wire: inserts each qubit of `clone` (body op j) back at its wire.
+  void writeBackByWire(OpBuilder &bb, Location loc, unsigned j, Operation *clone);
   /// A Recompute plan's value, made in the body with its parts.
   Value recomputeValue(OpBuilder &bb, Location loc, const OperandPlan &op);
   void writeBackAndYield(OpBuilder &bb, Location loc);

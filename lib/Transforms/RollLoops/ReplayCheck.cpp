@@ -82,14 +82,12 @@ private:
   std::string why;
   llvm::DenseMap<Operation *, unsigned> cloneIndex;
   llvm::DenseSet<Operation *> writeBackOps;
-  /// Per iter_arg: the wires earlier iterations wrote into its chain, and
-  /// whether its chain is known (it yields a chain rooted in itself).
-  std::vector<llvm::DenseSet<int64_t>> written;
+  /// Per iter_arg: whether its chain is known (it yields a chain rooted in
+  /// itself), the body inserts on that chain, and the last write earlier
+  /// iterations made at each wire: (iteration, insert).
   std::vector<bool> chainKnown;
-  /// Per iter_arg: the body inserts on the chain its yield ends.
   std::vector<SmallVector<Operation *>> chainInserts;
-  /// The final register's last write at each wire: (iteration, insert).
-  llvm::DenseMap<int64_t, std::pair<unsigned, Operation *>> lastWrite;
+  std::vector<llvm::DenseMap<int64_t, std::pair<unsigned, Operation *>>> lastWrites;
 };
 
 DenseElementsAttr ReplayChecker::tableRead(Value v, unsigned c, uint64_t &index) {
@@ -222,35 +220,41 @@ Value ReplayChecker::reduce(Value reg, int64_t w) {
 
 bool ReplayChecker::sameRead(Operation *ld, unsigned c, Value ov) {
   RegisterAccess la = *RegisterAccess::get(ld);
-  Operation *od = ov.getDefiningOp();
-  std::optional<RegisterAccess> oa = od ? RegisterAccess::get(od) : std::nullopt;
-  if (!oa || oa->isInsert || !oa->wire())
-    return false;
-  int64_t w = *oa->wire();
   std::optional<int64_t> idx = la.staticIdx ? la.staticIdx : wireAt(la.dynamicIdx, c);
-  if (idx != w)
+  if (!idx)
     return false;
-  // Back to the loop's entry: nothing on the way, in this iteration or an
-  // earlier one, may have written wire w.
+  int64_t w = *idx;
+  // Back along this iteration's chain to the last write at wire w: the read
+  // gives the qubit written there.
   Value reg = la.reg;
   for (unsigned steps = 0; inLoop(reg.getDefiningOp()); ++steps) {
     std::optional<RegisterAccess> ins = RegisterAccess::get(reg.getDefiningOp());
     if (steps > kMaxWalk || !ins || !ins->isInsert)
       return false;
     std::optional<int64_t> at = ins->staticIdx ? ins->staticIdx : wireAt(ins->dynamicIdx, c);
-    if (!at || *at == w)
+    if (!at)
       return false;
+    if (*at == w)
+      return sameValue(ins->qubit, c, ov);
     reg = ins->reg;
   }
+  // Then through earlier iterations, to the last one that wrote wire w.
   if (auto arg = dyn_cast<BlockArgument>(reg);
       arg && arg.getOwner() == loop.getBody() && arg.getArgNumber() > 0) {
     unsigned a = arg.getArgNumber() - 1;
-    if (!chainKnown[a] || written[a].contains(w))
+    if (!chainKnown[a])
       return false;
+    if (auto it = lastWrites[a].find(w); it != lastWrites[a].end())
+      return sameValue(RegisterAccess::get(it->second.second)->qubit, it->second.first, ov);
     reg = loop.getInitArgs()[a];
   } else if (reg.getParentRegion() == &loop.getRegion()) {
     return false; // the induction variable is no register
   }
+  // No iteration wrote it: the run read the same wire of the same register.
+  Operation *od = ov.getDefiningOp();
+  std::optional<RegisterAccess> oa = od ? RegisterAccess::get(od) : std::nullopt;
+  if (!oa || oa->isInsert || oa->wire() != w)
+    return false;
   Value mine = reduce(reg, w);
   return mine && mine == reduce(oa->reg, w);
 }
@@ -300,9 +304,7 @@ void ReplayChecker::recordWrites(unsigned c) {
         chainKnown[a] = false; // a write we cannot place: no read past it
         break;
       }
-      written[a].insert(*w);
-      if (built.finalRegister == a)
-        lastWrite[*w] = {c, ins};
+      lastWrites[a][*w] = {c, ins};
     }
   }
 }
@@ -313,10 +315,12 @@ LogicalResult ReplayChecker::checkUsesAfter() {
     if (!sameValue(yield.getOperand(result), k - 1, at(k - 1, key.first)->getResult(key.second)))
       return fail("the loop's result " + Twine(result) + " is not what the last copy left");
   for (const RunPlan::Externalized &e : plan.externalized) {
+    if (!built.finalRegister)
+      return fail("the loop returns no register to re-read wire " + Twine(e.wire) + " from");
+    const auto &lastWrite = lastWrites[*built.finalRegister];
     auto it = lastWrite.find(e.wire);
-    if (!built.finalRegister || it == lastWrite.end() ||
-        !sameValue(RegisterAccess::get(it->second.second)->qubit, it->second.first,
-                   at(e.copy, e.j)->getResult(e.result)))
+    if (it == lastWrite.end() || !sameValue(RegisterAccess::get(it->second.second)->qubit,
+                                            it->second.first, at(e.copy, e.j)->getResult(e.result)))
       return fail("wire " + Twine(e.wire) + " of the loop's register does not hold copy " +
                   Twine(e.copy) + "'s qubit");
   }
@@ -356,7 +360,8 @@ LogicalResult ReplayChecker::run(std::string &message) {
   // Each iter_arg's chain: the body inserts its yield is made by, back to
   // an iter_arg; known when that is the iter_arg itself.
   unsigned n = loop.getNumRegionIterArgs();
-  written.assign(n, {});
+  lastWrites.clear();
+  lastWrites.resize(n);
   chainKnown.assign(n, false);
   chainInserts.assign(n, {});
   for (unsigned a = 0; a < n; ++a) {

@@ -4,8 +4,9 @@
 // does what copy c did, for every c: each body op is copy c's op (name,
 // properties, attributes, result types, regions), each operand slot
 // evaluates to copy c's value (integers and tables evaluated at c, values
-// compared by identity, wires read from a register that no earlier
-// iteration wrote at that wire), and each use after the run is served by
+// compared by identity, a wire read from a register gives the qubit of the
+// last write at that wire, in this iteration or an earlier one, or what the
+// run read from the same register), and each use after the run is served by
 // the loop. It reads the IR the builder made and the run itself, not the
 // plan's reasoning, so a wrong plan or a wrong build is caught alike.
 //

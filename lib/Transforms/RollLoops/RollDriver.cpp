@@ -355,6 +355,7 @@ unsigned BlockRoller::rollBlock(Block &block, const std::vector<Operation *> *kn
   index.assign(scan.ops);
   RunAnalyzer analyzer(scan.ops, index, opts.paramTables, scan.segments ? &*scan.segments : nullptr,
                        facts);
+  analyzer.byWire = opts.byWire;
   std::vector<RunPlan> accepted = chooseRuns(scan, analyzer);
   if (accepted.empty())
     return 0;

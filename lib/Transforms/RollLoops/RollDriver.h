@@ -30,6 +30,9 @@ struct RollOptions {
   /// Move ops that commute with a loop past it when that brings two alike
   /// loops together (for loops of loops).
   bool gatherLoops = true;
+  /// Try register-addressed bodies (RunAnalyzer::classifyByWire) on runs
+  /// refused for their operands.
+  bool byWire = false;
 };
 
 /// Why candidate runs were not rolled, for the pass statistics.

@@ -50,10 +50,23 @@ using namespace qshape;
 
 namespace {
 
+/// One attempt at rolling a function: its rolled copy (null when nothing
+/// rolled, or on failure), the loops made and the ops the copy holds.
+struct Attempt {
+  Operation *work = nullptr;
+  unsigned loops = 0;
+  uint64_t opsAfter = 0;
+  roll::RollStats stats;
+};
+
 struct QShapeRollLoopsPass : qshape::impl::QShapeRollLoopsBase<QShapeRollLoopsPass> {
   using QShapeRollLoopsBase::QShapeRollLoopsBase;
 
   void runOnOperation() override;
+  /// Rolls a copy of `func` into `attempt`: in canonical order, or, with
+  /// `asGiven`, in the order it came in and with register-addressed bodies.
+  /// Sets `opsBefore` when it canonicalizes first.
+  LogicalResult rollCopy(Operation *func, Attempt &attempt, bool asGiven, uint64_t &opsBefore);
 };
 
 /// Whether the pass rolls the ops of `block`: straight-line code in a
@@ -107,6 +120,114 @@ static Operation *cloneFunction(Operation *func) {
   return copy;
 }
 
+/// Whether the canonical order left enough to gain from the given one:
+/// nothing rolled, or more than 1/16 of the function's ops left (below that,
+/// a second order could save at most 1/16 more, for the time of a second
+/// roll).
+static bool wantsSecondAttempt(const Attempt &canonicalOrder, uint64_t opsBefore) {
+  return !canonicalOrder.work || canonicalOrder.opsAfter * 16 > opsBefore;
+}
+
+/// Which attempt to keep: the canonical one unless the other is at least a
+/// quarter smaller. The canonical order nests loops as users write them
+/// (a loop over controlled blocks around the Trotter steps); the given
+/// order wins where it rolls layers the canonical order interleaves.
+static Attempt *chooseAttempt(Attempt &canonicalOrder, Attempt &givenOrder) {
+  if (!givenOrder.work)
+    return &canonicalOrder;
+  if (!canonicalOrder.work || givenOrder.opsAfter * 4 <= canonicalOrder.opsAfter * 3)
+    return &givenOrder;
+  return &canonicalOrder;
+}
+
+/// The blocks of `root`, inner blocks first, with their ops in order: the
+/// order the function came in, for the attempt that keeps it.
+static BlockOrder blocksAsGiven(Operation *root) {
+  BlockOrder order;
+  root->walk([&](Block *block) {
+    order.blocks.push_back(block);
+    std::vector<Operation *> &ops = order.ops.emplace_back();
+    for (Operation &op : *block)
+      ops.push_back(&op);
+  });
+  return order;
+}
+
+LogicalResult QShapeRollLoopsPass::rollCopy(Operation *func, Attempt &attempt, bool asGiven,
+                                            uint64_t &opsBefore) {
+  // The work is done on a copy: a function in which nothing rolls stays
+  // exactly as it came in (it would otherwise be canonicalized for
+  // nothing), and the function itself is the reference of
+  // verify-roundtrip.
+  Operation *work = cloneFunction(func);
+  roll::RollOptions options;
+  options.minTripCount = minTripCount;
+  // 0: no bound.
+  options.maxPeriod = maxPeriod ? unsigned(maxPeriod) : std::numeric_limits<unsigned>::max();
+  options.minSavings = minSavings;
+  options.paramTables = paramTables;
+  options.emitRemarks = emitRemarks;
+  options.byWire = asGiven;
+  roll::BlockRoller roller(options, attempt.stats);
+  // The canonical form keeps every op a barrier pins on its side of it
+  // (qshape::isBarrier, isPinnedByBarriers: the rule the roller uses too).
+  auto normalForm = [&](const CanonicalizeOptions &opts, CanonicalizeStats *stats,
+                        BlockOrder &order) {
+    roller.forgetOps(); // the canonical form creates and erases ops
+    return canonicalize(work, opts, stats, &order);
+  };
+  auto fail = [&] {
+    work->erase();
+    return failure();
+  };
+  // Angles mostly end up in tables: their order is left to the last
+  // canonicalization.
+  CanonicalizeOptions firstCopts, copts;
+  firstCopts.sortFloatConstants = false;
+  CanonicalizeStats firstStats;
+  BlockOrder order; // the blocks, innermost first, with their ops
+  if (asGiven) {
+    order = blocksAsGiven(work);
+  } else {
+    if (failed(normalForm(firstCopts, &firstStats, order)))
+      return fail();
+    opsBefore = firstStats.opsBefore;
+  }
+  // Roll every block of straight-line code, innermost structure first;
+  // with `nest`, loops of identical loops then roll again.
+  for (int round = 0; round < 8; ++round) {
+    unsigned created = 0;
+    for (auto [block, ops] : llvm::zip(order.blocks, order.ops))
+      if (isRolledBlock(block, work))
+        // The recorded ops are current until a loop is built (rolling a
+        // block may erase constants of an enclosing one).
+        created += roller.rollBlock(*block, created ? nullptr : &ops);
+    attempt.loops += created;
+    LLVM_DEBUG(llvm::dbgs() << "qshape-roll-loops: round " << round << ": " << created
+                            << " loops\n");
+    if (!created || !nest)
+      break;
+    order = BlockOrder();
+    if (failed(normalForm(copts, nullptr, order)))
+      return fail();
+  }
+  if (!attempt.loops) {
+    work->erase();
+    return success();
+  }
+  order = BlockOrder();
+  if (failed(normalForm(copts, nullptr, order)))
+    return fail();
+  // Catalyst's value semantics: reads before consumers, extracts from the
+  // live register (the canonical form reads past inserts).
+  for (Block *block : order.blocks)
+    roll::linearizeReads(*block);
+  work->walk([&](Operation *) { ++attempt.opsAfter; });
+  --attempt.opsAfter; // the function itself
+  attempt.work = work;
+  return success();
+}
+
 void QShapeRollLoopsPass::runOnOperation() {
   ModuleOp module = getOperation();
   // A function is a symbol, whose parent must be a symbol table, so no
@@ -120,79 +241,37 @@ void QShapeRollLoopsPass::runOnOperation() {
     }
     return WalkResult::advance();
   });
-  CanonicalizeOptions copts;
-  // Angles mostly end up in tables: their order is left to the last
-  // canonicalization.
-  CanonicalizeOptions firstCopts;
-  firstCopts.sortFloatConstants = false;
-  roll::RollOptions options;
-  options.minTripCount = minTripCount;
-  // 0: no bound.
-  options.maxPeriod = maxPeriod ? unsigned(maxPeriod) : std::numeric_limits<unsigned>::max();
-  options.minSavings = minSavings;
-  options.paramTables = paramTables;
-  options.emitRemarks = emitRemarks;
-  roll::RollStats stats;
-  roll::BlockRoller roller(options, stats);
   for (Operation *func : funcs) {
-    // The work is done on a copy: a function in which nothing rolls stays
-    // exactly as it came in (it would otherwise be canonicalized for
-    // nothing), and the function itself is the reference of
-    // verify-roundtrip.
-    Operation *work = cloneFunction(func);
-    // The canonical form keeps every op a barrier pins on its side of it
-    // (qshape::isBarrier, isPinnedByBarriers: the rule the roller uses too).
-    auto normalForm = [&](const CanonicalizeOptions &opts, CanonicalizeStats *stats,
-                          BlockOrder &order) {
-      roller.forgetOps(); // the canonical form creates and erases ops
-      return canonicalize(work, opts, stats, &order);
-    };
-    CanonicalizeStats firstStats;
-    BlockOrder order; // the blocks, innermost first, with their ops
-    if (failed(normalForm(firstCopts, &firstStats, order))) {
-      work->erase();
+    // First in canonical order; then, where that leaves much unrolled, in
+    // the order the function came in, with register-addressed bodies
+    // (layers that differ in which wires their gates pair, which the
+    // canonical order interleaves). The smaller result is kept.
+    Attempt canonicalOrder, givenOrder;
+    uint64_t opsBefore = 0;
+    if (failed(rollCopy(func, canonicalOrder, /*asGiven=*/false, opsBefore)))
+      return signalPassFailure();
+    if (wireOrder && wantsSecondAttempt(canonicalOrder, opsBefore) &&
+        failed(rollCopy(func, givenOrder, /*asGiven=*/true, opsBefore))) {
+      if (canonicalOrder.work)
+        canonicalOrder.work->erase();
       return signalPassFailure();
     }
-    numOpsBefore += firstStats.opsBefore;
-    // Roll every block of straight-line code, innermost structure first;
-    // with `nest`, loops of identical loops then roll again.
-    unsigned loops = 0;
-    for (int round = 0; round < 8; ++round) {
-      unsigned created = 0;
-      for (auto [block, ops] : llvm::zip(order.blocks, order.ops))
-        if (isRolledBlock(block, work))
-          // The recorded ops are current until a loop is built (rolling a
-          // block may erase constants of an enclosing one).
-          created += roller.rollBlock(*block, created ? nullptr : &ops);
-      loops += created;
-      LLVM_DEBUG(llvm::dbgs() << "qshape-roll-loops: round " << round << ": " << created
-                              << " loops\n");
-      if (!created || !nest)
-        break;
-      order = BlockOrder();
-      if (failed(normalForm(copts, nullptr, order))) {
-        work->erase();
-        return signalPassFailure();
-      }
-    }
-    numLoops += loops;
-    if (!loops) {
-      numOpsAfter += firstStats.opsBefore;
-      work->erase();
+    Attempt *best = chooseAttempt(canonicalOrder, givenOrder);
+    for (Attempt *other : {&canonicalOrder, &givenOrder})
+      if (other != best && other->work)
+        other->work->erase();
+    numOpsBefore += opsBefore;
+    numLoops += best->loops;
+    numRejectedUnprofitable += best->stats.rejectedUnprofitable;
+    numRejectedSideEffects += best->stats.rejectedSideEffects;
+    numRejectedOperands += best->stats.rejectedOperands;
+    numRejectedReplay += best->stats.rejectedReplay;
+    Operation *work = best->work;
+    if (!work) {
+      numOpsAfter += opsBefore;
       continue;
     }
-    order = BlockOrder();
-    if (failed(normalForm(copts, nullptr, order))) {
-      work->erase();
-      return signalPassFailure();
-    }
-    // Catalyst's value semantics: reads before consumers, extracts from the
-    // live register (the canonical form reads past inserts).
-    for (Block *block : order.blocks)
-      roll::linearizeReads(*block);
-    uint64_t afterCount = 0;
-    work->walk([&](Operation *) { ++afterCount; });
-    numOpsAfter += afterCount - 1;
+    numOpsAfter += best->opsAfter;
     if (verifyRoundtrip && failed(roll::verifyRoundTrip(func, work))) {
       work->erase();
       return signalPassFailure();
@@ -202,10 +281,6 @@ void QShapeRollLoopsPass::runOnOperation() {
       mine.takeBody(rolled);
     work->erase();
   }
-  numRejectedUnprofitable += stats.rejectedUnprofitable;
-  numRejectedSideEffects += stats.rejectedSideEffects;
-  numRejectedOperands += stats.rejectedOperands;
-  numRejectedReplay += stats.rejectedReplay;
 }
 
 } // namespace

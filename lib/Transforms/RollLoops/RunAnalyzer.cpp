@@ -385,9 +385,12 @@ RunAnalyzer::carryWriteBacks(RunPlan &plan,
     if (v == plan.writeBackReg)
       return success();
   }
-  // Else the loop carries the register itself, which nothing may have
-  // consumed before the run; what consumes it after the run takes the
-  // loop's result.
+  return carryRegister(plan);
+}
+
+LogicalResult RunAnalyzer::carryRegister(RunPlan &plan) {
+  // The loop carries the register itself, which nothing may have consumed
+  // before the run; what consumes it after the run takes the loop's result.
   for (OpOperand &use : plan.writeBackReg.getUses()) {
     Operation *user = use.getOwner();
     std::optional<RegisterAccess> a = RegisterAccess::get(user);
@@ -400,16 +403,6 @@ RunAnalyzer::carryWriteBacks(RunPlan &plan,
   }
   plan.newCarry = true;
   return success();
-}
-
-/// A refusal says how many copies from the start could still be a loop: the
-/// driver tries that many next instead of searching for them.
-static Verdict refuse(Reject why, unsigned copiesOk, bool late = false) {
-  Verdict verdict;
-  verdict.reason = why;
-  verdict.copiesOk = copiesOk;
-  verdict.late = late;
-  return verdict;
 }
 
 struct RunAnalyzer::BodyLayout {
@@ -442,6 +435,14 @@ struct RunAnalyzer::UsesAfterRun {
 };
 
 Verdict RunAnalyzer::classify(unsigned s, unsigned p, unsigned k, RunPlan &plan) {
+  Verdict bySlot = classifyBySlot(s, p, k, plan);
+  if (bySlot || !byWire || bySlot.reason != Reject::Operands)
+    return bySlot;
+  Verdict byWire = classifyByWire(s, p, k, plan);
+  return byWire || byWire.copiesOk > bySlot.copiesOk ? byWire : bySlot;
+}
+
+Verdict RunAnalyzer::classifyBySlot(unsigned s, unsigned p, unsigned k, RunPlan &plan) {
   beginRun(s, p, k, plan);
   for (unsigned j = 0; j < p; ++j)
     if (!facts.isRollable(at(0, j)))
@@ -486,6 +487,7 @@ void RunAnalyzer::beginRun(unsigned s, unsigned p, unsigned k, RunPlan &plan) {
   plan.writeBacks.clear();
   plan.writeBackReg = Value();
   plan.newCarry = false;
+  plan.byWire = false;
   wiresMemo.clear();
 }
 
@@ -793,10 +795,10 @@ void LoopCost::addOperand(const OperandPlan &op) {
     overhead += 1;
     for (Value v : op.perCopy)
       overhead -= v.hasOneUse();
-    if (op.base >= 0)
-      addAffine(true, op.base, op.stride);
-    else
+    if (op.base < 0)
       overhead += 2;
+    else if (op.stride != 0) // one wire in every copy stays static
+      addAffine(true, op.base, op.stride);
     break;
   case OperandPlan::IntTable:
   case OperandPlan::FloatTable:
@@ -831,6 +833,11 @@ int64_t RunAnalyzer::loopOverhead(const RunPlan &plan) {
         cost.overhead += 2;
     }
   }
+  // By wire, each qubit slot is written back after its gate: an insert.
+  if (plan.byWire)
+    for (const SmallVector<OperandPlan> &body : plan.operands)
+      for (const OperandPlan &op : body)
+        cost.overhead += op.kind == OperandPlan::WireRead;
   // A write-back is an insert in the body, at the wire expression of its
   // WireRead (shared) or of a table.
   for (const RunPlan::WriteBack &wb : plan.writeBacks) {

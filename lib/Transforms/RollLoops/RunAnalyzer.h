@@ -51,6 +51,16 @@ struct Verdict {
   explicit operator bool() const { return reason == Reject::None; }
 };
 
+/// A refusal says how many copies from the start could still be a loop: the
+/// driver tries that many next instead of searching for them.
+inline Verdict refuse(Reject why, unsigned copiesOk, bool late = false) {
+  Verdict verdict;
+  verdict.reason = why;
+  verdict.copiesOk = copiesOk;
+  verdict.late = late;
+  return verdict;
+}
+
 /// Where the ops of a block scan and the extracts left out of it stand
 /// between the block's barriers (the number of barriers before them).
 struct Segments {
@@ -66,9 +76,25 @@ public:
               const Segments *segments, RollFacts &facts)
       : ops(ops), index(index), paramTables(paramTables), segments(segments), facts(facts) {}
 
+  /// Whether k copies of the p ops at `start` can be one loop, and how:
+  /// slot by slot (classifyBySlot), else, with `byWire`, by wire.
   Verdict classify(unsigned start, unsigned period, unsigned copies, RunPlan &plan);
+  /// Each operand slot of each body op planned on its own: internal,
+  /// carried, invariant, affine, a table or a wire read.
+  Verdict classifyBySlot(unsigned start, unsigned period, unsigned copies, RunPlan &plan);
+  /// The analysis for a register-addressed body (RunPlan::byWire): each qubit
+  /// slot is read from the carried register at the wire its qubit is on in
+  /// that copy, and each gate writes its qubits back there. For copies whose
+  /// qubits pass from one to the next by wire, which the slot-by-slot plan
+  /// of classify() refuses when the producer's body position varies. The
+  /// body may hold gates and pure ops, no regions or register ops; the
+  /// qubits the run reads first are extracted before it at static wires.
+  Verdict classifyByWire(unsigned start, unsigned period, unsigned copies, RunPlan &plan);
   /// Ops read so far by classify(), to bound the work per candidate.
   uint64_t work = 0;
+  /// Whether classify() tries classifyByWire() on runs it refuses for their
+  /// operands.
+  bool byWire = false;
 
 private:
   Operation *at(unsigned copy, unsigned j) const { return ops[start + copy * period + j]; }
@@ -113,6 +139,22 @@ private:
   mlir::LogicalResult
   carryWriteBacks(RunPlan &plan,
                   const llvm::DenseMap<std::pair<unsigned, unsigned>, Value> &carried);
+  /// Makes the loop carry plan.writeBackReg itself (newCarry), when nothing
+  /// consumed it before the run.
+  mlir::LogicalResult carryRegister(RunPlan &plan);
+  /// By wire: the wire of qubit `v` read by an op at `near`, the wire its
+  /// producer in the run left it on or the static wire it was extracted at
+  /// before the run from `reg` (set by the first such read).
+  std::optional<int64_t> wireOfQubit(Value v, unsigned near, Value &reg);
+  /// By wire: whether body op `j` can be register-addressed; sets which of
+  /// its operand slots are qubits.
+  bool byWireBodyOp(unsigned j, llvm::SmallVectorImpl<bool> &qubitSlots);
+  /// By wire: reads copy `c` of body op `j`; false when it does not fit.
+  bool scanCopyByWire(unsigned c, unsigned j, ArrayRef<bool> qubitSlots,
+                      llvm::MutableArrayRef<OperandScan> scans, Value &reg);
+  /// By wire: the uses after the run, each a qubit re-read from the loop's
+  /// register at its wire.
+  mlir::LogicalResult planUsesAfterRunByWire(RunPlan &plan);
   /// The plan of a scanned operand; returns how many copies from the start
   /// it fits (all of them, or fewer when only a prefix is affine or equal).
   unsigned finishOperand(OperandScan &scan, OperandPlan &plan);
@@ -179,6 +221,9 @@ private:
   llvm::DenseMap<std::pair<unsigned, unsigned>, std::pair<SmallVector<int64_t>, Value>> wiresMemo;
   /// Position of the last insert at each static wire in the scan (made once).
   std::optional<llvm::DenseMap<int64_t, unsigned>> lastInsertPos;
+  /// By wire: the wire of each qubit the run's ops made so far.
+  llvm::DenseMap<Value, int64_t> wireOfValue;
+  Type qubitType;
 };
 
 } // namespace qshape::roll

@@ -84,6 +84,12 @@ struct RunPlan {
   llvm::SmallVector<WriteBack> writeBacks;
   mlir::Value writeBackReg;
   bool newCarry = false;
+  // Register-addressed body (RunAnalyzer::classifyByWire): every qubit slot
+  // is a WireRead of the register the loop carries (writeBackReg, with
+  // newCarry), and the body writes each gate's qubits back to the wires
+  // they were read from. For bodies whose qubits pass from copy to copy by
+  // wire, not by body position (a CNOT whose range changes per layer).
+  bool byWire = false;
   int64_t overhead = 0;
   // Ops in one copy, those nested in its loops included: what each copy
   // that the loop replaces saves.
