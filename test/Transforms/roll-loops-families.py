@@ -12,7 +12,9 @@
 # does, roll to at most 5 % more ops than it (converted, the random mode's
 # regions carry single qubits and often roll further), and where the family has no
 # region, have the same fingerprint. `make fuzz` runs more random seeds
-# (--random-seeds).
+# (--random-seeds). Each family's loop form (families.py --form loop, the
+# yardstick of the size target in make bench) must simulate as its unrolled
+# program does.
 #
 # Not in the sanitizer suite: make fuzz runs this test on that build, with
 # more random bodies (fuzz/run-fuzzers.py --family-seeds).
@@ -162,6 +164,20 @@ def main():
             rows.append((name, *sizes))
             if sizes[1] < sizes[0]:
                 rolled_families.add("suzuki4")
+    # The loop form (utils/gen/loopform.py), the yardstick of the roller's
+    # size target in make bench, must be the same program as the unrolled one.
+    for fam in sorted(MUST_ROLL):
+        wires, layers = next((w, n) for f, w, n in SIZES if f == fam)
+        unrolled = f"{fam}-n{wires}-L{layers}-first-runtime-s0"
+        text, values = families.build(fam, wires, layers, "loop", "runtime", 0)
+        src = os.path.join(work, unrolled + ".loop.mlir")
+        got = os.path.join(work, unrolled + ".loop.json")
+        with open(src, "w") as f:
+            f.write(text)
+        err = sim(src, os.path.join(work, unrolled + ".args.json"), got) or same(
+            os.path.join(work, unrolled + ".want.json"), got)
+        if err:
+            failures.append(f"{fam}: the loop form differs from {unrolled}: {err}")
     for name, before, after in rows:
         print(f"{name:45s} {before:6d} -> {after:6d} ops")
     for fam in sorted((MUST_ROLL | {"suzuki4"}) - rolled_families):

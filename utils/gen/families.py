@@ -24,6 +24,8 @@ wires from the register the previous insert made and inserts them back) or
 qref (Catalyst's capture frontend: qref.alloc, a qref.get before each use,
 gates without results, qref.adjoint regions without terminators), and
 --angles runtime (tensor.extract of an argument) or static (constants).
+--form loop writes the same program as the loops a user writes, traced with
+autograph (utils/gen/loopform.py): the yardstick of the roller's size target.
 Output is deterministic: same options, same bytes. Python 3.11 stdlib only.
 """
 
@@ -35,6 +37,11 @@ import math
 import random
 import struct
 import sys
+
+try:  # as the package utils/gen, or run as a script from its folder
+    from . import loopform
+except ImportError:
+    import loopform
 
 
 def fmt_f64(v: float) -> str:
@@ -397,12 +404,18 @@ def build(family: str, wires: int, layers: int, form="first", angles="runtime", 
     args = []
     if angles == "runtime":
         args = [(name, "tensor<" + "x".join(map(str, s)) + "xf64>") for name, s in shapes.items()]
-    c = Circuit(wires, form, args)
+    c = Circuit(wires, "first" if form == "loop" else form, args)
     a = {name: Angles(c, angles, name, s, rng) for name, s in shapes.items()}
     observe = fn(c, a, n=wires, layers=layers, rng=rng)
     values = [a[name].values for name, _ in args]
     # <Z> of a QAOA state from |+...+> is 0 by symmetry: it would compare nothing.
-    return c.finish(observe, kind="PauliX" if family == "qaoa" else "PauliZ"), values
+    kind = "PauliX" if family == "qaoa" else "PauliZ"
+    if form == "loop":
+        if angles != "runtime" or family not in loopform.FAMILIES:
+            raise ValueError(f"--form loop exists for {', '.join(sorted(loopform.FAMILIES))}, "
+                             "with runtime angles")
+        return loopform.build(family, wires, layers, args, observe, kind), values
+    return c.finish(observe, kind=kind), values
 
 
 def main(argv=None):
@@ -410,7 +423,7 @@ def main(argv=None):
     ap.add_argument("family", choices=sorted(FAMILIES))
     ap.add_argument("--wires", type=int, default=4)
     ap.add_argument("--layers", type=int, default=6)
-    ap.add_argument("--form", choices=("first", "chained", "qref"), default="first")
+    ap.add_argument("--form", choices=("first", "chained", "qref", "loop"), default="first")
     ap.add_argument("--angles", choices=("runtime", "static"), default="runtime")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("-o", "--output", default="-")
@@ -418,7 +431,10 @@ def main(argv=None):
     o = ap.parse_args(argv)
     if o.wires < 2:
         ap.error("--wires must be at least 2")
-    text, values = build(o.family, o.wires, o.layers, o.form, o.angles, o.seed)
+    try:
+        text, values = build(o.family, o.wires, o.layers, o.form, o.angles, o.seed)
+    except ValueError as e:
+        ap.error(str(e))
     (sys.stdout if o.output == "-" else open(o.output, "w")).write(text)
     if o.args_out:
         with open(o.args_out, "w") as f:
