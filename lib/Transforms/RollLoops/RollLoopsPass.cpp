@@ -19,6 +19,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "GivenOrder.h"
 #include "RegisterNormalForm.h"
 #include "RollDriver.h"
 #include "RoundTrip.h"
@@ -120,12 +121,14 @@ static Operation *cloneFunction(Operation *func) {
   return copy;
 }
 
-/// Whether the canonical order left enough to gain from the given one:
-/// nothing rolled, or more than 1/16 of the function's ops left (below that,
-/// a second order could save at most 1/16 more, for the time of a second
-/// roll).
-static bool wantsSecondAttempt(const Attempt &canonicalOrder, uint64_t opsBefore) {
-  return !canonicalOrder.work || canonicalOrder.opsAfter * 16 > opsBefore;
+/// Whether the given order may roll `func` better than the canonical one
+/// did: nothing rolled, more than 1/16 of the function's ops left (below
+/// that, on its own, a second roll could save at most 1/16 more for its
+/// time), or the given order repeats with a shorter period than the body of
+/// a canonical loop (layers the canonical order interleaved).
+static bool wantsSecondAttempt(Operation *func, const Attempt &canonicalOrder, uint64_t opsBefore) {
+  return !canonicalOrder.work || canonicalOrder.opsAfter * 16 > opsBefore ||
+         roll::givenOrderRepeatsFiner(func, canonicalOrder.work);
 }
 
 /// Which attempt to keep: the canonical one unless the other is at least a
@@ -250,7 +253,7 @@ void QShapeRollLoopsPass::runOnOperation() {
     uint64_t opsBefore = 0;
     if (failed(rollCopy(func, canonicalOrder, /*asGiven=*/false, opsBefore)))
       return signalPassFailure();
-    if (wireOrder && wantsSecondAttempt(canonicalOrder, opsBefore) &&
+    if (wireOrder && wantsSecondAttempt(func, canonicalOrder, opsBefore) &&
         failed(rollCopy(func, givenOrder, /*asGiven=*/true, opsBefore))) {
       if (canonicalOrder.work)
         canonicalOrder.work->erase();

@@ -1,0 +1,29 @@
+//===- GivenOrder.h - qshape-roll-loops: when to roll in the given order -*- C++ -*-===//
+//
+// The pass rolls a function in canonical order first. The canonical order
+// follows qubits by producer, which interleaves layers that differ in how
+// their gates pair wires (StronglyEntanglingLayers): the loop it finds then
+// has a body of several layers. This probe says, cheaply, whether the order
+// the function came in repeats with a shorter period, so that rolling it
+// again in that order (with bodies by wire) may find a finer loop.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef QSHAPE_TRANSFORMS_ROLLLOOPS_GIVENORDER_H
+#define QSHAPE_TRANSFORMS_ROLLLOOPS_GIVENORDER_H
+
+#include "mlir/IR/Operation.h"
+
+namespace qshape::roll {
+
+/// Whether the gates of `func`'s body, in the order they came in, repeat
+/// with a period that divides, and is shorter than, the gates of the body
+/// of a loop the canonical order made in `rolled` (a copy of `func`, its
+/// loops still marked kRolledMarker): a period that carries 9 of 10
+/// changes from one gate to another to the same change. Linear in the
+/// gates for each divisor tried.
+bool givenOrderRepeatsFiner(mlir::Operation *func, mlir::Operation *rolled);
+
+} // namespace qshape::roll
+
+#endif // QSHAPE_TRANSFORMS_ROLLLOOPS_GIVENORDER_H
