@@ -28,7 +28,7 @@ using namespace mlir;
 
 namespace qshape::fpview {
 
-static constexpr size_t kLargeBytes = size_t{64} * 1024;
+static constexpr size_t kLargeBytes = size_t{1024} * 1024;
 
 void *allocateLarge(size_t bytes) {
   if (bytes < kLargeBytes)
