@@ -39,6 +39,17 @@ static unsigned largestRolledBody(Operation *rolled) {
   return most;
 }
 
+unsigned gatesLeftUnrolled(Operation *rolled) {
+  unsigned left = 0;
+  rolled->walk<WalkOrder::PreOrder>([&](Operation *op) {
+    if (isa<scf::ForOp>(op) && op->hasAttr(kRolledMarker))
+      return WalkResult::skip();
+    left += GateView::get(op).has_value();
+    return WalkResult::advance();
+  });
+  return left;
+}
+
 bool givenOrderRepeatsFiner(Operation *func, Operation *rolled) {
   unsigned body = largestRolledBody(rolled);
   if (body < 2)

@@ -24,6 +24,10 @@ namespace qshape::roll {
 /// gates for each divisor tried.
 bool givenOrderRepeatsFiner(mlir::Operation *func, mlir::Operation *rolled);
 
+/// The gates of `rolled` that no loop of the pass (kRolledMarker) holds:
+/// what a second order could still roll, unless it rolls finer.
+unsigned gatesLeftUnrolled(mlir::Operation *rolled);
+
 } // namespace qshape::roll
 
 #endif // QSHAPE_TRANSFORMS_ROLLLOOPS_GIVENORDER_H

@@ -122,13 +122,17 @@ static Operation *cloneFunction(Operation *func) {
 }
 
 /// Whether the given order may roll `func` better than the canonical one
-/// did: nothing rolled, more than 1/16 of the function's ops left (below
-/// that, on its own, a second roll could save at most 1/16 more for its
-/// time), or the given order repeats with a shorter period than the body of
-/// a canonical loop (layers the canonical order interleaved).
-static bool wantsSecondAttempt(Operation *func, const Attempt &canonicalOrder, uint64_t opsBefore) {
-  return !canonicalOrder.work || canonicalOrder.opsAfter * 16 > opsBefore ||
-         roll::givenOrderRepeatsFiner(func, canonicalOrder.work);
+/// did: nothing rolled; the given order repeats with a shorter period than
+/// the body of a canonical loop (layers the canonical order interleaved);
+/// or more than 1/16 of the function's ops are left (below that, a second
+/// roll could save at most 1/16 more for its time) with enough gates
+/// outside the loops to make one more.
+static bool wantsSecondAttempt(Operation *func, const Attempt &canonicalOrder, uint64_t opsBefore,
+                               unsigned minTripCount) {
+  if (!canonicalOrder.work || roll::givenOrderRepeatsFiner(func, canonicalOrder.work))
+    return true;
+  return canonicalOrder.opsAfter * 16 > opsBefore &&
+         roll::gatesLeftUnrolled(canonicalOrder.work) >= minTripCount;
 }
 
 /// Which attempt to keep: the canonical one unless the other is at least a
@@ -253,7 +257,7 @@ void QShapeRollLoopsPass::runOnOperation() {
     uint64_t opsBefore = 0;
     if (failed(rollCopy(func, canonicalOrder, /*asGiven=*/false, opsBefore)))
       return signalPassFailure();
-    if (wireOrder && wantsSecondAttempt(func, canonicalOrder, opsBefore) &&
+    if (wireOrder && wantsSecondAttempt(func, canonicalOrder, opsBefore, minTripCount) &&
         failed(rollCopy(func, givenOrder, /*asGiven=*/true, opsBefore))) {
       if (canonicalOrder.work)
         canonicalOrder.work->erase();

@@ -438,8 +438,8 @@ Verdict RunAnalyzer::classify(unsigned s, unsigned p, unsigned k, RunPlan &plan)
   Verdict bySlot = classifyBySlot(s, p, k, plan);
   if (bySlot || !byWire || bySlot.reason != Reject::Operands)
     return bySlot;
-  Verdict byWire = classifyByWire(s, p, k, plan);
-  return byWire || byWire.copiesOk > bySlot.copiesOk ? byWire : bySlot;
+  Verdict wired = classifyByWire(s, p, k, plan);
+  return wired || wired.copiesOk > bySlot.copiesOk ? wired : bySlot;
 }
 
 Verdict RunAnalyzer::classifyBySlot(unsigned s, unsigned p, unsigned k, RunPlan &plan) {
