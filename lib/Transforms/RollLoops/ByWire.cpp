@@ -125,22 +125,6 @@ LogicalResult RunAnalyzer::planUsesAfterRunByWire(RunPlan &plan) {
   return success();
 }
 
-/// The wire plan of one qubit slot: affine in the copy number, else a
-/// table (base -1); returns how many copies from the start it fits.
-static unsigned planWires(OperandPlan &op, unsigned copies, bool paramTables) {
-  ArrayRef<int64_t> w = op.wires;
-  op.kind = OperandPlan::WireRead;
-  op.base = w[0];
-  op.stride = copies > 1 ? w[1] - w[0] : 0;
-  unsigned affine = 1;
-  while (affine < copies && w[affine] == op.base + op.stride * int64_t(affine))
-    ++affine;
-  if (affine == copies)
-    return copies;
-  op.base = -1, op.stride = 0;
-  return paramTables ? copies : affine;
-}
-
 Verdict RunAnalyzer::classifyByWire(unsigned s, unsigned p, unsigned k, RunPlan &plan) {
   beginRun(s, p, k, plan);
   plan.byWire = true;
@@ -170,15 +154,12 @@ Verdict RunAnalyzer::classifyByWire(unsigned s, unsigned p, unsigned k, RunPlan 
   for (unsigned j = 0; j < p; ++j)
     for (unsigned m = 0; m < qubitSlots[j].size(); ++m) {
       OperandScan &scan = scans[firstScan[j] + m];
-      OperandPlan op;
-      if (qubitSlots[j][m]) {
-        op.reg = reg;
-        op.wires = std::move(scan.wires);
-        op.perCopy = std::move(scan.vals);
-        supported = std::min(supported, planWires(op, k, paramTables));
-      } else {
-        supported = std::min(supported, finishOperand(scan, op));
+      if (qubitSlots[j][m]) { // a wire read of the carried register
+        scan.reg = reg;
+        scan.allEqual = false;
       }
+      OperandPlan op;
+      supported = std::min(supported, finishOperand(scan, op));
       plan.operands[j].push_back(std::move(op));
     }
   if (supported < k)
