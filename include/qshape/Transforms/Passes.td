@@ -236,6 +236,12 @@ def QShapeRollLoops : Pass<"qshape-roll-loops", "mlir::ModuleOp"> {
     back at its end), so that copies for different wires look alike; this
     is applied only where it enables a roll.
 
+    With `wire-order`, where the canonical order leaves much unrolled, the
+    function is also rolled in the order it came in, where a body may read
+    its qubits by wire from a register the loop carries (layers whose gates
+    pair other wires in each copy, as StronglyEntanglingLayers' CNOTs do);
+    that result is kept when it is at least a quarter smaller.
+
     Only profitable runs are rolled: the op count after rolling (tables and
     index arithmetic included) must be smaller by at least `min-savings`.
     Side-effecting ops keep their order and nothing moves across ops the
@@ -288,7 +294,7 @@ def QShapeRollLoops : Pass<"qshape-roll-loops", "mlir::ModuleOp"> {
     Option<"wireOrder", "wire-order", "bool", /*default=*/"true",
            "Where the canonical order leaves much unrolled, also roll in the "
            "order the function came in, reading qubits by wire from a "
-           "carried register, and keep the smaller result">,
+           "carried register, and keep that result when it is a quarter smaller">,
   ];
   let statistics = [
     Statistic<"numLoops", "loops-created", "Loops created">,
