@@ -7,6 +7,8 @@
 #include "qshape/GateView/GateView.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Matchers.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/Hashing.h"
 #include "llvm/ADT/SmallVector.h"
 
@@ -20,6 +22,97 @@ static uint64_t gateToken(const GateView &g) {
   Operation *op = g.getOperation();
   return llvm::hash_combine(op->getName().getAsOpaquePointer(), g.getGateName(), g.isAdjoint(),
                             op->getNumOperands(), op->getNumResults());
+}
+
+/// The constant each copy of a table reads, compared by value.
+static Attribute constantIn(Value v) {
+  Attribute a;
+  matchPattern(v, m_Constant(&a));
+  return a;
+}
+
+/// 1 when table `b` holds in each copy what `a` holds in the next, 0 when
+/// the tables are equal, -1 otherwise.
+static int tableShift(const OperandPlan &a, const OperandPlan &b) {
+  size_t n = a.perCopy.size();
+  if (n != b.perCopy.size() || n < 2)
+    return -1;
+  bool equal = true, next = true;
+  for (size_t c = 0; c < n && (equal || next); ++c) {
+    Attribute x = constantIn(a.perCopy[c]), y = constantIn(b.perCopy[c]);
+    equal &= x == y;
+    next &= c + 1 == n || y == constantIn(a.perCopy[c + 1]);
+  }
+  return equal ? 0 : next ? 1 : -1;
+}
+
+/// Compares the data two body ops read, slot by slot, through the values
+/// the body recomputes: `shifted` counts the affine slots where b's base is
+/// one stride past a's, or tables where b holds in each copy what a holds in
+/// the next. Values that flow through the body (qubits, gathers) are not
+/// compared.
+static bool sameDataButShifts(llvm::ArrayRef<OperandPlan> a, llvm::ArrayRef<OperandPlan> b,
+                              unsigned &shifted) {
+  if (a.size() != b.size())
+    return false;
+  auto isData = [](const OperandPlan &p) {
+    return p.kind != OperandPlan::Internal && p.kind != OperandPlan::Carried &&
+           p.kind != OperandPlan::WireRead && p.kind != OperandPlan::Gather;
+  };
+  for (auto [x, y] : llvm::zip(a, b)) {
+    if (!isData(x) || !isData(y))
+      continue;
+    if (x.kind != y.kind)
+      return false;
+    switch (x.kind) {
+    case OperandPlan::Invariant:
+      if (x.invariant != y.invariant)
+        return false;
+      break;
+    case OperandPlan::AffineInt:
+      if (x.stride != y.stride || (x.base != y.base && y.base - x.base != x.stride))
+        return false;
+      shifted += x.stride != 0 && x.base != y.base;
+      break;
+    case OperandPlan::IntTable:
+    case OperandPlan::FloatTable: {
+      int shift = tableShift(x, y);
+      if (shift < 0)
+        return false;
+      shifted += shift;
+      break;
+    }
+    case OperandPlan::Recompute:
+      if (x.recipe->getName() != y.recipe->getName() ||
+          !sameDataButShifts(x.parts, y.parts, shifted))
+        return false;
+      break;
+    default:
+      break;
+    }
+  }
+  return true;
+}
+
+static bool readsNextIteration(llvm::ArrayRef<OperandPlan> a, llvm::ArrayRef<OperandPlan> b) {
+  unsigned shifted = 0;
+  return sameDataButShifts(a, b, shifted) && shifted;
+}
+
+bool straddlesIterations(const RunPlan &plan, llvm::ArrayRef<mlir::Operation *> ops) {
+  llvm::DenseMap<OperationName, llvm::SmallVector<unsigned, 2>> byName;
+  for (unsigned j = 0; j < plan.period; ++j) {
+    Operation *op = ops[plan.start + j];
+    if (op->getNumRegions() || op->getNumOperands() == 0)
+      continue;
+    llvm::SmallVector<unsigned, 2> &alike = byName[op->getName()];
+    for (unsigned k : alike)
+      if (readsNextIteration(plan.operands[k], plan.operands[j]) ||
+          readsNextIteration(plan.operands[j], plan.operands[k]))
+        return true;
+    alike.push_back(j);
+  }
+  return false;
 }
 
 /// The gates directly in the body of the largest loop the canonical order

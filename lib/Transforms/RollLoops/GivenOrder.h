@@ -3,16 +3,20 @@
 // The pass rolls a function in canonical order first. The canonical order
 // follows qubits by producer, which interleaves layers that differ in how
 // their gates pair wires (StronglyEntanglingLayers): the loop it finds then
-// has a body of several layers. This probe says, cheaply, whether the order
-// the function came in repeats with a shorter period, so that rolling it
-// again in that order (with bodies by wire) may find a finer loop.
+// has a body of several layers, or a body that starts in one layer and
+// ends in the next (QAOA). These probes say, cheaply, whether rolling the
+// function again in the order it came in (with bodies by wire) may find a
+// finer loop.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef QSHAPE_TRANSFORMS_ROLLLOOPS_GIVENORDER_H
 #define QSHAPE_TRANSFORMS_ROLLLOOPS_GIVENORDER_H
 
+#include "RunPlan.h"
+
 #include "mlir/IR/Operation.h"
+#include "llvm/ADT/ArrayRef.h"
 
 namespace qshape::roll {
 
@@ -23,6 +27,15 @@ namespace qshape::roll {
 /// changes from one gate to another to the same change. Linear in the
 /// gates for each divisor tried.
 bool givenOrderRepeatsFiner(mlir::Operation *func, mlir::Operation *rolled);
+
+/// Whether the loop of `plan` (over `ops`, before it is built) cuts the
+/// layers it rolls across iterations: two body ops alike but for one index
+/// that is affine in the iteration, where one reads what the other reads in
+/// the next iteration (gamma[i] and gamma[i + 1]). The canonical order
+/// interleaves the end of one QAOA layer with the start of the next, so
+/// its body reads each layer's angles twice; in the given order the layers
+/// roll whole.
+bool straddlesIterations(const RunPlan &plan, llvm::ArrayRef<mlir::Operation *> ops);
 
 /// The gates of `rolled` that no loop of the pass (kRolledMarker) holds:
 /// what a second order could still roll, unless it rolls finer.

@@ -2,6 +2,7 @@
 
 #include "RollDriver.h"
 
+#include "GivenOrder.h"
 #include "LoopBuilder.h"
 #include "RegisterNormalForm.h"
 #include "RepeatFinder.h"
@@ -326,6 +327,7 @@ unsigned BlockRoller::buildLoops(ArrayRef<Operation *> ops, const OpPositions &i
   llvm::sort(accepted, [](const RunPlan &a, const RunPlan &b) { return a.start > b.start; });
   unsigned built = 0;
   for (RunPlan &plan : accepted) {
+    bool straddles = straddlesIterations(plan, ops);
     // The loop replaces the run only once it is shown to replay it.
     LoopBuilder builder(ops, plan);
     scf::ForOp loop = builder.build();
@@ -340,6 +342,7 @@ unsigned BlockRoller::buildLoops(ArrayRef<Operation *> ops, const OpPositions &i
     }
     builder.commit();
     ++built;
+    stats.straddling += straddles;
     if (opts.emitRemarks)
       mlir::emitRemark(loop.getLoc())
           << "qshape-roll-loops: rolled " << plan.copies << " copies of a " << plan.period

@@ -42,6 +42,9 @@ struct RollStats {
   uint64_t rejectedOperands = 0;
   /// Built, but the replay check found that the loop differs from the run.
   uint64_t rejectedReplay = 0;
+  /// Built loops whose body reads in one iteration what the next reads
+  /// too (straddlesIterations): the layers may roll whole in another order.
+  uint64_t straddling = 0;
 };
 
 class BlockRoller {

@@ -122,14 +122,17 @@ static Operation *cloneFunction(Operation *func) {
 }
 
 /// Whether the given order may roll `func` better than the canonical one
-/// did: nothing rolled; the given order repeats with a shorter period than
-/// the body of a canonical loop (layers the canonical order interleaved);
-/// or more than 1/16 of the function's ops are left (below that, a second
-/// roll could save at most 1/16 more for its time) with enough gates
-/// outside the loops to make one more.
+/// did: nothing rolled; a canonical loop's body reads what its next
+/// iteration reads too (a loop that cuts layers, roll::straddlesIterations);
+/// the given order repeats with a shorter period than the body of a
+/// canonical loop (layers the canonical order interleaved); or more than
+/// 1/16 of the function's ops are left (below that, a second roll could save
+/// at most 1/16 more for its time) with enough gates outside the loops to
+/// make one more.
 static bool wantsSecondAttempt(Operation *func, const Attempt &canonicalOrder, uint64_t opsBefore,
                                unsigned minTripCount) {
-  if (!canonicalOrder.work || roll::givenOrderRepeatsFiner(func, canonicalOrder.work))
+  if (!canonicalOrder.work || canonicalOrder.stats.straddling ||
+      roll::givenOrderRepeatsFiner(func, canonicalOrder.work))
     return true;
   return canonicalOrder.opsAfter * 16 > opsBefore &&
          roll::gatesLeftUnrolled(canonicalOrder.work) >= minTripCount;
