@@ -236,8 +236,10 @@ def QShapeRollLoops : Pass<"qshape-roll-loops", "mlir::ModuleOp"> {
     back at its end), so that copies for different wires look alike; this
     is applied only where it enables a roll.
 
-    With `wire-order`, where the canonical order leaves much unrolled, the
-    function is also rolled in the order it came in, where a body may read
+    With `wire-order`, where the canonical order leaves much unrolled or
+    makes a loop whose body reads what its next iteration reads too (it cut
+    each layer in two), the function is also rolled in the order it came
+    in, where a body may read
     its qubits by wire from a register the loop carries (layers whose gates
     pair other wires in each copy, as StronglyEntanglingLayers' CNOTs do);
     that result is kept when it is at least a quarter smaller.
@@ -292,8 +294,9 @@ def QShapeRollLoops : Pass<"qshape-roll-loops", "mlir::ModuleOp"> {
     Option<"emitRemarks", "emit-remarks", "bool", /*default=*/"false",
            "Emit a remark per loop (period, trip count, ops saved)">,
     Option<"wireOrder", "wire-order", "bool", /*default=*/"true",
-           "Where the canonical order leaves much unrolled, also roll in the "
-           "order the function came in, reading qubits by wire from a "
+           "Where the canonical order leaves much unrolled or cuts layers "
+           "across iterations, also roll in the order the function came in, "
+           "reading qubits by wire from a "
            "carried register, and keep that result when it is a quarter smaller">,
   ];
   let statistics = [
