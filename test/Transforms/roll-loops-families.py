@@ -39,13 +39,15 @@ WORKLOADS = os.path.join(ROOT, "utils", "gen", "workloads.py")
 SIZES = [("hea", 3, 12), ("hea", 4, 24), ("hea", 6, 240), ("qaoa", 4, 12), ("qaoa", 6, 160),
          ("feedback", 2, 16), ("grover", 3, 6), ("grover", 4, 4)]
 MUST_ROLL = {"hea", "qaoa", "feedback", "grover"}
-# Sizes that must roll to at most so many ops, one layer per iteration in
-# the given order (GivenOrder.cpp): HEA by wire, at a depth where the
-# canonical order's loop of n-1 layers (353 ops) is already under 1/16 of
-# the program; QAOA, whose canonical loop straddles two layers (84 ops). Not
-# in the chained form, whose gates read wires from registers made in the
-# run: the given order is not put in register normal form (353 and 84).
-MAX_ROLLED = {("hea", 6, 240): 130, ("qaoa", 6, 160): 70}
+# Sizes that must roll to at most so many ops, in every form, one layer per
+# iteration in the given order (GivenOrder.cpp): HEA by wire, at a depth
+# where the canonical order's loop of n-1 layers (353 ops) is already under
+# 1/16 of the program, with its CNOTs in an inner loop (99-114 ops); in the
+# chained form its extracts from the last insert's register are part of the
+# copies (RollDriver.cpp, readsThreadedRegister). QAOA, whose canonical loop
+# straddles two layers (84-87 ops; 59-61, and 70-72 chained, in the given
+# order); 75 is issue 32's figure.
+MAX_ROLLED = {("hea", 6, 240): 120, ("qaoa", 6, 160): 75}
 FLAT = {"hea", "qaoa", "grover"}  # families without regions
 
 
@@ -152,7 +154,7 @@ def main():
             if sizes[1] < sizes[0]:
                 rolled_families.add(fam)
         limit = MAX_ROLLED.get((fam, wires, layers))
-        if sizes and limit and form != "chained" and sizes[1] > limit:
+        if sizes and limit and sizes[1] > limit:
             failures.append(f"{name}: rolls to {sizes[1]} ops, more than {limit}")
         if sizes and twin in sizes_of and sizes[1] > 1.05 * sizes_of[twin][1]:
             failures.append(f"{name}: rolls to {sizes[1]} ops, its twin to {sizes_of[twin][1]}")

@@ -128,6 +128,14 @@ static void gatherAlikeLoops(Block &block, SmallVectorImpl<Operation *> &ops,
   }
 }
 
+/// An extract from a register an insert made: in the given order (the
+/// chained register form, where each gate extracts its wire from the last
+/// insert's register) it is part of the copy, not a read before the run.
+static bool readsThreadedRegister(Operation *extract) {
+  Operation *def = RegisterAccess::get(extract)->reg.getDefiningOp();
+  return def && classify(def) == QOpKind::Insert;
+}
+
 BlockRoller::BlockScan BlockRoller::scanBlock(Block &block,
                                               const std::vector<Operation *> *knownOps) {
   // Each op is read once, by the normal form's first sweep: what the token
@@ -145,10 +153,12 @@ BlockRoller::BlockScan BlockRoller::scanBlock(Block &block,
   SmallVector<Operation *> blockOps = normalizeRegisters(
       block, knownOps,
       [&](Operation *op) {
-        uint8_t f = isConstant(op)                             ? kConstant
-                    : qshape::classify(op) == QOpKind::Extract ? kExtract
-                    : facts.isRollable(op)                     ? 0
-                                                               : kUnrollable;
+        bool read =
+            qshape::classify(op) == QOpKind::Extract && !(opts.byWire && readsThreadedRegister(op));
+        uint8_t f = isConstant(op)         ? kConstant
+                    : read                 ? kExtract
+                    : facts.isRollable(op) ? 0
+                                           : kUnrollable;
         // Only an op that cannot be in a loop can be a barrier.
         bool barrier = f == kUnrollable && facts.deep.isBarrier(op);
         barriers |= barrier;
@@ -183,7 +193,9 @@ BlockRoller::BlockScan BlockRoller::scanBlock(Block &block,
       continue;
     leading = false;
     // Extracts are not part of runs: a copy's qubit read is classified as
-    // an operand (WireRead), so a run may start after its extracts.
+    // an operand (WireRead), so a run may start after its extracts. (In the
+    // given order, reads of a register an insert made are: see
+    // readsThreadedRegister.)
     if (f & kExtract) {
       if (segments)
         segments->ofExtract[blockOps[i]] = segment;

@@ -30,8 +30,10 @@ struct RollOptions {
   /// Move ops that commute with a loop past it when that brings two alike
   /// loops together (for loops of loops).
   bool gatherLoops = true;
-  /// Try register-addressed bodies (RunAnalyzer::classifyByWire) on runs
-  /// refused for their operands.
+  /// The given-order attempt: try register-addressed bodies
+  /// (RunAnalyzer::classifyByWire) on runs refused for their operands, and
+  /// keep an extract from a register an insert made in the copy it stands
+  /// in (the chained register form, which no canonical form rewrote).
   bool byWire = false;
 };
 

@@ -139,13 +139,15 @@ static bool wantsSecondAttempt(Operation *func, const Attempt &canonicalOrder, u
 }
 
 /// Which attempt to keep: the canonical one unless the other is at least a
-/// quarter smaller. The canonical order nests loops as users write them
-/// (a loop over controlled blocks around the Trotter steps); the given
-/// order wins where it rolls layers the canonical order interleaves.
+/// quarter smaller, or smaller at all where a canonical loop straddled
+/// layers. The canonical order nests loops as users write them (a loop
+/// over controlled blocks around the Trotter steps); the given order wins
+/// where it rolls layers the canonical order interleaves or cuts.
 static Attempt *chooseAttempt(Attempt &canonicalOrder, Attempt &givenOrder) {
   if (!givenOrder.work)
     return &canonicalOrder;
-  if (!canonicalOrder.work || givenOrder.opsAfter * 4 <= canonicalOrder.opsAfter * 3)
+  if (!canonicalOrder.work || givenOrder.opsAfter * 4 <= canonicalOrder.opsAfter * 3 ||
+      (canonicalOrder.stats.straddling && givenOrder.opsAfter < canonicalOrder.opsAfter))
     return &givenOrder;
   return &canonicalOrder;
 }
