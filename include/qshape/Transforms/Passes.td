@@ -239,10 +239,12 @@ def QShapeRollLoops : Pass<"qshape-roll-loops", "mlir::ModuleOp"> {
     With `wire-order`, where the canonical order leaves much unrolled or
     makes a loop whose body reads what its next iteration reads too (it cut
     each layer in two), the function is also rolled in the order it came
-    in, where a body may read
-    its qubits by wire from a register the loop carries (layers whose gates
-    pair other wires in each copy, as StronglyEntanglingLayers' CNOTs do);
-    that result is kept when it is at least a quarter smaller.
+    in, where a body may read its qubits by wire from a register the loop
+    carries (layers whose gates pair other wires in each copy, as
+    StronglyEntanglingLayers' CNOTs do), and an extract from a register an
+    insert made is part of its copy (the chained register form); that
+    result is kept when it is at least a quarter smaller, or smaller at all
+    where the canonical loop cut layers.
 
     Only profitable runs are rolled: the op count after rolling (tables and
     index arithmetic included) must be smaller by at least `min-savings`.
@@ -297,7 +299,8 @@ def QShapeRollLoops : Pass<"qshape-roll-loops", "mlir::ModuleOp"> {
            "Where the canonical order leaves much unrolled or cuts layers "
            "across iterations, also roll in the order the function came in, "
            "reading qubits by wire from a "
-           "carried register, and keep that result when it is a quarter smaller">,
+           "carried register, and keep that result when it is a quarter smaller "
+           "(or smaller, where the canonical loop cut layers)">,
   ];
   let statistics = [
     Statistic<"numLoops", "loops-created", "Loops created">,
