@@ -317,9 +317,12 @@ Operation *LoopBuilder::cloneBodyOp(OpBuilder &bb, Location loc, unsigned j) {
                            ? buildInsert(bb, orig->getLoc(), reg, IndexSpec::ofDynamic(idx),
                                          slotValues[slotOf(orig, a->qubit)])
                            : buildExtract(bb, orig->getLoc(), reg, IndexSpec::ofDynamic(idx));
-    // Keep any other attributes the op carried.
+    // Keep any other attributes the op carried; not the static index, which
+    // an unregistered extract or insert carries among them (it would name
+    // copy 0's wire beside the index operand).
     for (NamedAttribute na : orig->getDiscardableAttrs())
-      clone->setAttr(na.getName(), na.getValue());
+      if (na.getName() != "idx_attr")
+        clone->setAttr(na.getName(), na.getValue());
     return clone;
   }
   IRMapping captured;

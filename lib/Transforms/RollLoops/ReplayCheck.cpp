@@ -259,6 +259,20 @@ bool ReplayChecker::sameRead(Operation *ld, unsigned c, Value ov) {
   return mine && mine == reduce(oa->reg, w);
 }
 
+/// Whether two register accesses carry the same discardable attributes but
+/// the static index (an unregistered op's is among them; the wires are
+/// compared on their own).
+static bool sameAttrsButIndex(Operation *a, Operation *b) {
+  auto butIndex = [](Operation *op) {
+    SmallVector<NamedAttribute> attrs;
+    for (NamedAttribute na : op->getDiscardableAttrs())
+      if (na.getName() != "idx_attr")
+        attrs.push_back(na);
+    return attrs;
+  };
+  return butIndex(a) == butIndex(b);
+}
+
 LogicalResult ReplayChecker::checkOp(unsigned c, unsigned j) {
   Operation *clone = built.bodyOps[j], *orig = at(c, j);
   auto differs = [&](const Twine &what) {
@@ -269,12 +283,14 @@ LogicalResult ReplayChecker::checkOp(unsigned c, unsigned j) {
     std::optional<RegisterAccess> la = RegisterAccess::get(clone), oa = RegisterAccess::get(orig);
     if (!la || !oa || la->isInsert != oa->isInsert || clone->getName() != orig->getName())
       return differs("the loop's register access is another op");
+    // The clone names its wire by the index operand alone: a static index
+    // beside it would be the one read.
     std::optional<int64_t> wire = oa->wire();
-    if (!wire || wireAt(la->dynamicIdx, c) != wire)
+    if (!wire || la->staticIdx || wireAt(la->dynamicIdx, c) != wire)
       return differs("the loop reads another wire");
     if (!sameValue(la->reg, c, oa->reg) || (la->isInsert && !sameValue(la->qubit, c, oa->qubit)))
       return differs("the loop's register or qubit is another value");
-    if (clone->getDiscardableAttrDictionary() != orig->getDiscardableAttrDictionary())
+    if (!sameAttrsButIndex(clone, orig))
       return differs("the loop's attributes differ");
     return success();
   }
