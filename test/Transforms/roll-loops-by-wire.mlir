@@ -5,10 +5,15 @@
 // no iter_arg per body position can carry the qubits, and the canonical
 // order interleaves the layers (wire-order=0: nothing rolls). In the order the
 // function came in, the loop carries the register: each gate reads its
-// qubits at their wires and writes them back, the CNOT targets from tables.
+// qubits at their wires and writes them back, the CNOT targets from tables
+// (nest=0: FLAT). The next round reads each wire of the body from the
+// register its layer's inserts end in (readLatestRegisters), so the RX and
+// the CNOTs each roll into an inner loop over the wires, the targets from
+// the layer's tables gathered.
 // RUN: qshape-opt %s '--qshape-roll-loops=verify-roundtrip' --qshape-check-linearity -o %t.rolled.mlir
 // RUN: FileCheck %s < %t.rolled.mlir
 // RUN: qshape-opt %s '--qshape-roll-loops=wire-order=0' | FileCheck %s --check-prefix=CANON
+// RUN: qshape-opt %s '--qshape-roll-loops=nest=0 verify-roundtrip' --qshape-check-linearity | FileCheck %s --check-prefix=FLAT
 // RUN: qshape-opt %s --mlir-print-op-generic | %upstream_mlir_opt --load-pass-plugin=%pass_plugin --allow-unregistered-dialect --pass-pipeline='builtin.module(qshape-roll-loops{verify-roundtrip},qshape-check-linearity)' | qshape-opt --allow-unregistered-dialect | FileCheck %s
 // RUN: qshape-sim %s --entry layers --args '[0.37]' --decimals 9 > %t.in.json
 // RUN: qshape-sim %t.rolled.mlir --entry layers --args '[0.37]' --decimals 9 > %t.out.json
@@ -17,20 +22,44 @@
 // CANON-LABEL: func.func @layers
 // CANON-NOT: scf.for
 
+// FLAT-LABEL: func.func @layers
+// FLAT-DAG: %[[T1:.*]] = arith.constant dense<[1, 2, 3, 1, 2, 3, 1, 2, 3]> : tensor<9xi64>
+// FLAT-DAG: %[[ALLOC:.*]] = quantum.alloc( 4)
+// FLAT: %[[LOOP:.*]] = scf.for %[[L:.*]] = %c0 to %c9 step %c1 iter_args(%[[R:.*]] = %[[ALLOC]]) -> (!quantum.reg) {
+// FLAT-NEXT: quantum.extract %[[R]][ 0]
+// FLAT-NEXT: quantum.custom "RX"
+// FLAT-COUNT-3: quantum.custom "RX"
+// FLAT: %[[W:.*]] = tensor.extract %[[T1]][%[[L]]] : tensor<9xi64>
+// FLAT-NEXT: %[[Q:.*]] = quantum.extract %{{.*}}[%[[W]]]
+// FLAT-NEXT: quantum.custom "CNOT"() %{{.*}}, %[[Q]]
+// FLAT-NEXT: quantum.insert %{{.*}}[ 0]
+// FLAT-NEXT: quantum.insert %{{.*}}[%[[W]]]
+// FLAT-COUNT-3: quantum.custom "CNOT"
+// FLAT: scf.yield
+// FLAT-NOT: quantum.custom
+// FLAT: quantum.extract %[[LOOP]][ 0]
+// FLAT: quantum.dealloc %[[LOOP]]
+
 // CHECK-LABEL: func.func @layers
-// CHECK-DAG: %[[T1:.*]] = arith.constant dense<[1, 2, 3, 1, 2, 3, 1, 2, 3]> : tensor<9xi64>
 // CHECK-DAG: %[[ALLOC:.*]] = quantum.alloc( 4)
 // CHECK: %[[LOOP:.*]] = scf.for %[[L:.*]] = %c0 to %c9 step %c1 iter_args(%[[R:.*]] = %[[ALLOC]]) -> (!quantum.reg) {
-// CHECK-NEXT: quantum.extract %[[R]][ 0]
-// CHECK-NEXT: quantum.custom "RX"
-// CHECK-COUNT-3: quantum.custom "RX"
-// CHECK: %[[W:.*]] = tensor.extract %[[T1]][%[[L]]] : tensor<9xi64>
-// CHECK-NEXT: %[[Q:.*]] = quantum.extract %{{.*}}[%[[W]]]
-// CHECK-NEXT: quantum.custom "CNOT"() %{{.*}}, %[[Q]]
-// CHECK-NEXT: quantum.insert %{{.*}}[ 0]
-// CHECK-NEXT: quantum.insert %{{.*}}[%[[W]]]
-// CHECK-COUNT-3: quantum.custom "CNOT"
+// CHECK-NEXT: %[[RX:.*]] = scf.for %[[I:.*]] = %c0 to %c4 step %c1 iter_args(%[[R1:.*]] = %[[R]]) -> (!quantum.reg) {
+// CHECK-NEXT: %[[W:.*]] = arith.index_cast %[[I]]
+// CHECK-NEXT: %[[Q:.*]] = quantum.extract %[[R1]][%[[W]]]
+// CHECK-NEXT: %[[O:.*]] = quantum.custom "RX"(%arg0) %[[Q]]
+// CHECK-NEXT: %[[N:.*]] = quantum.insert %[[R1]][%[[W]]], %[[O]]
+// CHECK-NEXT: scf.yield %[[N]]
+// CHECK: %[[TARGETS:.*]] = tensor.from_elements {{.*}} : tensor<4xi64>
+// CHECK-NEXT: scf.for %[[J:.*]] = %c0 to %c4 step %c1 iter_args(%[[R2:.*]] = %[[RX]]) -> (!quantum.reg) {
+// CHECK-NOT: quantum.custom
+// CHECK: %[[T:.*]] = tensor.extract %[[TARGETS]][%[[J]]]
+// CHECK-NEXT: %[[QT:.*]] = quantum.extract %[[R2]][%[[T]]]
+// CHECK-NEXT: quantum.custom "CNOT"() %{{.*}}, %[[QT]]
+// CHECK-NOT: quantum.custom
 // CHECK: scf.yield
+// CHECK-NEXT: }
+// CHECK-NEXT: scf.yield
+// CHECK-NEXT: }
 // CHECK-NOT: quantum.custom
 // CHECK: quantum.extract %[[LOOP]][ 0]
 // CHECK: quantum.dealloc %[[LOOP]]

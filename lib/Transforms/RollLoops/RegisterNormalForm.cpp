@@ -337,4 +337,65 @@ bool linearizeReads(Block &block) {
   return true;
 }
 
+/// The one insert that updates `reg`, when `reg` has few uses: a register
+/// read by many extracts (the first one of a function) is not followed.
+static Operation *soleInsertOf(Value reg) {
+  constexpr unsigned kMaxUses = 16;
+  Operation *insert = nullptr;
+  unsigned uses = 0;
+  for (OpOperand &use : reg.getUses()) {
+    if (++uses > kMaxUses)
+      return nullptr;
+    std::optional<RegisterAccess> a = RegisterAccess::get(use.getOwner());
+    if (!a || !a->isInsert || a->reg != reg)
+      continue;
+    if (insert)
+      return nullptr;
+    insert = use.getOwner();
+  }
+  return insert;
+}
+
+bool readLatestRegisters(Block &block) {
+  // Bounds the ops an extract moves past: bodies are small, and a long
+  // walk per extract would make the block quadratic.
+  constexpr unsigned kMaxPast = 64;
+  SmallVector<Operation *> extracts;
+  for (Operation &op : block)
+    if (classify(&op) == QOpKind::Extract)
+      extracts.push_back(&op);
+  bool changed = false;
+  for (Operation *ex : extracts) {
+    RegisterAccess a = *RegisterAccess::get(ex);
+    std::optional<int64_t> w = a.wire();
+    if (!w || a.reg.getParentBlock() != &block)
+      continue;
+    DenseSet<Operation *> users;
+    for (Operation *u : ex->getUsers())
+      users.insert(block.findAncestorOpInBlock(*u));
+    Value reg = a.reg;
+    Operation *at = ex;
+    unsigned past = 0;
+    while (Operation *next = soleInsertOf(reg)) {
+      std::optional<int64_t> nw = RegisterAccess::get(next)->wire();
+      if (next->getBlock() != &block || !nw || *nw == *w || next->isBeforeInBlock(at))
+        break;
+      bool clear = true;
+      for (Operation *o = at->getNextNode(); clear && o != next->getNextNode();
+           o = o->getNextNode())
+        clear = ++past <= kMaxPast && !users.contains(o) && !qshape::isBarrier(o);
+      if (!clear)
+        break;
+      reg = RegisterAccess::get(next)->result;
+      at = next;
+    }
+    if (at == ex)
+      continue;
+    ex->replaceUsesOfWith(a.reg, reg);
+    ex->moveAfter(at);
+    changed = true;
+  }
+  return changed;
+}
+
 } // namespace qshape::roll

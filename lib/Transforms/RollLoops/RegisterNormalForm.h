@@ -40,6 +40,15 @@ normalizeRegisters(mlir::Block &block, const std::vector<mlir::Operation *> *kno
 /// Returns whether it changed the block.
 bool linearizeReads(mlir::Block &block);
 
+/// Points each extract at the last register of its chain that still holds
+/// its wire (past inserts at other wires), moving it after that insert when
+/// no user of the extract and no barrier stands in between. The canonical
+/// form reads past inserts the other way, to the earliest register: in a
+/// layer whose gates are written back one by one, the first read of a wire
+/// then names the register of one copy's insert, a use of that copy after
+/// its run, and the run does not roll. Returns whether it changed `block`.
+bool readLatestRegisters(mlir::Block &block);
+
 } // namespace qshape::roll
 
 #endif // QSHAPE_TRANSFORMS_ROLLLOOPS_REGISTERNORMALFORM_H

@@ -208,6 +208,15 @@ LogicalResult QShapeRollLoopsPass::rollCopy(Operation *func, Attempt &attempt, b
   // Roll every block of straight-line code, innermost structure first;
   // with `nest`, loops of identical loops then roll again.
   for (int round = 0; round < 8; ++round) {
+    // In the bodies the given order built by wire, read each wire from the
+    // register its layer's inserts end in, so their gates roll too.
+    if (asGiven && round > 0) {
+      bool moved = false;
+      for (Block *block : order.blocks)
+        moved |= roll::readLatestRegisters(*block);
+      if (moved)
+        order = blocksAsGiven(work);
+    }
     unsigned created = 0;
     for (auto [block, ops] : llvm::zip(order.blocks, order.ops))
       if (isRolledBlock(block, work))
