@@ -20,6 +20,7 @@
 // CANON-LABEL: func.func public @circuit
 // CANON: scf.for
 // CANON: tensor.extract %arg0[%{{.*}}]
+// CANON-NOT: scf.yield
 // CANON: tensor.extract %arg0[%{{.*}}]
 // CANON: scf.yield
 

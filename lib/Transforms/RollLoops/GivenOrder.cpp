@@ -40,6 +40,8 @@ static int tableShift(const OperandPlan &a, const OperandPlan &b) {
   bool equal = true, next = true;
   for (size_t c = 0; c < n && (equal || next); ++c) {
     Attribute x = constantIn(a.perCopy[c]), y = constantIn(b.perCopy[c]);
+    if (!x || !y)
+      return -1; // not a table of constants: nothing to compare
     equal &= x == y;
     next &= c + 1 == n || y == constantIn(a.perCopy[c + 1]);
   }
@@ -100,17 +102,22 @@ static bool readsNextIteration(llvm::ArrayRef<OperandPlan> a, llvm::ArrayRef<Ope
 }
 
 bool straddlesIterations(const RunPlan &plan, llvm::ArrayRef<mlir::Operation *> ops) {
-  llvm::DenseMap<OperationName, llvm::SmallVector<unsigned, 2>> byName;
+  // Each op is compared with the last few alike before it: the same gate of
+  // the next layer is at most a layer's worth of its kind away, and a body
+  // of thousands of gates of one kind must not cost their square.
+  constexpr size_t kWindow = 16;
+  llvm::DenseMap<OperationName, llvm::SmallVector<unsigned, 4>> byName;
   for (unsigned j = 0; j < plan.period; ++j) {
     Operation *op = ops[plan.start + j];
     if (op->getNumRegions() || op->getNumOperands() == 0)
       continue;
-    llvm::SmallVector<unsigned, 2> &alike = byName[op->getName()];
-    for (unsigned k : alike)
-      if (readsNextIteration(plan.operands[k], plan.operands[j]) ||
-          readsNextIteration(plan.operands[j], plan.operands[k]))
+    llvm::SmallVector<unsigned, 4> &named = byName[op->getName()];
+    for (unsigned k : llvm::ArrayRef(named).take_back(kWindow))
+      if (sameOpShape(ops[plan.start + k], op) &&
+          (readsNextIteration(plan.operands[k], plan.operands[j]) ||
+           readsNextIteration(plan.operands[j], plan.operands[k])))
         return true;
-    alike.push_back(j);
+    named.push_back(j);
   }
   return false;
 }

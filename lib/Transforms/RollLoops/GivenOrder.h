@@ -29,9 +29,10 @@ namespace qshape::roll {
 bool givenOrderRepeatsFiner(mlir::Operation *func, mlir::Operation *rolled);
 
 /// Whether the loop of `plan` (over `ops`, before it is built) cuts the
-/// layers it rolls across iterations: two body ops alike but for one index
-/// that is affine in the iteration, where one reads what the other reads in
-/// the next iteration (gamma[i] and gamma[i + 1]). The canonical order
+/// layers it rolls across iterations: two body ops alike (sameOpShape) but
+/// for indices affine in the iteration, or tables, where one reads what the
+/// other reads in the next iteration (gamma[i] and gamma[i + 1]). Each op
+/// is compared with the 16 of its name before it. The canonical order
 /// interleaves the end of one QAOA layer with the start of the next, so
 /// its body reads each layer's angles twice; in the given order the layers
 /// roll whole.

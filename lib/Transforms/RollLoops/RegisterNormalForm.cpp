@@ -361,29 +361,38 @@ bool readLatestRegisters(Block &block) {
   // walk per extract would make the block quadratic.
   constexpr unsigned kMaxPast = 64;
   SmallVector<Operation *> extracts;
-  for (Operation &op : block)
+  // Positions before any move: only unmoved ops (an extract not yet
+  // visited, inserts) are compared, and moving an op makes the block
+  // renumber itself on the next isBeforeInBlock.
+  DenseMap<Operation *, unsigned> position;
+  for (Operation &op : block) {
+    position[&op] = position.size();
     if (classify(&op) == QOpKind::Extract)
       extracts.push_back(&op);
+  }
   bool changed = false;
   for (Operation *ex : extracts) {
-    RegisterAccess a = *RegisterAccess::get(ex);
-    std::optional<int64_t> w = a.wire();
-    if (!w || a.reg.getParentBlock() != &block)
+    std::optional<RegisterAccess> a = RegisterAccess::get(ex);
+    std::optional<int64_t> w = a ? a->wire() : std::nullopt;
+    if (!w || a->reg.getParentBlock() != &block)
       continue;
     DenseSet<Operation *> users;
     for (Operation *u : ex->getUsers())
       users.insert(block.findAncestorOpInBlock(*u));
-    Value reg = a.reg;
+    Value reg = a->reg;
     Operation *at = ex;
     unsigned past = 0;
     while (Operation *next = soleInsertOf(reg)) {
       std::optional<int64_t> nw = RegisterAccess::get(next)->wire();
-      if (next->getBlock() != &block || !nw || *nw == *w || next->isBeforeInBlock(at))
+      if (next->getBlock() != &block || !nw || *nw == *w || position[next] < position[at])
         break;
+      // Not past a user, a barrier, or an op with regions (whose barriers
+      // would take a walk of its own).
       bool clear = true;
       for (Operation *o = at->getNextNode(); clear && o != next->getNextNode();
            o = o->getNextNode())
-        clear = ++past <= kMaxPast && !users.contains(o) && !qshape::isBarrier(o);
+        clear = ++past <= kMaxPast && !users.contains(o) && !o->getNumRegions() &&
+                !qshape::isBarrier(o);
       if (!clear)
         break;
       reg = RegisterAccess::get(next)->result;
@@ -391,7 +400,7 @@ bool readLatestRegisters(Block &block) {
     }
     if (at == ex)
       continue;
-    ex->replaceUsesOfWith(a.reg, reg);
+    ex->replaceUsesOfWith(a->reg, reg);
     ex->moveAfter(at);
     changed = true;
   }

@@ -42,7 +42,8 @@ bool linearizeReads(mlir::Block &block);
 
 /// Points each extract at the last register of its chain that still holds
 /// its wire (past inserts at other wires), moving it after that insert when
-/// no user of the extract and no barrier stands in between. The canonical
+/// no user of the extract, no barrier and no op with regions stands in
+/// between. The canonical
 /// form reads past inserts the other way, to the earliest register: in a
 /// layer whose gates are written back one by one, the first read of a wire
 /// then names the register of one copy's insert, a use of that copy after

@@ -132,7 +132,8 @@ static void gatherAlikeLoops(Block &block, SmallVectorImpl<Operation *> &ops,
 /// chained register form, where each gate extracts its wire from the last
 /// insert's register) it is part of the copy, not a read before the run.
 static bool readsThreadedRegister(Operation *extract) {
-  Operation *def = RegisterAccess::get(extract)->reg.getDefiningOp();
+  std::optional<RegisterAccess> a = RegisterAccess::get(extract);
+  Operation *def = a ? a->reg.getDefiningOp() : nullptr;
   return def && classify(def) == QOpKind::Insert;
 }
 
@@ -339,7 +340,8 @@ unsigned BlockRoller::buildLoops(ArrayRef<Operation *> ops, const OpPositions &i
   llvm::sort(accepted, [](const RunPlan &a, const RunPlan &b) { return a.start > b.start; });
   unsigned built = 0;
   for (RunPlan &plan : accepted) {
-    bool straddles = straddlesIterations(plan, ops);
+    // Only the canonical order's loops decide whether to try the other.
+    bool straddles = !opts.byWire && straddlesIterations(plan, ops);
     // The loop replaces the run only once it is shown to replay it.
     LoopBuilder builder(ops, plan);
     scf::ForOp loop = builder.build();

@@ -33,7 +33,8 @@ struct RollOptions {
   /// The given-order attempt: try register-addressed bodies
   /// (RunAnalyzer::classifyByWire) on runs refused for their operands, and
   /// keep an extract from a register an insert made in the copy it stands
-  /// in (the chained register form, which no canonical form rewrote).
+  /// in (the chained register form: the first round of this order has no
+  /// canonical form to read past the inserts).
   bool byWire = false;
 };
 

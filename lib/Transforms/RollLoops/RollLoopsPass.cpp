@@ -213,7 +213,8 @@ LogicalResult QShapeRollLoopsPass::rollCopy(Operation *func, Attempt &attempt, b
     if (asGiven && round > 0) {
       bool moved = false;
       for (Block *block : order.blocks)
-        moved |= roll::readLatestRegisters(*block);
+        if (block->getParentOp()->hasAttr(roll::kRolledMarker))
+          moved |= roll::readLatestRegisters(*block);
       if (moved)
         order = blocksAsGiven(work);
     }
