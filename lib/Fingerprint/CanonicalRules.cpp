@@ -10,6 +10,7 @@
 #include "CanonicalView.h"
 
 #include "qshape/Fingerprint/CanonicalForm.h"
+#include "qshape/GateView/GateView.h"
 
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/OperationSupport.h"
@@ -166,7 +167,7 @@ unsigned CanonicalView::staticIndices() {
       if (a && a->dynamicIdx != kNone && constantInt(a->dynamicIdx, v)) {
         eraseOperand(o, 1);
         int64_t idx = v.getSExtValue();
-        overrideAttr(o, "idx_attr", idx);
+        overrideAttr(o, kStaticIndexAttr, idx);
         ops[o].hasStaticIdx = true;
         staticIdxs[ops[o].aux] = idx;
         ++n;
@@ -749,7 +750,7 @@ unsigned CanonicalView::sortInsertChains() {
     sortStably(stores, byIndex);
     for (auto [a, store] : llvm::zip(llvm::reverse(chain), stores)) {
       if (a.staticIdx != store.first) {
-        overrideAttr(a.op, "idx_attr", store.first);
+        overrideAttr(a.op, kStaticIndexAttr, store.first);
         staticIdxs[ops[a.op].aux] = store.first;
       }
       if (a.qubit != store.second)

@@ -9,6 +9,7 @@
 
 #include "qshape/Fingerprint/CanonicalForm.h"
 #include "qshape/GateView/Barriers.h"
+#include "qshape/GateView/GateView.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
@@ -305,7 +306,7 @@ bool CanonicalView::addOp(Operation *op, Idx parentBlock) {
     r.aux = staticIdxs.size();
     staticIdxs.push_back(0);
     accessEpochs.push_back(parentBlock == kNone ? 0 : blocks[parentBlock].barriers);
-    if (auto i = dyn_cast_or_null<IntegerAttr>(op->getAttr("idx_attr"))) {
+    if (auto i = dyn_cast_or_null<IntegerAttr>(op->getAttr(kStaticIndexAttr))) {
       r.hasStaticIdx = true;
       staticIdxs.back() = i.getInt();
     }
@@ -715,7 +716,7 @@ LogicalResult CanonicalView::materialize(CanonicalizeStats &stats, bool sortFloa
     Operation *op = ops[edit.op].op;
     if (!state[edit.op].alive)
       continue;
-    if (edit.name == "idx_attr") {
+    if (edit.name == kStaticIndexAttr) {
       setStaticIndex(op, edit.value);
     } else {
       op->eraseOperand(0);

@@ -218,7 +218,7 @@ std::optional<RegisterAccess> RegisterAccess::get(Operation *op) {
   a.qubit = a.isInsert ? Value(qubit.front()) : a.result;
   if (!idx.empty())
     a.dynamicIdx = idx.front();
-  if (auto i = dyn_cast_or_null<IntegerAttr>(op->getAttr("idx_attr")))
+  if (auto i = dyn_cast_or_null<IntegerAttr>(op->getAttr(kStaticIndexAttr)))
     a.staticIdx = i.getInt();
   return a;
 }
@@ -295,7 +295,7 @@ static void addIndex(OpBuilder &b, OperationState &state, IndexSpec idx) {
   if (idx.dynamic)
     state.addOperands(idx.dynamic);
   else
-    state.addAttribute("idx_attr", b.getI64IntegerAttr(idx.value.value_or(0)));
+    state.addAttribute(kStaticIndexAttr, b.getI64IntegerAttr(idx.value.value_or(0)));
 }
 
 Operation *buildExtract(OpBuilder &b, Location loc, Value reg, IndexSpec idx) {
@@ -344,7 +344,7 @@ void setStaticIndex(Operation *accessOp, int64_t index) {
     return;
   if (a->dynamicIdx)
     accessOp->eraseOperand(1);
-  accessOp->setAttr("idx_attr", Builder(accessOp->getContext()).getI64IntegerAttr(index));
+  accessOp->setAttr(kStaticIndexAttr, Builder(accessOp->getContext()).getI64IntegerAttr(index));
 }
 
 } // namespace qshape

@@ -93,6 +93,11 @@ private:
   mlir::Operation *op;
 };
 
+/// The name of the static wire index of `quantum.extract` and
+/// `quantum.insert` (Catalyst's `idx_attr`): a property when the dialect is
+/// registered, a discardable attribute when it is not.
+inline constexpr llvm::StringLiteral kStaticIndexAttr = "idx_attr";
+
 /// Register access ops: extract and insert.
 struct RegisterAccess {
   mlir::Operation *op = nullptr;

@@ -609,7 +609,7 @@ LogicalResult QuantumOpLowering::matchAndRewrite(Operation *op, ArrayRef<Value> 
   case QOp::Extract: {
     Value index = single(op, operands, OpRole::Index);
     if (!index) {
-      auto attr = dyn_cast_or_null<IntegerAttr>(op->getAttr("idx_attr"));
+      auto attr = dyn_cast_or_null<IntegerAttr>(op->getAttr(kStaticIndexAttr));
       index = b.constI64(attr ? attr.getInt() : 0);
     }
     FailureOr<LLVM::CallOp> slot = b.call(fn, ptr, {ptr, i64}, ValueRange{operands[0], index});

@@ -155,7 +155,7 @@ FailureOr<Ref> Converter::refOf(Value bit, Operation *user) {
            failure();
   Ref r;
   r.reg = def->getOperand(0);
-  if (auto attr = def->getAttrOfType<IntegerAttr>("idx_attr")) {
+  if (auto attr = def->getAttrOfType<IntegerAttr>(kStaticIndexAttr)) {
     r.wire = attr.getInt();
   } else {
     APInt v;
@@ -572,7 +572,7 @@ FailureOr<Subroutine> Subroutine::of(func::FuncOp func) {
       continue;
     }
     for (Operation *user : arg.getUsers()) {
-      auto wire = user->getAttrOfType<IntegerAttr>("idx_attr");
+      auto wire = user->getAttrOfType<IntegerAttr>(kStaticIndexAttr);
       if (user->getName().getStringRef() == "qref.get" && wire)
         wires.insert({arg.getArgNumber(), wire.getInt()});
       else

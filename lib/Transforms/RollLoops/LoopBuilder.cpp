@@ -321,7 +321,7 @@ Operation *LoopBuilder::cloneBodyOp(OpBuilder &bb, Location loc, unsigned j) {
     // an unregistered extract or insert carries among them (it would name
     // copy 0's wire beside the index operand).
     for (NamedAttribute na : orig->getDiscardableAttrs())
-      if (na.getName() != "idx_attr")
+      if (na.getName() != kStaticIndexAttr)
         clone->setAttr(na.getName(), na.getValue());
     return clone;
   }

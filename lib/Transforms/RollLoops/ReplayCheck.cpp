@@ -266,7 +266,7 @@ static bool sameAttrsButIndex(Operation *a, Operation *b) {
   auto butIndex = [](Operation *op) {
     SmallVector<NamedAttribute> attrs;
     for (NamedAttribute na : op->getDiscardableAttrs())
-      if (na.getName() != "idx_attr")
+      if (na.getName() != kStaticIndexAttr)
         attrs.push_back(na);
     return attrs;
   };

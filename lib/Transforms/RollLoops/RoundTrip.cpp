@@ -117,7 +117,7 @@ static void sortInsertChains(Operation *root) {
     for (auto [a, entry] : llvm::zip(chain, entries)) {
       if (a.op != last)
         a.op->moveBefore(last);
-      a.op->setAttr("idx_attr",
+      a.op->setAttr(kStaticIndexAttr,
                     IntegerAttr::get(IntegerType::get(a.op->getContext(), 64), entry.first));
       for (OpOperand &operand : a.op->getOpOperands())
         if (operand.get() == a.qubit)

@@ -2,6 +2,8 @@
 
 #include "Tokenizer.h"
 
+#include "qshape/GateView/GateView.h"
+
 #include "mlir/IR/BuiltinAttributes.h"
 #include "llvm/ADT/Hashing.h"
 #include "llvm/ADT/STLExtras.h"
@@ -64,7 +66,7 @@ uint64_t Tokenizer::compute(Operation *op) {
     return a.getName().getValue() < b.getName().getValue();
   });
   for (NamedAttribute &na : attrs) {
-    if (na.getName().getValue() == "idx_attr")
+    if (na.getName().getValue() == kStaticIndexAttr)
       continue;
     sink.bytes(na.getName().getValue());
     enc.encodeAttr(na.getValue(), sink);
