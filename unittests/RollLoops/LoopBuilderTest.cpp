@@ -3,12 +3,14 @@
 // One value filling two operand slots of an op, one slot varying and one
 // not, must give a loop whose clone sets each slot from its own plan; the
 // replay check must accept that loop, refuse it once a slot is wrong, and
-// abandon() must leave the block as it was.
+// abandon() must leave the block as it was. The run analyzer must refuse
+// a run whose first copy makes a value used after it, at once.
 //
 //===----------------------------------------------------------------------===//
 
 #include "RollLoops/LoopBuilder.h"
 #include "RollLoops/ReplayCheck.h"
+#include "RollLoops/RunAnalyzer.h"
 #include "RollLoops/Support.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -143,6 +145,21 @@ TEST_F(Rows, ReplayCheckAcceptsTheLoopWhenNothingElseReadsTheRun) {
   EXPECT_TRUE(succeeded(checkReplay(builder.built(), ops, index, p, why))) << why;
   builder.commit();
   EXPECT_TRUE(succeeded(verify(*module)));
+}
+
+TEST_F(Rows, AnalyzerRefusesAtOnceWhatTheFirstCopyLeaves) {
+  // The return reads copy 0's f64: no loop of two copies or more returns
+  // it, so the analyzer says so before planning any operand (before, it
+  // planned all four copies and refused late, for the driver to bisect).
+  RollFacts facts;
+  RunAnalyzer analyzer(ops, index, /*paramTables=*/true, /*segments=*/nullptr, facts);
+  RunPlan p;
+  Verdict v = analyzer.classify(0, 1, 4, p);
+  EXPECT_FALSE(v);
+  EXPECT_EQ(v.reason, Reject::Operands);
+  EXPECT_FALSE(v.late);
+  EXPECT_EQ(v.copiesOk, 1u);
+  EXPECT_LE(analyzer.work, 1u);
 }
 
 } // namespace

@@ -133,8 +133,6 @@ Verdict RunAnalyzer::classifyByWire(unsigned s, unsigned p, unsigned k, RunPlan 
   SmallVector<SmallVector<bool>> qubitSlots(p);
   SmallVector<unsigned> firstScan(p + 1, 0);
   for (unsigned j = 0; j < p; ++j) {
-    if (!facts.isRollable(at(0, j)))
-      return refuse(Reject::SideEffects, 0);
     if (!byWireBodyOp(j, qubitSlots[j]))
       return refuse(Reject::Operands, 0);
     firstScan[j + 1] = firstScan[j] + qubitSlots[j].size();
@@ -143,6 +141,9 @@ Verdict RunAnalyzer::classifyByWire(unsigned s, unsigned p, unsigned k, RunPlan 
   Value reg;
   for (unsigned c = 0; c < k; ++c) {
     work += p;
+    // Only qubits leave the loop (planUsesAfterRunByWire).
+    if (classicalUseAfter(c) != ~0u)
+      return refuse(Reject::Operands, c);
     for (unsigned j = 0; j < p; ++j)
       if (!scanCopyByWire(c, j, qubitSlots[j],
                           MutableArrayRef<OperandScan>(scans).drop_front(firstScan[j]), reg))

@@ -424,6 +424,8 @@ struct RunAnalyzer::UsesAfterRun {
   // inserts at each static wire (any wire, for a dynamic index), found once.
   std::optional<DenseMap<int64_t, unsigned>> lastInsert;
   unsigned lastDynamicInsert = 0; // 1 + the last copy with a dynamic-index insert
+  // Set on failure when no run from the same start with more copies fits.
+  std::optional<unsigned> fewer;
   // (copy, j, result #) already re-read after the run.
   DenseSet<std::tuple<unsigned, unsigned, unsigned>> reread;
 
@@ -435,6 +437,16 @@ struct RunAnalyzer::UsesAfterRun {
 };
 
 Verdict RunAnalyzer::classify(unsigned s, unsigned p, unsigned k, RunPlan &plan) {
+  // Refusals that need no plan, made before one is begun: the first copy
+  // holds an op that cannot be in a loop, or makes a classical value used
+  // after the run (most candidates: runs that end between reads and the
+  // gates that take them).
+  setWindow(s, p, k);
+  for (unsigned j = 0; j < p; ++j)
+    if (!facts.isRollable(at(0, j)))
+      return refuse(Reject::SideEffects, 0);
+  if (k > 1 && classicalUseAfter(0) != ~0u)
+    return refuse(Reject::Operands, 1);
   Verdict bySlot = classifyBySlot(s, p, k, plan);
   if (bySlot || !byWire || bySlot.reason != Reject::Operands)
     return bySlot;
@@ -444,9 +456,6 @@ Verdict RunAnalyzer::classify(unsigned s, unsigned p, unsigned k, RunPlan &plan)
 
 Verdict RunAnalyzer::classifyBySlot(unsigned s, unsigned p, unsigned k, RunPlan &plan) {
   beginRun(s, p, k, plan);
-  for (unsigned j = 0; j < p; ++j)
-    if (!facts.isRollable(at(0, j)))
-      return refuse(Reject::SideEffects, 0);
   BodyLayout body = layOutBody(plan);
   // The run is read once, copy by copy (reading it operand by operand
   // would stride through all of it once per operand; on large blocks each
@@ -455,6 +464,9 @@ Verdict RunAnalyzer::classifyBySlot(unsigned s, unsigned p, unsigned k, RunPlan 
   std::vector<OperandScan> scans(body.firstScan[p]);
   for (unsigned c = 0; c < k; ++c) {
     work += p;
+    // The last copy may return a carried value (planUsesAfterRun).
+    if (c + 1 < k && classicalUseAfter(c) != ~0u)
+      return refuse(Reject::Operands, c + 1);
     for (unsigned j = 0; j < p; ++j)
       if (!scanCopy(body, scans, plan, c, j))
         return refuse(Reject::Operands, c);
@@ -463,8 +475,12 @@ Verdict RunAnalyzer::classifyBySlot(unsigned s, unsigned p, unsigned k, RunPlan 
     return refuse(Reject::Operands, supported);
   // Every copy fits from here on: a refusal is about the run as a whole.
   CarriedInits carriedInit;
-  if (failed(collectCarriedInits(plan, carriedInit)) ||
-      failed(planUsesAfterRun(plan, carriedInit)) || failed(checkLoopResults(plan, carriedInit)))
+  if (failed(collectCarriedInits(plan, carriedInit)))
+    return refuse(Reject::Operands, k, /*late=*/true);
+  std::optional<unsigned> fewer;
+  if (failed(planUsesAfterRun(plan, carriedInit, fewer)))
+    return fewer ? refuse(Reject::Operands, *fewer) : refuse(Reject::Operands, k, /*late=*/true);
+  if (failed(checkLoopResults(plan, carriedInit)))
     return refuse(Reject::Operands, k, /*late=*/true);
   plan.overhead = loopOverhead(plan);
   Verdict verdict;
@@ -472,11 +488,43 @@ Verdict RunAnalyzer::classifyBySlot(unsigned s, unsigned p, unsigned k, RunPlan 
   return verdict;
 }
 
-void RunAnalyzer::beginRun(unsigned s, unsigned p, unsigned k, RunPlan &plan) {
+unsigned RunAnalyzer::classicalReach(unsigned i) {
+  if (reachMemo.empty())
+    reachMemo.assign(ops.size(), 0);
+  if (reachMemo[i])
+    return reachMemo[i] - 1;
+  Block *block = ops[i]->getBlock();
+  unsigned reach = i;
+  for (OpResult r : ops[i]->getResults()) {
+    if (isQuantumType(r.getType()))
+      continue;
+    for (Operation *user : r.getUsers()) {
+      Operation *anc = user->getBlock() == block ? user : block->findAncestorOpInBlock(*user);
+      std::optional<unsigned> pos = anc ? positionOf(anc, i) : std::nullopt;
+      reach = std::max(reach, pos ? *pos : ~0u);
+      ++work;
+    }
+  }
+  reachMemo[i] = reach == ~0u ? ~0u : reach + 1;
+  return reach;
+}
+
+unsigned RunAnalyzer::classicalUseAfter(unsigned c) {
+  for (unsigned j = 0; j < period; ++j)
+    if (unsigned reach = classicalReach(posOf(c, j)); reach >= end)
+      return j;
+  return ~0u;
+}
+
+void RunAnalyzer::setWindow(unsigned s, unsigned p, unsigned k) {
   start = s;
   period = p;
   copies = k;
   end = s + p * k;
+}
+
+void RunAnalyzer::beginRun(unsigned s, unsigned p, unsigned k, RunPlan &plan) {
+  setWindow(s, p, k);
   plan.start = s;
   plan.period = p;
   plan.copies = k;
@@ -600,7 +648,8 @@ LogicalResult RunAnalyzer::collectCarriedInits(const RunPlan &plan, CarriedInits
   return success();
 }
 
-LogicalResult RunAnalyzer::planUsesAfterRun(RunPlan &plan, const CarriedInits &carried) {
+LogicalResult RunAnalyzer::planUsesAfterRun(RunPlan &plan, const CarriedInits &carried,
+                                            std::optional<unsigned> &fewer) {
   // Uses inside the run that skip a copy were refused by scanOperand. The
   // body ops that read a result, found by the plan, are looked at first: a
   // user found there is inside the run without a position lookup.
@@ -615,8 +664,10 @@ LogicalResult RunAnalyzer::planUsesAfterRun(RunPlan &plan, const CarriedInits &c
     for (unsigned j = 0; j < period; ++j)
       for (OpResult r : at(c, j)->getResults())
         for (OpOperand &use : r.getUses())
-          if (failed(planUseAfterRun(uses, plan, carried, c, j, r, use.getOwner())))
+          if (failed(planUseAfterRun(uses, plan, carried, c, j, r, use.getOwner()))) {
+            fewer = uses.fewer;
             return failure();
+          }
   }
   return success();
 }
@@ -632,6 +683,14 @@ LogicalResult RunAnalyzer::planUseAfterRun(UsesAfterRun &uses, RunPlan &plan,
     if (!llvm::is_contained(plan.liveOut, key))
       plan.liveOut.push_back(key);
     return success();
+  }
+  // Only qubits are re-read after a loop. A classical value used after the
+  // run is used after every shorter one from the same start too: the run
+  // holds at most the copies before this one (and this one as the last,
+  // when the loop carries it).
+  if (!isQuantumType(r.getType())) {
+    uses.fewer = carried.count(key) ? c + 1 : c;
+    return failure();
   }
   if (!uses.reread.insert({c, j, r.getResultNumber()}).second)
     return success();

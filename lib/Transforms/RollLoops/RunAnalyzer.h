@@ -79,17 +79,6 @@ public:
   /// Whether k copies of the p ops at `start` can be one loop, and how:
   /// slot by slot (classifyBySlot), else, with `byWire`, by wire.
   Verdict classify(unsigned start, unsigned period, unsigned copies, RunPlan &plan);
-  /// Each operand slot of each body op planned on its own: internal,
-  /// carried, invariant, affine, a table or a wire read.
-  Verdict classifyBySlot(unsigned start, unsigned period, unsigned copies, RunPlan &plan);
-  /// The analysis for a register-addressed body (RunPlan::byWire): each qubit
-  /// slot is read from the carried register at the wire its qubit is on in
-  /// that copy, and each gate writes its qubits back there. For copies whose
-  /// qubits pass from one to the next by wire, which the slot-by-slot plan
-  /// of classify() refuses when the producer's body position varies. The
-  /// body may hold gates and pure ops, no regions or register ops; the
-  /// qubits the run reads first are extracted before it at static wires.
-  Verdict classifyByWire(unsigned start, unsigned period, unsigned copies, RunPlan &plan);
   /// Ops read so far by classify(), to bound the work per candidate.
   uint64_t work = 0;
   /// Whether classify() tries classifyByWire() on runs it refuses for their
@@ -171,6 +160,20 @@ private:
   struct UsesAfterRun;
   /// The init of each carried (producer, result): one iter_arg each.
   using CarriedInits = llvm::DenseMap<std::pair<unsigned, unsigned>, Value>;
+  /// After classify()'s checks of the first copy: each operand slot of each
+  /// body op planned on its own: internal, carried, invariant, affine, a
+  /// table or a wire read.
+  Verdict classifyBySlot(unsigned start, unsigned period, unsigned copies, RunPlan &plan);
+  /// The analysis for a register-addressed body (RunPlan::byWire): each qubit
+  /// slot is read from the carried register at the wire its qubit is on in
+  /// that copy, and each gate writes its qubits back there. For copies whose
+  /// qubits pass from one to the next by wire, which the slot-by-slot plan
+  /// of classify() refuses when the producer's body position varies. The
+  /// body may hold gates and pure ops, no regions or register ops; the
+  /// qubits the run reads first are extracted before it at static wires.
+  Verdict classifyByWire(unsigned start, unsigned period, unsigned copies, RunPlan &plan);
+  /// Sets the run's bounds (start, period, copies, end).
+  void setWindow(unsigned s, unsigned p, unsigned k);
   /// Sets the run's bounds and clears what an earlier candidate left in `plan`.
   void beginRun(unsigned s, unsigned p, unsigned k, RunPlan &plan);
   /// Where each body op's operand scans start (its operands, then the values
@@ -189,9 +192,22 @@ private:
   unsigned planIndex(IndexPlan &ip) const;
   /// Fails when one (producer, result) would carry two different inits.
   static mlir::LogicalResult collectCarriedInits(const RunPlan &plan, CarriedInits &inits);
+  /// The furthest position in the scan at which a classical (not quantum)
+  /// result of ops[i] is used, ~0u when a use is not in the scan (after the
+  /// block, or at an op the scan leaves out); i when there is none.
+  unsigned classicalReach(unsigned i);
+  /// The first body op j of copy `c` with a classical result used after the
+  /// run, or ~0u: a loop cannot return it (only a carried value of the last
+  /// copy, which planUsesAfterRun allows), so no run of more than c copies
+  /// from this start fits. Read before a copy is scanned: it refuses the
+  /// common case (a run that ends between reads and their gates) without
+  /// reading the whole run.
+  unsigned classicalUseAfter(unsigned c);
   /// Decides how each use of a run result outside the run gets its value:
-  /// a live-out of the loop, or a qubit re-read after it (externalized).
-  mlir::LogicalResult planUsesAfterRun(RunPlan &plan, const CarriedInits &carried);
+  /// a live-out of the loop, or a qubit re-read after it (externalized). On
+  /// failure, sets `fewer` when runs of at most that many copies may fit.
+  mlir::LogicalResult planUsesAfterRun(RunPlan &plan, const CarriedInits &carried,
+                                       std::optional<unsigned> &fewer);
   mlir::LogicalResult planUseAfterRun(UsesAfterRun &uses, RunPlan &plan,
                                       const CarriedInits &carried, unsigned c, unsigned j,
                                       mlir::OpResult r, Operation *user);
@@ -219,6 +235,8 @@ private:
   RollFacts &facts;
   unsigned start = 0, period = 0, copies = 0, end = 0;
   llvm::DenseMap<std::pair<unsigned, unsigned>, std::pair<SmallVector<int64_t>, Value>> wiresMemo;
+  /// classicalReach() by position, plus one (0: not computed yet).
+  SmallVector<unsigned> reachMemo;
   /// Position of the last insert at each static wire in the scan (made once).
   std::optional<llvm::DenseMap<int64_t, unsigned>> lastInsertPos;
   /// By wire: the wire of each qubit the run's ops made so far.
