@@ -229,9 +229,15 @@ Value CanonicalView::value(Idx v) const {
 /// Operands mostly use values defined shortly before: their ops are found in
 /// a small direct-mapped cache of recently added ops. The others are
 /// resolved after the walk (build), with a map of just the ops they need.
-unsigned CanonicalView::recentSlot(Operation *op) {
+unsigned CanonicalView::recentSlot(Operation *op) const {
   auto p = reinterpret_cast<uintptr_t>(op);
-  return unsigned((p >> 4) ^ (p >> 16)) & (kRecent - 1);
+  return unsigned((p >> 4) ^ (p >> 16)) & (recentOps.size() - 1);
+}
+
+void CanonicalView::growRecent() {
+  recentOps.assign(kRecent, {nullptr, kNone});
+  for (Idx o = ops.size() - std::min<size_t>(ops.size(), kRecent); o < ops.size(); ++o)
+    recentOps[recentSlot(ops[o].op)] = {ops[o].op, o};
 }
 
 Idx CanonicalView::lookupValue(Value v) {
@@ -253,6 +259,8 @@ bool CanonicalView::addOp(Operation *op, Idx parentBlock) {
   Idx o = ops.size();
   if (o >= kArgBit || valueDef.size() + op->getNumResults() >= kArgBit)
     return false;
+  if (o == kRecentFirst)
+    growRecent();
   OpRec &r = ops.emplace_back();
   OpState &st = state.emplace_back();
   r.op = op;
@@ -396,7 +404,7 @@ std::unique_ptr<CanonicalView> CanonicalView::build(Operation *root) {
 std::unique_ptr<CanonicalView> CanonicalView::buildShadow(Operation *root) {
   std::unique_ptr<CanonicalView> v(new CanonicalView());
   v->valueName = StringAttr::get(root->getContext(), "value");
-  v->recentOps.assign(kRecent, {nullptr, kNone});
+  v->recentOps.assign(kRecentFirst, {nullptr, kNone});
   v->buildFacts.emplace();
   bool added = v->addOp(root, kNone);
   v->buildFacts.reset();

@@ -251,7 +251,9 @@ private:
   bool addRegions(Idx o, mlir::Operation *op);
   int nameInfo(mlir::Operation *op);
   Idx lookupValue(mlir::Value v);
-  static unsigned recentSlot(mlir::Operation *op);
+  unsigned recentSlot(mlir::Operation *op) const;
+  /// Grows recentOps to kRecent, with the ops added last.
+  void growRecent();
   void computeHeader(Idx o);
   Idx internHeader(const ByteSink &exact, const ByteSink &shape);
   Idx identityOf(mlir::Operation *op);
@@ -360,7 +362,10 @@ private:
   LargeVector<mlir::Attribute> floatValues;
   LargeVector<int64_t> staticIdxs;
   LargeVector<uint32_t> accessEpochs; ///< per extract/insert: barriers before it in its block
-  static constexpr unsigned kRecent = 4096;
+  /// The recent-ops cache (a power of two): kRecentFirst slots, grown to
+  /// kRecent once the view holds more ops than that (clearing 4096 slots
+  /// costs a small function more than it saves).
+  static constexpr unsigned kRecentFirst = 256, kRecent = 4096;
   LargeVector<std::pair<mlir::Operation *, Idx>> recentOps;
   /// While building: isOrdered/isBarrier of the nest, each body walked once
   /// (asked at every level, the free functions walk it once per level).
