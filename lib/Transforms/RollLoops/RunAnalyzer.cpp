@@ -438,15 +438,16 @@ struct RunAnalyzer::UsesAfterRun {
 
 Verdict RunAnalyzer::classify(unsigned s, unsigned p, unsigned k, RunPlan &plan) {
   // Refusals that need no plan, made before one is begun: the first copy
-  // holds an op that cannot be in a loop, or makes a classical value used
-  // after the run (most candidates: runs that end between reads and the
-  // gates that take them).
+  // makes a classical value used after the run (most candidates: runs that
+  // end between reads and the gates that take them), or holds an op that
+  // cannot be in a loop. Both are memoized by position: the driver tries
+  // many periods and phases over the same ops.
   setWindow(s, p, k);
-  for (unsigned j = 0; j < p; ++j)
-    if (!facts.isRollable(at(0, j)))
-      return refuse(Reject::SideEffects, 0);
   if (k > 1 && classicalUseAfter(0) != ~0u)
     return refuse(Reject::Operands, 1);
+  for (unsigned j = 0; j < p; ++j)
+    if (!rollableAt(s + j))
+      return refuse(Reject::SideEffects, 0);
   Verdict bySlot = classifyBySlot(s, p, k, plan);
   if (bySlot || !byWire || bySlot.reason != Reject::Operands)
     return bySlot;
@@ -507,6 +508,14 @@ unsigned RunAnalyzer::classicalReach(unsigned i) {
   }
   reachMemo[i] = reach == ~0u ? ~0u : reach + 1;
   return reach;
+}
+
+bool RunAnalyzer::rollableAt(unsigned i) {
+  if (rollableMemo.empty())
+    rollableMemo.assign(ops.size(), 0);
+  if (!rollableMemo[i])
+    rollableMemo[i] = facts.isRollable(ops[i]) ? 1 : 2;
+  return rollableMemo[i] == 1;
 }
 
 unsigned RunAnalyzer::classicalUseAfter(unsigned c) {

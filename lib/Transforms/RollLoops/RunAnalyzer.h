@@ -196,6 +196,8 @@ private:
   /// result of ops[i] is used, ~0u when a use is not in the scan (after the
   /// block, or at an op the scan leaves out); i when there is none.
   unsigned classicalReach(unsigned i);
+  /// facts.isRollable(ops[i]), asked once per position.
+  bool rollableAt(unsigned i);
   /// The first body op j of copy `c` with a classical result used after the
   /// run, or ~0u: a loop cannot return it (only a carried value of the last
   /// copy, which planUsesAfterRun allows), so no run of more than c copies
@@ -237,6 +239,8 @@ private:
   llvm::DenseMap<std::pair<unsigned, unsigned>, std::pair<SmallVector<int64_t>, Value>> wiresMemo;
   /// classicalReach() by position, plus one (0: not computed yet).
   SmallVector<unsigned> reachMemo;
+  /// rollableAt() by position: 0 not asked yet, 1 yes, 2 no.
+  SmallVector<uint8_t> rollableMemo;
   /// Position of the last insert at each static wire in the scan (made once).
   std::optional<llvm::DenseMap<int64_t, unsigned>> lastInsertPos;
   /// By wire: the wire of each qubit the run's ops made so far.
