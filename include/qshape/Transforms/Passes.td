@@ -244,7 +244,11 @@ def QShapeRollLoops : Pass<"qshape-roll-loops", "mlir::ModuleOp"> {
     StronglyEntanglingLayers' CNOTs do), and an extract from a register an
     insert made is part of its copy (the chained register form); that
     result is kept when it is at least a quarter smaller, or smaller at all
-    where the canonical loop cut layers.
+    where the canonical loop cut layers. Where the gates, in the order they
+    came in and with their wires, repeat one period exactly at least 16
+    times (layers that differ only in their angles), that order goes first,
+    and the canonical one is not tried when it leaves at most 1/16 of the
+    ops or too few gates outside its loops for another.
 
     Only profitable runs are rolled: the op count after rolling (tables and
     index arithmetic included) must be smaller by at least `min-savings`.
@@ -300,7 +304,8 @@ def QShapeRollLoops : Pass<"qshape-roll-loops", "mlir::ModuleOp"> {
            "across iterations, also roll in the order the function came in, "
            "reading qubits by wire from a "
            "carried register, and keep that result when it is a quarter smaller "
-           "(or smaller, where the canonical loop cut layers)">,
+           "(or smaller, where the canonical loop cut layers); where the gates "
+           "repeat whole layers, roll in that order first">,
   ];
   let statistics = [
     Statistic<"numLoops", "loops-created", "Loops created">,

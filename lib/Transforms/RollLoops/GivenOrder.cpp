@@ -150,6 +150,119 @@ unsigned gatesLeftUnrolled(Operation *rolled) {
   return left;
 }
 
+void hoistConstants(Operation *root) {
+  root->walk([](Block *block) {
+    Operation *last = nullptr; // the last constant of the prefix
+    for (Operation &op : llvm::make_early_inc_range(*block)) {
+      if (!isConstant(&op))
+        continue;
+      Operation *next = last ? last->getNextNode() : &block->front();
+      if (&op != next) {
+        if (last)
+          op.moveAfter(last);
+        else
+          op.moveBefore(block, block->begin());
+      }
+      last = &op;
+    }
+  });
+}
+
+namespace {
+/// The gates of a function's body in the order they came in, each a token
+/// of its gate and the wires it acts on (-1 for a qubit whose wire is not a
+/// static extract's, followed through gates); angles are left out. Tokens
+/// are made as they are first asked for, in order: a probe that fails early
+/// reads few. A gate's qubit results follow its qubit operands in order
+/// (targets, then controls): read by type, not through the gate view's
+/// operand groups, whose segment sizes cost an attribute per read. A wire
+/// misread makes the probe weaker, never the output wrong.
+class GateTokens {
+public:
+  explicit GateTokens(Operation *func);
+  size_t size() const { return gates.size(); }
+  uint64_t operator[](size_t i) {
+    while (tokens.size() <= i)
+      tokens.push_back(tokenOf(gates[tokens.size()]));
+    return tokens[i];
+  }
+
+private:
+  uint64_t tokenOf(Operation *op);
+
+  Type qubit;
+  llvm::SmallVector<Operation *> gates;
+  llvm::SmallVector<uint64_t> tokens;
+  llvm::DenseMap<Value, int64_t> wireOf;
+};
+} // namespace
+
+GateTokens::GateTokens(Operation *func) : qubit(getQubitType(func->getContext())) {
+  // Each name is looked up in the op table once.
+  llvm::SmallDenseMap<OperationName, QOpKind, 16> kinds;
+  for (Region &region : func->getRegions())
+    for (Block &block : region)
+      for (Operation &op : block) {
+        auto [it, added] = kinds.try_emplace(op.getName(), QOpKind::NotQuantum);
+        if (added)
+          it->second = classify(&op);
+        if (it->second == QOpKind::Gate || it->second == QOpKind::GlobalPhase) {
+          gates.push_back(&op);
+        } else if (it->second == QOpKind::Extract) {
+          std::optional<RegisterAccess> a = RegisterAccess::get(&op);
+          if (std::optional<int64_t> w = a->wire())
+            wireOf[a->result] = *w;
+        }
+      }
+}
+
+uint64_t GateTokens::tokenOf(Operation *op) {
+  uint64_t token = gateToken(*GateView::get(op));
+  auto out =
+      llvm::make_filter_range(op->getResults(), [&](Value v) { return v.getType() == qubit; });
+  auto next = out.begin();
+  for (Value in : op->getOperands()) {
+    if (in.getType() != qubit)
+      continue;
+    int64_t w = wireOf.lookup_or(in, -1);
+    token = llvm::hash_combine(token, w);
+    if (next != out.end())
+      wireOf[*next++] = w;
+  }
+  return token;
+}
+
+bool givenOrderRepeatsWhole(Operation *func, unsigned minCopies) {
+  GateTokens gates(func);
+  size_t n = gates.size();
+  if (minCopies < 2 || n < 2 * size_t(minCopies))
+    return false;
+  // The run must hold the middle 8/10 of the gates: the periods tried are
+  // the distances from the gate at 1/10 to the next gates alike, and each
+  // gate up to 9/10 must equal the gate a period before it. A period that
+  // fails is dropped; once none is left the probe stops (QPE's blocks,
+  // alike but for a control wire, stop it at the first block's end).
+  constexpr unsigned kCandidates = 64;
+  size_t maxPeriod = n / minCopies, a = n / 10, end = n - n / 10;
+  llvm::SmallVector<size_t> periods;
+  for (size_t j = a + 1; j <= a + maxPeriod && periods.size() < kCandidates; ++j)
+    if (gates[j] == gates[a])
+      periods.push_back(j - a);
+  for (size_t i = a + 1; i < end && !periods.empty(); ++i)
+    llvm::erase_if(periods, [&](size_t p) { return i >= a + p && gates[i] != gates[i - p]; });
+  for (size_t p : periods) {
+    size_t lo = a, hi = end - p; // gates[x] == gates[x + p] for x in [lo, hi)
+    while (lo > 0 && gates[lo - 1] == gates[lo - 1 + p])
+      --lo;
+    while (hi + p < n && gates[hi] == gates[hi + p])
+      ++hi;
+    size_t covered = hi + p - lo;
+    if (10 * covered >= 9 * n && covered >= p * minCopies)
+      return true;
+  }
+  return false;
+}
+
 bool givenOrderRepeatsFiner(Operation *func, Operation *rolled) {
   unsigned body = largestRolledBody(rolled);
   if (body < 2)

@@ -28,6 +28,21 @@ namespace qshape::roll {
 /// gates for each divisor tried.
 bool givenOrderRepeatsFiner(mlir::Operation *func, mlir::Operation *rolled);
 
+/// Whether the gates of `func`'s body, in the order they came in and with
+/// the wires they act on (angles left out), repeat exactly with one period
+/// at least `minCopies` times, over at least 9/10 of them: layers that
+/// differ only in their angles. The given order rolls such a body whole;
+/// repeated blocks that differ in a wire (QPE's controlled powers) do not
+/// count as one run. Linear in the gates for each of at most 64 periods.
+bool givenOrderRepeatsWhole(mlir::Operation *func, unsigned minCopies);
+
+/// Moves the constants of every block of `root` to its start, in order
+/// (they read nothing, so any place before their users is theirs). The
+/// canonical form does this too; in the order given, a constant between the
+/// gates of each layer (a traced angle) would make each layer unlike the
+/// next.
+void hoistConstants(mlir::Operation *root);
+
 /// Whether the loop of `plan` (over `ops`, before it is built) cuts the
 /// layers it rolls across iterations: two body ops alike (sameOpShape) but
 /// for indices affine in the iteration, or tables, where one reads what the

@@ -32,12 +32,14 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/RegionKindInterface.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/Support/Debug.h"
 
 #include <limits>
+#include <vector>
 
 #define DEBUG_TYPE "qshape-roll-loops"
 
@@ -52,18 +54,25 @@ using namespace qshape;
 namespace {
 
 /// One attempt at rolling a function: its rolled copy (null when nothing
-/// rolled, or on failure), the loops made and the ops the copy holds.
+/// rolled, or on failure), the loops made, the ops the copy holds, and its
+/// remarks, held back until it is chosen (the other attempt's loops, and
+/// what it said about them, are thrown away).
 struct Attempt {
   Operation *work = nullptr;
   unsigned loops = 0;
   uint64_t opsAfter = 0;
   roll::RollStats stats;
+  std::vector<Diagnostic> remarks;
+  bool tried = false;
 };
 
 struct QShapeRollLoopsPass : qshape::impl::QShapeRollLoopsBase<QShapeRollLoopsPass> {
   using QShapeRollLoopsBase::QShapeRollLoopsBase;
 
   void runOnOperation() override;
+  /// Rolls `func` in one order or both, each into its attempt.
+  LogicalResult rollFunction(Operation *func, Attempt &canonicalOrder, Attempt &givenOrder,
+                             uint64_t &opsBefore);
   /// Rolls a copy of `func` into `attempt`: in canonical order, or, with
   /// `asGiven`, in the order it came in and with register-addressed bodies.
   /// Sets `opsBefore` when it canonicalizes first.
@@ -121,21 +130,31 @@ static Operation *cloneFunction(Operation *func) {
   return copy;
 }
 
+/// A roll that leaves at most 1/kLittle of a function's ops leaves too
+/// little for another to be worth its time (a second roll could save at most
+/// that much more).
+constexpr unsigned kLittle = 16;
+
+/// Whether a rolled `attempt` leaves too little for the other order to be
+/// worth its time: at most 1/kLittle of the function's ops, or too few gates
+/// outside its loops to make one more loop.
+static bool leavesLittle(const Attempt &attempt, uint64_t opsBefore, unsigned minTripCount) {
+  return attempt.opsAfter * kLittle <= opsBefore ||
+         roll::gatesLeftUnrolled(attempt.work) < minTripCount;
+}
+
 /// Whether the given order may roll `func` better than the canonical one
 /// did: nothing rolled; a canonical loop's body reads what its next
 /// iteration reads too (a loop that cuts layers, roll::straddlesIterations);
 /// the given order repeats with a shorter period than the body of a
-/// canonical loop (layers the canonical order interleaved); or more than
-/// 1/16 of the function's ops are left (below that, a second roll could save
-/// at most 1/16 more for its time) with enough gates outside the loops to
-/// make one more.
+/// canonical loop (layers the canonical order interleaved); or the
+/// canonical attempt does not leave little.
 static bool wantsSecondAttempt(Operation *func, const Attempt &canonicalOrder, uint64_t opsBefore,
                                unsigned minTripCount) {
   if (!canonicalOrder.work || canonicalOrder.stats.straddling ||
       roll::givenOrderRepeatsFiner(func, canonicalOrder.work))
     return true;
-  return canonicalOrder.opsAfter * 16 > opsBefore &&
-         roll::gatesLeftUnrolled(canonicalOrder.work) >= minTripCount;
+  return !leavesLittle(canonicalOrder, opsBefore, minTripCount);
 }
 
 /// Which attempt to keep: the canonical one unless the other is at least a
@@ -171,7 +190,14 @@ LogicalResult QShapeRollLoopsPass::rollCopy(Operation *func, Attempt &attempt, b
   // exactly as it came in (it would otherwise be canonicalized for
   // nothing), and the function itself is the reference of
   // verify-roundtrip.
+  attempt.tried = true;
   Operation *work = cloneFunction(func);
+  ScopedDiagnosticHandler holdRemarks(func->getContext(), [&](Diagnostic &diag) {
+    if (diag.getSeverity() != DiagnosticSeverity::Remark)
+      return failure(); // to the handlers before this one
+    attempt.remarks.push_back(std::move(diag));
+    return success();
+  });
   roll::RollOptions options;
   options.minTripCount = minTripCount;
   // 0: no bound.
@@ -199,6 +225,7 @@ LogicalResult QShapeRollLoopsPass::rollCopy(Operation *func, Attempt &attempt, b
   CanonicalizeStats firstStats;
   BlockOrder order; // the blocks, innermost first, with their ops
   if (asGiven) {
+    roll::hoistConstants(work);
     order = blocksAsGiven(work);
   } else {
     if (failed(normalForm(firstCopts, &firstStats, order)))
@@ -250,6 +277,57 @@ LogicalResult QShapeRollLoopsPass::rollCopy(Operation *func, Attempt &attempt, b
   return success();
 }
 
+/// The ops of `func`, itself excluded (what the canonical form counts).
+static uint64_t countOps(Operation *func) {
+  uint64_t ops = 0;
+  func->walk([&](Operation *) { ++ops; });
+  return ops - 1;
+}
+
+LogicalResult QShapeRollLoopsPass::rollFunction(Operation *func, Attempt &canonicalOrder,
+                                                Attempt &givenOrder, uint64_t &opsBefore) {
+  // Layers that differ only in their angles roll whole in the order they
+  // came in: that order goes first, and where it leaves little the
+  // canonical one is not tried (its normal form alone costs a third of a
+  // parse of the function). Fewer than kLittle layers cannot leave little.
+  bool givenFirst = wireOrder && roll::givenOrderRepeatsWhole(func, kLittle);
+  if (givenFirst) {
+    opsBefore = countOps(func);
+    if (failed(rollCopy(func, givenOrder, /*asGiven=*/true, opsBefore)))
+      return failure();
+    if (givenOrder.work && leavesLittle(givenOrder, opsBefore, minTripCount))
+      return success();
+  }
+  // Otherwise canonical order first; then, where that leaves much unrolled,
+  // the order the function came in, with register-addressed bodies (layers
+  // that differ in which wires their gates pair, which the canonical order
+  // interleaves). The smaller result is kept.
+  if (failed(rollCopy(func, canonicalOrder, /*asGiven=*/false, opsBefore)))
+    return failure();
+  if (givenFirst || !wireOrder ||
+      !wantsSecondAttempt(func, canonicalOrder, opsBefore, minTripCount))
+    return success();
+  return rollCopy(func, givenOrder, /*asGiven=*/true, opsBefore);
+}
+
+/// The remark that says which orders were tried and which was kept.
+static void remarkOnOrders(Operation *func, const Attempt &canonicalOrder,
+                           const Attempt &givenOrder, const Attempt *best, uint64_t opsBefore) {
+  auto size = [&](const Attempt &a) { return a.work ? a.opsAfter : opsBefore; };
+  InFlightDiagnostic remark = mlir::emitRemark(func->getLoc()) << "qshape-roll-loops: ";
+  if (canonicalOrder.tried)
+    remark << "canonical order: " << size(canonicalOrder) << " ops; ";
+  if (givenOrder.tried)
+    remark << "given order: " << size(givenOrder) << " ops; ";
+  if (!canonicalOrder.tried)
+    remark << "the canonical order was not tried (the given order rolled whole layers, and "
+              "left little); ";
+  remark << "kept "
+         << (best->work ? (best == &givenOrder ? "the given order" : "the canonical order")
+                        : "the function as it was")
+         << " (" << opsBefore << " ops before)";
+}
+
 void QShapeRollLoopsPass::runOnOperation() {
   ModuleOp module = getOperation();
   // A function is a symbol, whose parent must be a symbol table, so no
@@ -264,21 +342,19 @@ void QShapeRollLoopsPass::runOnOperation() {
     return WalkResult::advance();
   });
   for (Operation *func : funcs) {
-    // First in canonical order; then, where that leaves much unrolled, in
-    // the order the function came in, with register-addressed bodies
-    // (layers that differ in which wires their gates pair, which the
-    // canonical order interleaves). The smaller result is kept.
     Attempt canonicalOrder, givenOrder;
     uint64_t opsBefore = 0;
-    if (failed(rollCopy(func, canonicalOrder, /*asGiven=*/false, opsBefore)))
-      return signalPassFailure();
-    if (wireOrder && wantsSecondAttempt(func, canonicalOrder, opsBefore, minTripCount) &&
-        failed(rollCopy(func, givenOrder, /*asGiven=*/true, opsBefore))) {
-      if (canonicalOrder.work)
-        canonicalOrder.work->erase();
+    if (failed(rollFunction(func, canonicalOrder, givenOrder, opsBefore))) {
+      for (Attempt *attempt : {&canonicalOrder, &givenOrder})
+        if (attempt->work)
+          attempt->work->erase();
       return signalPassFailure();
     }
     Attempt *best = chooseAttempt(canonicalOrder, givenOrder);
+    if (emitRemarks)
+      remarkOnOrders(func, canonicalOrder, givenOrder, best, opsBefore);
+    for (Diagnostic &remark : best->remarks)
+      getContext().getDiagEngine().emit(std::move(remark));
     for (Attempt *other : {&canonicalOrder, &givenOrder})
       if (other != best && other->work)
         other->work->erase();

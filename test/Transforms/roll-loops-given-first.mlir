@@ -1,0 +1,41 @@
+// W3's layers (8 wires: RX, RY, RZ on each, then a CNOT ladder; 32 layers),
+// each angle a constant traced just before its gate. With their wires, the
+// gates repeat one period exactly 32 times, so the order they came in goes
+// first (GivenOrder.cpp, givenOrderRepeatsWhole), its constants moved to
+// the start of the block (hoistConstants): the 32 layers roll into one
+// loop, which leaves less than 1/16 of the ops, and the canonical order is
+// not tried, as the remark on the orders says. The canonical order's loop
+// would cut the layers (26 copies, with wire-order=0).
+// RUN: %python %qshape_src/utils/gen/workloads.py w3 --ops 1000 --angles const > %t.mlir
+// RUN: qshape-opt %t.mlir '--qshape-roll-loops=emit-remarks verify-roundtrip' --qshape-check-linearity -o %t.rolled.mlir 2>&1 | FileCheck %s --check-prefix=REMARK
+// RUN: qshape-opt %t.mlir '--qshape-roll-loops=emit-remarks wire-order=0' -o /dev/null 2>&1 | FileCheck %s --check-prefix=CANON
+// RUN: FileCheck %s < %t.rolled.mlir
+// With 13 layers both orders are tried; only the kept one's remarks show
+// (the canonical order's loop of 7 copies is thrown away, and its remark).
+// RUN: %python %qshape_src/utils/gen/workloads.py w3 --ops 400 --angles const > %t.13.mlir
+// RUN: qshape-opt %t.13.mlir '--qshape-roll-loops=emit-remarks' -o /dev/null 2>&1 | FileCheck %s --check-prefix=BOTH
+// RUN: qshape-sim %t.mlir --decimals 9 > %t.in.json
+// RUN: qshape-sim %t.rolled.mlir --decimals 9 > %t.out.json
+// RUN: %python %qshape_src/utils/compare-results.py %t.in.json %t.out.json --tol 1e-9
+
+// REMARK: remark: qshape-roll-loops: given order: 109 ops; the canonical order was not tried
+// REMARK: remark: qshape-roll-loops: rolled 32 copies of a 31-op body into a loop
+// REMARK-NOT: remark
+
+// CANON: remark: qshape-roll-loops: canonical order: {{[0-9]+}} ops; kept the canonical order
+// CANON: remark: qshape-roll-loops: rolled 26 copies of a 31-op body into a loop
+
+// BOTH-NOT: rolled 7 copies
+// BOTH: remark: qshape-roll-loops: canonical order: {{[0-9]+}} ops; given order: {{[0-9]+}} ops; kept the given order
+// BOTH-NOT: rolled 7 copies
+// BOTH: remark: qshape-roll-loops: rolled 13 copies of a 31-op body into a loop
+// BOTH-NOT: rolled
+
+// CHECK-LABEL: func.func public @circuit
+// CHECK-NOT: quantum.custom
+// CHECK: scf.for %[[I:.*]] = %c0 to %c32 step %c1
+// CHECK-COUNT-24: quantum.custom "R{{[XYZ]}}"
+// CHECK-COUNT-7: quantum.custom "CNOT"
+// CHECK: scf.yield
+// CHECK-NOT: quantum.custom
+// CHECK: return

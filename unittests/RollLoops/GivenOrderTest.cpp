@@ -1,0 +1,153 @@
+//===- GivenOrderTest.cpp - when the given order goes first ---------------===//
+//
+// givenOrderRepeatsWhole must see layers that differ only in their angles,
+// and must not see blocks that differ in a wire (QPE's controlled powers)
+// or too few layers. hoistConstants must move every constant, and nothing
+// else, to the start of its block in order. The quantum ops are
+// unregistered, as the upstream mlir-opt plugin sees them.
+//
+//===----------------------------------------------------------------------===//
+
+#include "RollLoops/GivenOrder.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+
+#include "gtest/gtest.h"
+
+#include <string>
+#include <vector>
+
+using namespace mlir;
+using namespace qshape::roll;
+
+namespace {
+
+/// A function of `wires` qubits, extracted from its register argument, whose
+/// body `emit` writes with the helpers below.
+class Program {
+public:
+  explicit Program(unsigned wires) {
+    text = "func.func @f(%r: !quantum.reg) {\n";
+    for (unsigned w = 0; w < wires; ++w)
+      qubit.push_back(def("\"quantum.extract\"(%r) <{idx_attr = " + std::to_string(w) +
+                          " : i64}> : (!quantum.reg) -> !quantum.bit"));
+  }
+
+  /// RX(angle) on wire w, the angle a constant defined just before it.
+  void rx(unsigned w, double angle) {
+    std::string t =
+        def("\"arith.constant\"() <{value = " + std::to_string(angle) + " : f64}> : () -> f64");
+    qubit[w] = def("\"quantum.custom\"(" + t + ", " + qubit[w] +
+                   ") <{gate_name = \"RX\", operandSegmentSizes = array<i32: 1, 1, 0, 0>, "
+                   "resultSegmentSizes = array<i32: 1, 0>}> : (f64, !quantum.bit) -> !quantum.bit");
+  }
+
+  void cnot(unsigned c, unsigned t) {
+    std::string out =
+        def("\"quantum.custom\"(" + qubit[c] + ", " + qubit[t] +
+                ") <{gate_name = \"CNOT\", operandSegmentSizes = array<i32: 0, 2, 0, 0>, "
+                "resultSegmentSizes = array<i32: 2, 0>}> : (!quantum.bit, !quantum.bit) "
+                "-> (!quantum.bit, !quantum.bit)",
+            2);
+    qubit[c] = out + "#0", qubit[t] = out + "#1";
+  }
+
+  std::string finish() { return text + "  return\n}\n"; }
+
+private:
+  std::string def(const std::string &rhs, unsigned results = 1) {
+    std::string name = "%v" + std::to_string(next++);
+    text += "  " + name + (results > 1 ? ":" + std::to_string(results) : "") + " = " + rhs + "\n";
+    return name;
+  }
+
+  std::string text;
+  std::vector<std::string> qubit;
+  unsigned next = 0;
+};
+
+struct GivenOrder : ::testing::Test {
+  void SetUp() override {
+    ctx.allowUnregisteredDialects();
+    ctx.loadDialect<arith::ArithDialect, func::FuncDialect>();
+  }
+
+  Operation *parse(const std::string &text) {
+    module = parseSourceString<ModuleOp>(text, &ctx);
+    return module ? &module->getBody()->front() : nullptr;
+  }
+
+  /// `layers` layers on 3 wires: RX on each (angles differ per layer), then
+  /// CNOT(0, 1), CNOT(1, 2).
+  static std::string layered(unsigned layers) {
+    Program p(3);
+    for (unsigned l = 0; l < layers; ++l) {
+      for (unsigned w = 0; w < 3; ++w)
+        p.rx(w, 0.1 * l + w);
+      p.cnot(0, 1), p.cnot(1, 2);
+    }
+    return p.finish();
+  }
+
+  /// QPE's shape: 4 blocks of 10 steps CNOT(c, 0) RX(t) CNOT(c, 0), the
+  /// control c = 1 + k in block k, or always 1 with `sameControl`.
+  static std::string blocks(bool sameControl) {
+    Program p(5);
+    for (unsigned k = 0; k < 4; ++k)
+      for (unsigned step = 0; step < 10; ++step) {
+        unsigned c = sameControl ? 1 : 1 + k;
+        p.cnot(c, 0), p.rx(0, 0.5 * (k + 1)), p.cnot(c, 0);
+      }
+    return p.finish();
+  }
+
+  MLIRContext ctx;
+  OwningOpRef<ModuleOp> module;
+};
+
+TEST_F(GivenOrder, SeesLayersThatDifferInTheirAngles) {
+  Operation *func = parse(layered(20));
+  ASSERT_TRUE(func);
+  EXPECT_TRUE(givenOrderRepeatsWhole(func, 16));
+}
+
+TEST_F(GivenOrder, WantsTheCopiesItIsAskedFor) {
+  Operation *func = parse(layered(10));
+  ASSERT_TRUE(func);
+  EXPECT_FALSE(givenOrderRepeatsWhole(func, 16));
+  EXPECT_TRUE(givenOrderRepeatsWhole(func, 8));
+}
+
+TEST_F(GivenOrder, BlocksThatDifferInAWireAreNotOneRun) {
+  Operation *func = parse(blocks(/*sameControl=*/false));
+  ASSERT_TRUE(func);
+  EXPECT_FALSE(givenOrderRepeatsWhole(func, 16));
+  // The same blocks on one control wire are one run of 40 steps.
+  func = parse(blocks(/*sameControl=*/true));
+  ASSERT_TRUE(func);
+  EXPECT_TRUE(givenOrderRepeatsWhole(func, 16));
+}
+
+TEST_F(GivenOrder, HoistsConstantsAndNothingElse) {
+  Operation *func = parse(layered(2));
+  ASSERT_TRUE(func);
+  Block &body = func->getRegion(0).front();
+  std::vector<Operation *> constants, others;
+  for (Operation &op : body)
+    (isa<arith::ConstantOp>(op) ? constants : others).push_back(&op);
+  ASSERT_EQ(constants.size(), 6u);
+  ASSERT_FALSE(isa<arith::ConstantOp>(body.front())); // an extract comes first
+  hoistConstants(func);
+  std::vector<Operation *> after;
+  for (Operation &op : body)
+    after.push_back(&op);
+  std::vector<Operation *> expected = constants;
+  expected.insert(expected.end(), others.begin(), others.end());
+  EXPECT_EQ(after, expected);
+}
+
+} // namespace
