@@ -171,6 +171,26 @@ static Attempt *chooseAttempt(Attempt &canonicalOrder, Attempt &givenOrder) {
   return &canonicalOrder;
 }
 
+/// Whether another round may roll more in `block`, where this round made
+/// loops: it holds min-trip-count loops (copies of a loop of loops), or a
+/// new loop's body holds min-trip-count ops (the ops of one copy, which roll
+/// among themselves only in the next round). Otherwise the round, and the
+/// normal form before it, would find nothing.
+static bool mayRollAgain(Block &block, unsigned minTripCount) {
+  unsigned loops = 0;
+  for (Operation &op : block) {
+    auto loop = dyn_cast<scf::ForOp>(op);
+    if (!loop)
+      continue;
+    if (++loops >= minTripCount)
+      return true;
+    // (the body's terminator is not a copy)
+    if (loop->hasAttr(roll::kRolledMarker) && loop.getBody()->getOperations().size() > minTripCount)
+      return true;
+  }
+  return false;
+}
+
 /// The blocks of `root`, inner blocks first, with their ops in order: the
 /// order the function came in, for the attempt that keeps it.
 static BlockOrder blocksAsGiven(Operation *root) {
@@ -246,15 +266,20 @@ LogicalResult QShapeRollLoopsPass::rollCopy(Operation *func, Attempt &attempt, b
         order = blocksAsGiven(work);
     }
     unsigned created = 0;
-    for (auto [block, ops] : llvm::zip(order.blocks, order.ops))
-      if (isRolledBlock(block, work))
-        // The recorded ops are current until a loop is built (rolling a
-        // block may erase constants of an enclosing one).
-        created += roller.rollBlock(*block, created ? nullptr : &ops);
+    bool again = false;
+    for (auto [block, ops] : llvm::zip(order.blocks, order.ops)) {
+      if (!isRolledBlock(block, work))
+        continue;
+      // The recorded ops are current until a loop is built (rolling a
+      // block may erase constants of an enclosing one).
+      unsigned made = roller.rollBlock(*block, created ? nullptr : &ops);
+      created += made;
+      again |= made && mayRollAgain(*block, minTripCount);
+    }
     attempt.loops += created;
     LLVM_DEBUG(llvm::dbgs() << "qshape-roll-loops: round " << round << ": " << created
                             << " loops\n");
-    if (!created || !nest)
+    if (!again || !nest)
       break;
     order = BlockOrder();
     if (failed(normalForm(copts, nullptr, order)))
