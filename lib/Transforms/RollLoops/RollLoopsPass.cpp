@@ -204,6 +204,13 @@ static BlockOrder blocksAsGiven(Operation *root) {
   return order;
 }
 
+/// The ops of `func`, itself excluded (what the canonical form counts).
+static uint64_t countOps(Operation *func) {
+  uint64_t ops = 0;
+  func->walk([&](Operation *) { ++ops; });
+  return ops - 1;
+}
+
 LogicalResult QShapeRollLoopsPass::rollCopy(Operation *func, Attempt &attempt, bool asGiven,
                                             uint64_t &opsBefore) {
   // The work is done on a copy: a function in which nothing rolls stays
@@ -296,17 +303,9 @@ LogicalResult QShapeRollLoopsPass::rollCopy(Operation *func, Attempt &attempt, b
   // live register (the canonical form reads past inserts).
   for (Block *block : order.blocks)
     roll::linearizeReads(*block);
-  work->walk([&](Operation *) { ++attempt.opsAfter; });
-  --attempt.opsAfter; // the function itself
+  attempt.opsAfter = countOps(work);
   attempt.work = work;
   return success();
-}
-
-/// The ops of `func`, itself excluded (what the canonical form counts).
-static uint64_t countOps(Operation *func) {
-  uint64_t ops = 0;
-  func->walk([&](Operation *) { ++ops; });
-  return ops - 1;
 }
 
 LogicalResult QShapeRollLoopsPass::rollFunction(Operation *func, Attempt &canonicalOrder,
