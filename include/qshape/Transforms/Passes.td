@@ -298,7 +298,8 @@ def QShapeRollLoops : Pass<"qshape-roll-loops", "mlir::ModuleOp"> {
     Option<"verifyRoundtrip", "verify-roundtrip", "bool", /*default=*/"false",
            "Unroll every new loop again and compare fingerprints with the input">,
     Option<"emitRemarks", "emit-remarks", "bool", /*default=*/"false",
-           "Emit a remark per loop (period, trip count, ops saved)">,
+           "Emit a remark per loop (period, trip count, ops saved), and one per "
+           "function on the orders tried and the one kept">,
     Option<"wireOrder", "wire-order", "bool", /*default=*/"true",
            "Where the canonical order leaves much unrolled or cuts layers "
            "across iterations, also roll in the order the function came in, "

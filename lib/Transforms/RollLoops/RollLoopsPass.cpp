@@ -185,7 +185,8 @@ static bool mayRollAgain(Block &block, unsigned minTripCount) {
     if (++loops >= minTripCount)
       return true;
     // (the body's terminator is not a copy)
-    if (loop->hasAttr(roll::kRolledMarker) && loop.getBody()->getOperations().size() > minTripCount)
+    if (loop->hasAttr(roll::kRolledMarker) &&
+        llvm::hasNItemsOrMore(*loop.getBody(), minTripCount + 1))
       return true;
   }
   return false;
