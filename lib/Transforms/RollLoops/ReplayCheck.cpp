@@ -72,6 +72,16 @@ private:
   /// The register `reg` holds wire `w` of: walks back over inserts at
   /// other wires.
   Value reduce(Value reg, int64_t w);
+  /// RegisterAccess::get(op), once per op: every iteration walks the same
+  /// chains of the body, and each look-up reads the op table by name.
+  std::optional<RegisterAccess> access(Operation *op) {
+    if (!op)
+      return std::nullopt;
+    auto [it, added] = accesses.try_emplace(op);
+    if (added)
+      it->second = RegisterAccess::get(op);
+    return it->second;
+  }
 
   const BuiltLoop &built;
   ArrayRef<Operation *> ops;
@@ -88,6 +98,7 @@ private:
   std::vector<bool> chainKnown;
   std::vector<SmallVector<Operation *>> chainInserts;
   std::vector<llvm::DenseMap<int64_t, std::pair<unsigned, Operation *>>> lastWrites;
+  llvm::DenseMap<Operation *, std::optional<RegisterAccess>> accesses;
 };
 
 DenseElementsAttr ReplayChecker::tableRead(Value v, unsigned c, uint64_t &index) {
@@ -166,7 +177,7 @@ bool ReplayChecker::sameValue(Value lv, unsigned c, Value ov) {
       continue;
     }
     if (Operation *def = lv.getDefiningOp(); def && writeBackOps.contains(def)) {
-      lv = RegisterAccess::get(def)->reg;
+      lv = access(def)->reg;
       continue;
     }
     break;
@@ -190,7 +201,7 @@ bool ReplayChecker::sameValue(Value lv, unsigned c, Value ov) {
     return !inLoop(gather) && i && *i >= 0 && *i < int64_t(gather.getElements().size()) &&
            gather.getElements()[*i] == ov;
   }
-  if (std::optional<RegisterAccess> a = RegisterAccess::get(ld); a && !a->isInsert)
+  if (std::optional<RegisterAccess> a = access(ld); a && !a->isInsert)
     return sameRead(ld, c, ov);
   // An op the body makes again (a recomputed angle): the run's producer
   // with the same shape, operand by operand.
@@ -207,7 +218,7 @@ bool ReplayChecker::sameValue(Value lv, unsigned c, Value ov) {
 Value ReplayChecker::reduce(Value reg, int64_t w) {
   for (unsigned steps = 0; steps < kMaxWalk; ++steps) {
     Operation *def = reg.getDefiningOp();
-    std::optional<RegisterAccess> a = def ? RegisterAccess::get(def) : std::nullopt;
+    std::optional<RegisterAccess> a = access(def);
     if (!a || !a->isInsert)
       return reg;
     std::optional<int64_t> at = a->wire();
@@ -219,7 +230,7 @@ Value ReplayChecker::reduce(Value reg, int64_t w) {
 }
 
 bool ReplayChecker::sameRead(Operation *ld, unsigned c, Value ov) {
-  RegisterAccess la = *RegisterAccess::get(ld);
+  RegisterAccess la = *access(ld);
   std::optional<int64_t> idx = la.staticIdx ? la.staticIdx : wireAt(la.dynamicIdx, c);
   if (!idx)
     return false;
@@ -228,7 +239,7 @@ bool ReplayChecker::sameRead(Operation *ld, unsigned c, Value ov) {
   // gives the qubit written there.
   Value reg = la.reg;
   for (unsigned steps = 0; inLoop(reg.getDefiningOp()); ++steps) {
-    std::optional<RegisterAccess> ins = RegisterAccess::get(reg.getDefiningOp());
+    std::optional<RegisterAccess> ins = access(reg.getDefiningOp());
     if (steps > kMaxWalk || !ins || !ins->isInsert)
       return false;
     std::optional<int64_t> at = ins->staticIdx ? ins->staticIdx : wireAt(ins->dynamicIdx, c);
@@ -245,14 +256,14 @@ bool ReplayChecker::sameRead(Operation *ld, unsigned c, Value ov) {
     if (!chainKnown[a])
       return false;
     if (auto it = lastWrites[a].find(w); it != lastWrites[a].end())
-      return sameValue(RegisterAccess::get(it->second.second)->qubit, it->second.first, ov);
+      return sameValue(access(it->second.second)->qubit, it->second.first, ov);
     reg = loop.getInitArgs()[a];
   } else if (reg.getParentRegion() == &loop.getRegion()) {
     return false; // the induction variable is no register
   }
   // No iteration wrote it: the run read the same wire of the same register.
   Operation *od = ov.getDefiningOp();
-  std::optional<RegisterAccess> oa = od ? RegisterAccess::get(od) : std::nullopt;
+  std::optional<RegisterAccess> oa = access(od);
   if (!oa || oa->isInsert || oa->wire() != w)
     return false;
   Value mine = reduce(reg, w);
@@ -280,7 +291,7 @@ LogicalResult ReplayChecker::checkOp(unsigned c, unsigned j) {
                 "): " + what);
   };
   if (plan.indices[j].varies) {
-    std::optional<RegisterAccess> la = RegisterAccess::get(clone), oa = RegisterAccess::get(orig);
+    std::optional<RegisterAccess> la = access(clone), oa = access(orig);
     if (!la || !oa || la->isInsert != oa->isInsert || clone->getName() != orig->getName())
       return differs("the loop's register access is another op");
     // The clone names its wire by the index operand alone: a static index
@@ -314,7 +325,7 @@ void ReplayChecker::recordWrites(unsigned c) {
     if (!chainKnown[a])
       continue;
     for (Operation *ins : chainInserts[a]) {
-      RegisterAccess ra = *RegisterAccess::get(ins);
+      RegisterAccess ra = *access(ins);
       std::optional<int64_t> w = ra.staticIdx ? ra.staticIdx : wireAt(ra.dynamicIdx, c);
       if (!w) {
         chainKnown[a] = false; // a write we cannot place: no read past it
@@ -335,8 +346,8 @@ LogicalResult ReplayChecker::checkUsesAfter() {
       return fail("the loop returns no register to re-read wire " + Twine(e.wire) + " from");
     const auto &lastWrite = lastWrites[*built.finalRegister];
     auto it = lastWrite.find(e.wire);
-    if (it == lastWrite.end() || !sameValue(RegisterAccess::get(it->second.second)->qubit,
-                                            it->second.first, at(e.copy, e.j)->getResult(e.result)))
+    if (it == lastWrite.end() || !sameValue(access(it->second.second)->qubit, it->second.first,
+                                            at(e.copy, e.j)->getResult(e.result)))
       return fail("wire " + Twine(e.wire) + " of the loop's register does not hold copy " +
                   Twine(e.copy) + "'s qubit");
   }
@@ -383,7 +394,7 @@ LogicalResult ReplayChecker::run(std::string &message) {
   for (unsigned a = 0; a < n; ++a) {
     Value v = yield.getOperand(a);
     for (unsigned steps = 0; steps < kMaxWalk && inLoop(v.getDefiningOp()); ++steps) {
-      std::optional<RegisterAccess> ins = RegisterAccess::get(v.getDefiningOp());
+      std::optional<RegisterAccess> ins = access(v.getDefiningOp());
       if (!ins || !ins->isInsert)
         break;
       chainInserts[a].push_back(ins->op);
