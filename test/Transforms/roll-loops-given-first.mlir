@@ -14,6 +14,13 @@
 // (the canonical order's loop of 7 copies is thrown away, and its remark).
 // RUN: %python %qshape_src/utils/gen/workloads.py w3 --ops 400 --angles const > %t.13.mlir
 // RUN: qshape-opt %t.13.mlir '--qshape-roll-loops=emit-remarks' -o /dev/null 2>&1 | FileCheck %s --check-prefix=BOTH
+// StronglyEntanglingLayers (6 wires, 12 layers): the CNOT range changes
+// from layer to layer, so with their wires the gates repeat every 5 layers
+// only (2.4 times), but without them every layer, on the same wires
+// (givenOrderRepeatsLayers): the given order goes first, rolls the 12
+// layers, and the canonical order, which cannot roll them, is not tried.
+// RUN: %python %qshape_src/utils/gen/families.py hea --wires 6 --layers 12 -o %t.hea.mlir
+// RUN: qshape-opt %t.hea.mlir '--qshape-roll-loops=emit-remarks verify-roundtrip' -o /dev/null 2>&1 | FileCheck %s --check-prefix=LAYERS
 // RUN: qshape-sim %t.mlir --decimals 9 > %t.in.json
 // RUN: qshape-sim %t.rolled.mlir --decimals 9 > %t.out.json
 // RUN: %python %qshape_src/utils/compare-results.py %t.in.json %t.out.json --tol 1e-9
@@ -21,6 +28,9 @@
 // REMARK: remark: qshape-roll-loops: given order: 109 ops; the canonical order was not tried
 // REMARK: remark: qshape-roll-loops: rolled 32 copies of a 31-op body into a loop
 // REMARK-NOT: remark
+
+// LAYERS: remark: qshape-roll-loops: given order: 62 ops; the canonical order was not tried
+// LAYERS: remark: qshape-roll-loops: rolled 12 copies of a 12-op body into a loop
 
 // CANON: remark: qshape-roll-loops: canonical order: {{[0-9]+}} ops; kept the canonical order
 // CANON: remark: qshape-roll-loops: rolled 26 copies of a 31-op body into a loop

@@ -2,7 +2,9 @@
 //
 // givenOrderRepeatsWhole must see layers that differ only in their angles,
 // and must not see blocks that differ in a wire (QPE's controlled powers)
-// or too few layers. hoistConstants must move every constant, and nothing
+// or too few layers. givenOrderRepeatsLayers must see layers that pair
+// wires otherwise from layer to layer, and neither layers alike nor chains
+// of gates on one wire after another. hoistConstants must move every constant, and nothing
 // else, to the start of its block in order. The quantum ops are
 // unregistered, as the upstream mlir-opt plugin sees them.
 //
@@ -93,6 +95,29 @@ struct GivenOrder : ::testing::Test {
     return p.finish();
   }
 
+  /// StronglyEntanglingLayers' shape on 4 wires: RX on each, then
+  /// CNOT(w, (w + r) mod 4) with the range r = 1 + l mod 3 of layer l.
+  static std::string entangling(unsigned layers) {
+    Program p(4);
+    for (unsigned l = 0; l < layers; ++l) {
+      for (unsigned w = 0; w < 4; ++w)
+        p.rx(w, 0.1 * l + w);
+      for (unsigned w = 0; w < 4; ++w)
+        p.cnot(w, (w + 1 + l % 3) % 4);
+    }
+    return p.finish();
+  }
+
+  /// W1's shape: on each wire in turn, `gates` RX, `layers` times over.
+  static std::string chains(unsigned layers, unsigned gates) {
+    Program p(5);
+    for (unsigned l = 0; l < layers; ++l)
+      for (unsigned w = 0; w < 5; ++w)
+        for (unsigned g = 0; g < gates; ++g)
+          p.rx(w, 0.1 * g);
+    return p.finish();
+  }
+
   /// QPE's shape: 4 blocks of 10 steps CNOT(c, 0) RX(t) CNOT(c, 0), the
   /// control c = 1 + k in block k, or always 1 with `sameControl`.
   static std::string blocks(bool sameControl) {
@@ -130,6 +155,25 @@ TEST_F(GivenOrder, BlocksThatDifferInAWireAreNotOneRun) {
   func = parse(blocks(/*sameControl=*/true));
   ASSERT_TRUE(func);
   EXPECT_TRUE(givenOrderRepeatsWhole(func, 16));
+}
+
+TEST_F(GivenOrder, SeesLayersThatPairWiresOtherwise) {
+  // 8 layers: with their wires, the gates repeat every 3 layers only.
+  Operation *func = parse(entangling(8));
+  ASSERT_TRUE(func);
+  EXPECT_FALSE(givenOrderRepeatsWhole(func, 3));
+  EXPECT_TRUE(givenOrderRepeatsLayers(func, 3));
+  // Layers that pair wires alike repeat whole; chains that each act on
+  // another wire are no layers.
+  func = parse(layered(8));
+  ASSERT_TRUE(func);
+  EXPECT_FALSE(givenOrderRepeatsLayers(func, 3));
+  func = parse(chains(3, 2));
+  ASSERT_TRUE(func);
+  EXPECT_FALSE(givenOrderRepeatsLayers(func, 3));
+  func = parse(blocks(/*sameControl=*/false));
+  ASSERT_TRUE(func);
+  EXPECT_FALSE(givenOrderRepeatsLayers(func, 3));
 }
 
 TEST_F(GivenOrder, HoistsConstantsAndNothingElse) {

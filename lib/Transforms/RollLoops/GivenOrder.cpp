@@ -10,6 +10,7 @@
 #include "mlir/IR/Matchers.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/Hashing.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
 
 using namespace mlir;
@@ -170,34 +171,49 @@ void hoistConstants(Operation *root) {
 
 namespace {
 /// The gates of a function's body in the order they came in, each a token
-/// of its gate and the wires it acts on (-1 for a qubit whose wire is not a
-/// static extract's, followed through gates); angles are left out. Tokens
-/// are made as they are first asked for, in order: a probe that fails early
-/// reads few. A gate's qubit results follow its qubit operands in order
-/// (targets, then controls): read by type, not through the gate view's
-/// operand groups, whose segment sizes cost an attribute per read. A wire
-/// misread makes the probe weaker, never the output wrong.
+/// of its gate and, with `withWires`, the wires it acts on (-1 for a qubit
+/// whose wire is not a static extract's, followed through gates); angles
+/// are left out. Tokens are made as they are first asked for, in order: a
+/// probe that fails early reads few. A gate's qubit results follow its
+/// qubit operands in order (targets, then controls): read by type, not
+/// through the gate view's operand groups, whose segment sizes cost an
+/// attribute per read. A wire misread makes the probe weaker, never the
+/// output wrong.
 class GateTokens {
 public:
-  explicit GateTokens(Operation *func);
+  GateTokens(Operation *func, bool withWires);
   size_t size() const { return gates.size(); }
   uint64_t operator[](size_t i) {
     while (tokens.size() <= i)
       tokens.push_back(tokenOf(gates[tokens.size()]));
     return tokens[i];
   }
+  /// The wires gates [from, to) act on, sorted, each once.
+  llvm::SmallVector<int64_t> wiresOf(size_t from, size_t to) {
+    (void)(*this)[to - 1];
+    llvm::SmallVector<int64_t> wires(wireList.begin() + wireStart[from],
+                                     wireList.begin() + wireStart[to]);
+    llvm::sort(wires);
+    wires.erase(std::unique(wires.begin(), wires.end()), wires.end());
+    return wires;
+  }
 
 private:
   uint64_t tokenOf(Operation *op);
 
   Type qubit;
+  bool withWires;
   llvm::SmallVector<Operation *> gates;
   llvm::SmallVector<uint64_t> tokens;
+  /// The wires of gate i are wireList[wireStart[i], wireStart[i + 1]).
+  llvm::SmallVector<int64_t> wireList;
+  llvm::SmallVector<unsigned> wireStart{0};
   llvm::DenseMap<Value, int64_t> wireOf;
 };
 } // namespace
 
-GateTokens::GateTokens(Operation *func) : qubit(getQubitType(func->getContext())) {
+GateTokens::GateTokens(Operation *func, bool withWires)
+    : qubit(getQubitType(func->getContext())), withWires(withWires) {
   // Each name is looked up in the op table once.
   llvm::SmallDenseMap<OperationName, QOpKind, 16> kinds;
   for (Region &region : func->getRegions())
@@ -208,7 +224,7 @@ GateTokens::GateTokens(Operation *func) : qubit(getQubitType(func->getContext())
           it->second = classify(&op);
         if (it->second == QOpKind::Gate || it->second == QOpKind::GlobalPhase) {
           gates.push_back(&op);
-        } else if (it->second == QOpKind::Extract) {
+        } else if (withWires && it->second == QOpKind::Extract) {
           std::optional<RegisterAccess> a = RegisterAccess::get(&op);
           if (std::optional<int64_t> w = a->wire())
             wireOf[a->result] = *w;
@@ -218,6 +234,10 @@ GateTokens::GateTokens(Operation *func) : qubit(getQubitType(func->getContext())
 
 uint64_t GateTokens::tokenOf(Operation *op) {
   uint64_t token = gateToken(*GateView::get(op));
+  if (!withWires) {
+    wireStart.push_back(wireList.size());
+    return token;
+  }
   auto out =
       llvm::make_filter_range(op->getResults(), [&](Value v) { return v.getType() == qubit; });
   auto next = out.begin();
@@ -226,22 +246,25 @@ uint64_t GateTokens::tokenOf(Operation *op) {
       continue;
     int64_t w = wireOf.lookup_or(in, -1);
     token = llvm::hash_combine(token, w);
+    wireList.push_back(w);
     if (next != out.end())
       wireOf[*next++] = w;
   }
+  wireStart.push_back(wireList.size());
   return token;
 }
 
-bool givenOrderRepeatsWhole(Operation *func, unsigned minCopies) {
-  GateTokens gates(func);
+/// The shortest period with which `gates` repeat exactly at least
+/// `minCopies` times over 9/10 of them, or 0. The run must hold the middle
+/// 8/10: the periods tried are the distances from the gate at 1/10 to the
+/// next gates alike, and each gate up to 9/10 must equal the gate a period
+/// before it. A period that fails is dropped; once none is left the probe
+/// stops (QPE's blocks, alike but for a control wire, stop it at the first
+/// block's end). Linear in the gates for each of at most 64 periods.
+static size_t wholePeriod(GateTokens &gates, unsigned minCopies) {
   size_t n = gates.size();
   if (minCopies < 2 || n < 2 * size_t(minCopies))
-    return false;
-  // The run must hold the middle 8/10 of the gates: the periods tried are
-  // the distances from the gate at 1/10 to the next gates alike, and each
-  // gate up to 9/10 must equal the gate a period before it. A period that
-  // fails is dropped; once none is left the probe stops (QPE's blocks,
-  // alike but for a control wire, stop it at the first block's end).
+    return 0;
   constexpr unsigned kCandidates = 64;
   size_t maxPeriod = n / minCopies, a = n / 10, end = n - n / 10;
   llvm::SmallVector<size_t> periods;
@@ -258,9 +281,42 @@ bool givenOrderRepeatsWhole(Operation *func, unsigned minCopies) {
       ++hi;
     size_t covered = hi + p - lo;
     if (10 * covered >= 9 * n && covered >= p * minCopies)
-      return true;
+      return p;
   }
-  return false;
+  return 0;
+}
+
+/// givenOrderRepeatsLayers on the tokens with wires of a function.
+static bool repeatsLayers(Operation *func, GateTokens &withWires, unsigned minTripCount) {
+  size_t wired = wholePeriod(withWires, 2);
+  if (!wired)
+    return false;
+  GateTokens alone(func, /*withWires=*/false);
+  size_t period = wholePeriod(alone, minTripCount);
+  if (!period || period >= wired || wired % period)
+    return false;
+  // Layers act on the same wires, paired otherwise; copies on other wires
+  // (one chain of gates per wire) roll as well in the canonical order.
+  // (Where layers begin is not known: any span of a layer's length holds
+  // the wires of a layer.)
+  size_t a = withWires.size() / 10;
+  return withWires.wiresOf(a, a + period) == withWires.wiresOf(a + period, a + 2 * period);
+}
+
+bool givenOrderRepeatsWhole(Operation *func, unsigned minCopies) {
+  GateTokens gates(func, /*withWires=*/true);
+  return wholePeriod(gates, minCopies) != 0;
+}
+
+bool givenOrderRepeatsLayers(Operation *func, unsigned minTripCount) {
+  GateTokens gates(func, /*withWires=*/true);
+  return repeatsLayers(func, gates, minTripCount);
+}
+
+bool givenOrderGoesFirst(Operation *func, unsigned minCopies, unsigned minTripCount) {
+  // The second probe reads the tokens the first one made.
+  GateTokens gates(func, /*withWires=*/true);
+  return wholePeriod(gates, minCopies) || repeatsLayers(func, gates, minTripCount);
 }
 
 bool givenOrderRepeatsFiner(Operation *func, Operation *rolled) {

@@ -36,6 +36,19 @@ bool givenOrderRepeatsFiner(mlir::Operation *func, mlir::Operation *rolled);
 /// count as one run. Linear in the gates for each of at most 64 periods.
 bool givenOrderRepeatsWhole(mlir::Operation *func, unsigned minCopies);
 
+/// Whether the gates of `func`'s body, in the order they came in, repeat
+/// whole (as above) at least twice with their wires, and at least
+/// `minTripCount` times, with a shorter period, without them: layers alike
+/// in their gates that pair wires differently from layer to layer
+/// (StronglyEntanglingLayers' CNOT ranges), which the canonical order
+/// interleaves and cannot roll.
+bool givenOrderRepeatsLayers(mlir::Operation *func, unsigned minTripCount);
+
+/// givenOrderRepeatsWhole(func, minCopies) or
+/// givenOrderRepeatsLayers(func, minTripCount), with the gates' tokens made
+/// once for both.
+bool givenOrderGoesFirst(mlir::Operation *func, unsigned minCopies, unsigned minTripCount);
+
 /// Moves the constants of every block of `root` to its start, in order
 /// (they read nothing, so any place before their users is theirs). The
 /// canonical form does this too; in the order given, a constant between the

@@ -311,11 +311,11 @@ LogicalResult QShapeRollLoopsPass::rollCopy(Operation *func, Attempt &attempt, b
 
 LogicalResult QShapeRollLoopsPass::rollFunction(Operation *func, Attempt &canonicalOrder,
                                                 Attempt &givenOrder, uint64_t &opsBefore) {
-  // Layers that differ only in their angles roll whole in the order they
-  // came in: that order goes first, and where it leaves little the
-  // canonical one is not tried (its normal form alone costs a third of a
-  // parse of the function). Fewer than kLittle layers cannot leave little.
-  bool givenFirst = wireOrder && roll::givenOrderRepeatsWhole(func, kLittle);
+  // Layers that differ only in their angles, or in which wires their gates
+  // pair, roll whole in the order they came in: that order goes first, and
+  // where it leaves little the canonical one is not tried (its normal form
+  // alone costs a third of a parse of the function).
+  bool givenFirst = wireOrder && roll::givenOrderGoesFirst(func, kLittle, minTripCount);
   if (givenFirst) {
     opsBefore = countOps(func);
     if (failed(rollCopy(func, givenOrder, /*asGiven=*/true, opsBefore)))
