@@ -21,6 +21,15 @@
 // layers, and the canonical order, which cannot roll them, is not tried.
 // RUN: %python %qshape_src/utils/gen/families.py hea --wires 6 --layers 12 -o %t.hea.mlir
 // RUN: qshape-opt %t.hea.mlir '--qshape-roll-loops=emit-remarks verify-roundtrip' -o /dev/null 2>&1 | FileCheck %s --check-prefix=LAYERS
+// Grover (5 wires): the first layer of Hadamards stays unrolled in either
+// order, and with its register reads it is less than a quarter of the
+// rolled ops, so the other order could not be a quarter smaller and is
+// not tried (opsOfGatesLeftUnrolled): at 8 iterations the canonical order
+// goes first and alone; at 20 the given order does.
+// RUN: %python %qshape_src/utils/gen/families.py grover --wires 5 --layers 8 -o %t.g8.mlir
+// RUN: qshape-opt %t.g8.mlir '--qshape-roll-loops=emit-remarks verify-roundtrip' -o /dev/null 2>&1 | FileCheck %s --check-prefix=GROVER8
+// RUN: %python %qshape_src/utils/gen/families.py grover --wires 5 --layers 20 -o %t.g20.mlir
+// RUN: qshape-opt %t.g20.mlir '--qshape-roll-loops=emit-remarks verify-roundtrip' -o /dev/null 2>&1 | FileCheck %s --check-prefix=GROVER20
 // RUN: qshape-sim %t.mlir --decimals 9 > %t.in.json
 // RUN: qshape-sim %t.rolled.mlir --decimals 9 > %t.out.json
 // RUN: %python %qshape_src/utils/compare-results.py %t.in.json %t.out.json --tol 1e-9
@@ -31,6 +40,9 @@
 
 // LAYERS: remark: qshape-roll-loops: given order: 62 ops; the canonical order was not tried
 // LAYERS: remark: qshape-roll-loops: rolled 12 copies of a 12-op body into a loop
+
+// GROVER8: remark: qshape-roll-loops: canonical order: 59 ops; kept the canonical order
+// GROVER20: remark: qshape-roll-loops: given order: 59 ops; the canonical order was not tried
 
 // CANON: remark: qshape-roll-loops: canonical order: {{[0-9]+}} ops; kept the canonical order
 // CANON: remark: qshape-roll-loops: rolled 26 copies of a 31-op body into a loop

@@ -11,6 +11,7 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/Hashing.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallVector.h"
 
 using namespace mlir;
@@ -149,6 +150,32 @@ unsigned gatesLeftUnrolled(Operation *rolled) {
     return WalkResult::advance();
   });
   return left;
+}
+
+unsigned opsOfGatesLeftUnrolled(Operation *rolled) {
+  llvm::SmallPtrSet<Operation *, 32> counted;
+  llvm::SmallVector<Operation *> work;
+  rolled->walk<WalkOrder::PreOrder>([&](Operation *op) {
+    if (isa<scf::ForOp>(op) && op->hasAttr(kRolledMarker))
+      return WalkResult::skip();
+    if (GateView::get(op) && counted.insert(op).second)
+      work.push_back(op);
+    return WalkResult::advance();
+  });
+  // Producers whose every use is counted, in the block of their user.
+  while (!work.empty()) {
+    Operation *user = work.pop_back_val();
+    for (Value operand : user->getOperands()) {
+      Operation *def = operand.getDefiningOp();
+      if (!def || def->getBlock() != user->getBlock() || def->getNumRegions() ||
+          counted.contains(def) ||
+          !llvm::all_of(def->getUsers(), [&](Operation *u) { return counted.contains(u); }))
+        continue;
+      counted.insert(def);
+      work.push_back(def);
+    }
+  }
+  return counted.size();
 }
 
 void hoistConstants(Operation *root) {

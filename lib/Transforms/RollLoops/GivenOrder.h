@@ -70,6 +70,11 @@ bool straddlesIterations(const RunPlan &plan, llvm::ArrayRef<mlir::Operation *> 
 /// what a second order could still roll, unless it rolls finer.
 unsigned gatesLeftUnrolled(mlir::Operation *rolled);
 
+/// The ops of those gates: each gate, and the ops of its block that only it
+/// (or another op counted here) uses, such as its register read and its
+/// angle's reads. Rolling them all away saves at most this many ops.
+unsigned opsOfGatesLeftUnrolled(mlir::Operation *rolled);
+
 } // namespace qshape::roll
 
 #endif // QSHAPE_TRANSFORMS_ROLLLOOPS_GIVENORDER_H

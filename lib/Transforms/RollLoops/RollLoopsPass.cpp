@@ -136,11 +136,15 @@ static Operation *cloneFunction(Operation *func) {
 constexpr unsigned kLittle = 16;
 
 /// Whether a rolled `attempt` leaves too little for the other order to be
-/// worth its time: at most 1/kLittle of the function's ops, or too few gates
-/// outside its loops to make one more loop.
+/// worth its time: at most 1/kLittle of the function's ops; too few gates
+/// outside its loops to make one more loop; or so few that those gates,
+/// with the ops only they use, make less than a quarter of its ops (the
+/// other order could save at most those: Grover's first layer of
+/// Hadamards, which neither order rolls).
 static bool leavesLittle(const Attempt &attempt, uint64_t opsBefore, unsigned minTripCount) {
   return attempt.opsAfter * kLittle <= opsBefore ||
-         roll::gatesLeftUnrolled(attempt.work) < minTripCount;
+         roll::gatesLeftUnrolled(attempt.work) < minTripCount ||
+         4 * uint64_t(roll::opsOfGatesLeftUnrolled(attempt.work)) < attempt.opsAfter;
 }
 
 /// Whether the given order may roll `func` better than the canonical one
