@@ -44,9 +44,15 @@ private:
   /// are compared by value, never made into attributes (each would take
   /// the context's lock).
   std::optional<APInt> intAt(Value v, unsigned c);
+  /// intAt as a wire, once per value and iteration: each read of an
+  /// iteration walks back over the same inserts.
   std::optional<int64_t> wireAt(Value v, unsigned c) {
-    std::optional<APInt> i = intAt(v, c);
-    return i ? std::optional<int64_t>(i->getSExtValue()) : std::nullopt;
+    auto [it, added] = wires.try_emplace({v, c});
+    if (added) {
+      std::optional<APInt> i = intAt(v, c);
+      it->second = i ? std::optional<int64_t>(i->getSExtValue()) : std::nullopt;
+    }
+    return it->second;
   }
   /// The constant table `v` reads in iteration c, and the element.
   DenseElementsAttr tableRead(Value v, unsigned c, uint64_t &index);
@@ -99,6 +105,7 @@ private:
   std::vector<SmallVector<Operation *>> chainInserts;
   std::vector<llvm::DenseMap<int64_t, std::pair<unsigned, Operation *>>> lastWrites;
   llvm::DenseMap<Operation *, std::optional<RegisterAccess>> accesses;
+  llvm::DenseMap<std::pair<Value, unsigned>, std::optional<int64_t>> wires;
 };
 
 DenseElementsAttr ReplayChecker::tableRead(Value v, unsigned c, uint64_t &index) {
