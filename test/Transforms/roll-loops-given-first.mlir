@@ -24,7 +24,7 @@
 // Grover (5 wires): the first layer of Hadamards stays unrolled in either
 // order, and with its register reads it is less than a quarter of the
 // rolled ops, so the other order could not be a quarter smaller and is
-// not tried (opsOfGatesLeftUnrolled): at 8 iterations the canonical order
+// not tried (leftUnrolled): at 8 iterations the canonical order
 // goes first and alone; at 20 the given order does.
 // RUN: %python %qshape_src/utils/gen/families.py grover --wires 5 --layers 8 -o %t.g8.mlir
 // RUN: qshape-opt %t.g8.mlir '--qshape-roll-loops=emit-remarks verify-roundtrip' -o /dev/null 2>&1 | FileCheck %s --check-prefix=GROVER8

@@ -246,9 +246,12 @@ def QShapeRollLoops : Pass<"qshape-roll-loops", "mlir::ModuleOp"> {
     result is kept when it is at least a quarter smaller, or smaller at all
     where the canonical loop cut layers. Where the gates, in the order they
     came in and with their wires, repeat one period exactly at least 16
-    times (layers that differ only in their angles), that order goes first,
-    and the canonical one is not tried when it leaves at most 1/16 of the
-    ops or too few gates outside its loops for another.
+    times (layers that differ only in their angles), or repeat layers alike
+    in their gates that pair wires otherwise (StronglyEntanglingLayers),
+    that order goes first. The second order is not tried where the first
+    leaves at most 1/16 of the ops, too few gates outside its loops for
+    another, or gates that with the ops only they use make less than a
+    quarter of its ops.
 
     Only profitable runs are rolled: the op count after rolling (tables and
     index arithmetic included) must be smaller by at least `min-savings`.
@@ -306,7 +309,8 @@ def QShapeRollLoops : Pass<"qshape-roll-loops", "mlir::ModuleOp"> {
            "reading qubits by wire from a "
            "carried register, and keep that result when it is a quarter smaller "
            "(or smaller, where the canonical loop cut layers); where the gates "
-           "repeat whole layers, roll in that order first">,
+           "repeat whole layers, or layers that pair wires otherwise, roll in "
+           "that order first">,
   ];
   let statistics = [
     Statistic<"numLoops", "loops-created", "Loops created">,

@@ -141,18 +141,7 @@ static unsigned largestRolledBody(Operation *rolled) {
   return most;
 }
 
-unsigned gatesLeftUnrolled(Operation *rolled) {
-  unsigned left = 0;
-  rolled->walk<WalkOrder::PreOrder>([&](Operation *op) {
-    if (isa<scf::ForOp>(op) && op->hasAttr(kRolledMarker))
-      return WalkResult::skip();
-    left += GateView::get(op).has_value();
-    return WalkResult::advance();
-  });
-  return left;
-}
-
-unsigned opsOfGatesLeftUnrolled(Operation *rolled) {
+LeftUnrolled leftUnrolled(Operation *rolled) {
   llvm::SmallPtrSet<Operation *, 32> counted;
   llvm::SmallVector<Operation *> work;
   rolled->walk<WalkOrder::PreOrder>([&](Operation *op) {
@@ -162,6 +151,8 @@ unsigned opsOfGatesLeftUnrolled(Operation *rolled) {
       work.push_back(op);
     return WalkResult::advance();
   });
+  LeftUnrolled left;
+  left.gates = counted.size();
   // Producers whose every use is counted, in the block of their user.
   while (!work.empty()) {
     Operation *user = work.pop_back_val();
@@ -175,7 +166,8 @@ unsigned opsOfGatesLeftUnrolled(Operation *rolled) {
       work.push_back(def);
     }
   }
-  return counted.size();
+  left.ops = counted.size();
+  return left;
 }
 
 void hoistConstants(Operation *root) {
@@ -215,7 +207,7 @@ public:
       tokens.push_back(tokenOf(gates[tokens.size()]));
     return tokens[i];
   }
-  /// The wires gates [from, to) act on, sorted, each once.
+  /// The wires gates [from, to) act on, sorted, each once (with wires).
   llvm::SmallVector<int64_t> wiresOf(size_t from, size_t to) {
     (void)(*this)[to - 1];
     llvm::SmallVector<int64_t> wires(wireList.begin() + wireStart[from],
@@ -232,7 +224,7 @@ private:
   bool withWires;
   llvm::SmallVector<Operation *> gates;
   llvm::SmallVector<uint64_t> tokens;
-  /// The wires of gate i are wireList[wireStart[i], wireStart[i + 1]).
+  /// With wires, those of gate i are wireList[wireStart[i], wireStart[i + 1]).
   llvm::SmallVector<int64_t> wireList;
   llvm::SmallVector<unsigned> wireStart{0};
   llvm::DenseMap<Value, int64_t> wireOf;
@@ -261,10 +253,8 @@ GateTokens::GateTokens(Operation *func, bool withWires)
 
 uint64_t GateTokens::tokenOf(Operation *op) {
   uint64_t token = gateToken(*GateView::get(op));
-  if (!withWires) {
-    wireStart.push_back(wireList.size());
+  if (!withWires)
     return token;
-  }
   auto out =
       llvm::make_filter_range(op->getResults(), [&](Value v) { return v.getType() == qubit; });
   auto next = out.begin();

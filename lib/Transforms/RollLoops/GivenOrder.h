@@ -66,14 +66,15 @@ void hoistConstants(mlir::Operation *root);
 /// roll whole.
 bool straddlesIterations(const RunPlan &plan, llvm::ArrayRef<mlir::Operation *> ops);
 
-/// The gates of `rolled` that no loop of the pass (kRolledMarker) holds:
-/// what a second order could still roll, unless it rolls finer.
-unsigned gatesLeftUnrolled(mlir::Operation *rolled);
-
-/// The ops of those gates: each gate, and the ops of its block that only it
-/// (or another op counted here) uses, such as its register read and its
-/// angle's reads. Rolling them all away saves at most this many ops.
-unsigned opsOfGatesLeftUnrolled(mlir::Operation *rolled);
+/// What `rolled` leaves unrolled: its gates that no loop of the pass
+/// (kRolledMarker) holds, which a second order could still roll unless it
+/// rolls finer; and their ops: each such gate, and the ops of its block
+/// that only it (or another op counted here) uses, such as its register
+/// read and its angle's reads. Rolling them all away saves at most `ops`.
+struct LeftUnrolled {
+  unsigned gates = 0, ops = 0;
+};
+LeftUnrolled leftUnrolled(mlir::Operation *rolled);
 
 } // namespace qshape::roll
 

@@ -142,9 +142,10 @@ constexpr unsigned kLittle = 16;
 /// other order could save at most those: Grover's first layer of
 /// Hadamards, which neither order rolls).
 static bool leavesLittle(const Attempt &attempt, uint64_t opsBefore, unsigned minTripCount) {
-  return attempt.opsAfter * kLittle <= opsBefore ||
-         roll::gatesLeftUnrolled(attempt.work) < minTripCount ||
-         4 * uint64_t(roll::opsOfGatesLeftUnrolled(attempt.work)) < attempt.opsAfter;
+  if (attempt.opsAfter * kLittle <= opsBefore)
+    return true;
+  roll::LeftUnrolled left = roll::leftUnrolled(attempt.work);
+  return left.gates < minTripCount || 4 * uint64_t(left.ops) < attempt.opsAfter;
 }
 
 /// Whether the given order may roll `func` better than the canonical one
