@@ -4,7 +4,8 @@
 // not, must give a loop whose clone sets each slot from its own plan; the
 // replay check must accept that loop, refuse it once a slot is wrong, and
 // abandon() must leave the block as it was. The run analyzer must refuse
-// a run whose first copy makes a value used after it, at once.
+// a run whose first copy makes a value used after it, at once. A table of
+// constant angles must hold each copy's bits, to the last one.
 //
 //===----------------------------------------------------------------------===//
 
@@ -160,6 +161,72 @@ TEST_F(Rows, AnalyzerRefusesAtOnceWhatTheFirstCopyLeaves) {
   EXPECT_FALSE(v.late);
   EXPECT_EQ(v.copiesOk, 1u);
   EXPECT_LE(analyzer.work, 1u);
+}
+
+// Four ops on constant angles, as W3 writes its rotations: the loop reads
+// them from a table.
+constexpr const char *kAngles = R"mlir(
+func.func @angles() {
+  %f0 = arith.constant 0.5 : f64
+  %f1 = arith.constant 1.5 : f64
+  %f2 = arith.constant 2.5 : f64
+  %f3 = arith.constant 3.5 : f64
+  %n0 = arith.negf %f0 : f64
+  %n1 = arith.negf %f1 : f64
+  %n2 = arith.negf %f2 : f64
+  %n3 = arith.negf %f3 : f64
+  return
+}
+)mlir";
+
+struct Angles : ::testing::Test {
+  void SetUp() override {
+    ctx.loadDialect<arith::ArithDialect, func::FuncDialect, scf::SCFDialect,
+                    tensor::TensorDialect>();
+    module = parseSourceString<ModuleOp>(kAngles, &ctx);
+    ASSERT_TRUE(module);
+    auto func = cast<func::FuncOp>(module->getBody()->front());
+    for (Operation &op : func.getBody().front())
+      if (isa<arith::NegFOp>(op))
+        ops.push_back(&op);
+    ASSERT_EQ(ops.size(), 4u);
+    index.assign(ops);
+    p.start = 0, p.period = 1, p.copies = 4;
+    p.indices.assign(1, {});
+    OperandPlan angle;
+    angle.kind = OperandPlan::FloatTable;
+    for (Operation *op : ops)
+      angle.perCopy.push_back(op->getOperand(0));
+    p.operands.assign(1, {angle});
+  }
+
+  /// The table the loop reads its angle from.
+  arith::ConstantOp table(const BuiltLoop &built) {
+    Value t = built.bodyOps[0]->getOperand(0).getDefiningOp<tensor::ExtractOp>().getTensor();
+    return t.getDefiningOp<arith::ConstantOp>();
+  }
+
+  MLIRContext ctx;
+  OwningOpRef<ModuleOp> module;
+  std::vector<Operation *> ops;
+  OpPositions index;
+  RunPlan p;
+};
+
+TEST_F(Angles, ReplayCheckComparesEachAngleBitByBit) {
+  LoopBuilder builder(ops, p);
+  builder.build();
+  std::string why;
+  arith::ConstantOp t = table(builder.built());
+  ASSERT_TRUE(t);
+  EXPECT_TRUE(succeeded(checkReplay(builder.built(), ops, index, p, why))) << why;
+  // Copy 2's angle one ulp off: the check must see it.
+  auto values = llvm::to_vector(cast<DenseElementsAttr>(t.getValue()).getValues<APFloat>());
+  values[2].next(/*nextDown=*/false);
+  t.setValueAttr(DenseElementsAttr::get(cast<ShapedType>(t.getType()), values));
+  EXPECT_TRUE(failed(checkReplay(builder.built(), ops, index, p, why)));
+  EXPECT_NE(why.find("op 0 of copy 2"), std::string::npos) << why;
+  builder.abandon();
 }
 
 } // namespace

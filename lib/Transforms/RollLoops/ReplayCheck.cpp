@@ -6,12 +6,14 @@
 
 #include "qshape/GateView/GateView.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/OperationSupport.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/Support/Endian.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
@@ -78,6 +80,19 @@ private:
   /// The register `reg` holds wire `w` of: walks back over inserts at
   /// other wires.
   Value reduce(Value reg, int64_t w);
+  /// The constant `v` is, or null. m_Constant asks every op for its traits
+  /// and folds it; a constant-like op has no operands, which is cheaper to
+  /// ask first, and arith.constant holds its value.
+  static Attribute constantOf(Value v) {
+    Operation *def = v.getDefiningOp();
+    if (!def || def->getNumOperands() != 0)
+      return {};
+    if (auto c = dyn_cast<arith::ConstantOp>(def))
+      return c.getValue();
+    Attribute a;
+    matchPattern(v, m_Constant(&a));
+    return a;
+  }
   /// RegisterAccess::get(op), once per op: every iteration walks the same
   /// chains of the body, and each look-up reads the op table by name.
   std::optional<RegisterAccess> access(Operation *op) {
@@ -112,7 +127,7 @@ DenseElementsAttr ReplayChecker::tableRead(Value v, unsigned c, uint64_t &index)
   auto ex = v.getDefiningOp<tensor::ExtractOp>();
   DenseElementsAttr table;
   if (!ex || !inLoop(ex) || ex.getIndices().size() != 1 || inLoop(ex.getTensor().getDefiningOp()) ||
-      !matchPattern(ex.getTensor(), m_Constant(&table)))
+      !(table = dyn_cast_if_present<DenseElementsAttr>(constantOf(ex.getTensor()))))
     return {};
   std::optional<APInt> i = intAt(ex.getIndices()[0], c);
   if (!i || i->isNegative() || i->getZExtValue() >= uint64_t(table.getNumElements()))
@@ -124,9 +139,8 @@ DenseElementsAttr ReplayChecker::tableRead(Value v, unsigned c, uint64_t &index)
 std::optional<APInt> ReplayChecker::intAt(Value v, unsigned c) {
   if (v == loop.getInductionVar())
     return APInt(64, c);
-  APInt constant;
-  if (matchPattern(v, m_ConstantInt(&constant)))
-    return constant;
+  if (auto constant = dyn_cast_if_present<IntegerAttr>(constantOf(v)))
+    return constant.getValue();
   Operation *def = v.getDefiningOp();
   if (!inLoop(def))
     return std::nullopt;
@@ -152,6 +166,27 @@ std::optional<APInt> ReplayChecker::intAt(Value v, unsigned c) {
   return std::nullopt;
 }
 
+/// Whether element i of a float table has the bits of `f`. The raw data is
+/// read directly: getValues<APFloat> builds an iterator and an APFloat per
+/// element, which is most of the check on runs of constant angles.
+static bool holdsBits(DenseElementsAttr table, uint64_t i, const APFloat &f) {
+  unsigned width = table.getElementType().getIntOrFloatBitWidth();
+  APInt bits = f.bitcastToAPInt();
+  if (bits.getBitWidth() != width)
+    return false;
+  if (llvm::endianness::native != llvm::endianness::little ||
+      (width != 16 && width != 32 && width != 64))
+    return table.getValues<APFloat>()[i].bitwiseIsEqual(f);
+  unsigned bytes = width / 8;
+  ArrayRef<char> raw = table.getRawData();
+  uint64_t at = table.isSplat() ? 0 : i * bytes;
+  if (at + bytes > raw.size())
+    return false;
+  uint64_t mine = 0;
+  std::memcpy(&mine, raw.data() + at, bytes);
+  return mine == bits.getZExtValue();
+}
+
 bool ReplayChecker::sameConstant(Value lv, unsigned c, Attribute constant) {
   if (auto i = dyn_cast<IntegerAttr>(constant)) {
     std::optional<APInt> mine = intAt(lv, c);
@@ -160,10 +195,10 @@ bool ReplayChecker::sameConstant(Value lv, unsigned c, Attribute constant) {
   if (auto f = dyn_cast<FloatAttr>(constant)) {
     uint64_t i;
     if (DenseElementsAttr table = tableRead(lv, c, i))
-      return table.getValues<APFloat>()[i].bitwiseIsEqual(f.getValue());
+      return holdsBits(table, i, f.getValue());
   }
-  Attribute mine;
-  return matchPattern(lv, m_Constant(&mine)) && mine == constant;
+  Attribute mine = constantOf(lv);
+  return mine && mine == constant;
 }
 
 bool ReplayChecker::sameValue(Value lv, unsigned c, Value ov) {
@@ -191,15 +226,19 @@ bool ReplayChecker::sameValue(Value lv, unsigned c, Value ov) {
   }
   if (lv == ov)
     return true;
-  Attribute constant;
-  if (matchPattern(ov, m_Constant(&constant)))
-    return sameConstant(lv, c, constant);
   Operation *ld = lv.getDefiningOp();
+  auto clone = ld ? cloneIndex.find(ld) : cloneIndex.end();
+  // Most operands are results of the copy's own ops: no constant folding.
+  if (clone != cloneIndex.end() &&
+      ov == at(c, clone->second)->getResult(cast<OpResult>(lv).getResultNumber()))
+    return true;
+  if (Attribute constant = constantOf(ov))
+    return sameConstant(lv, c, constant);
   if (!inLoop(ld))
     return false; // a value from before the loop is itself
   unsigned result = cast<OpResult>(lv).getResultNumber();
-  if (auto it = cloneIndex.find(ld); it != cloneIndex.end())
-    return ov == at(c, it->second)->getResult(result);
+  if (clone != cloneIndex.end())
+    return false;
   auto ex = dyn_cast<tensor::ExtractOp>(ld);
   if (auto gather = ex ? ex.getTensor().getDefiningOp<tensor::FromElementsOp>() : nullptr) {
     // A gathered value: the element of a from_elements before the loop.
