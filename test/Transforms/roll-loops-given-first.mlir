@@ -10,10 +10,16 @@
 // RUN: qshape-opt %t.mlir '--qshape-roll-loops=emit-remarks verify-roundtrip' --qshape-check-linearity -o %t.rolled.mlir 2>&1 | FileCheck %s --check-prefix=REMARK
 // RUN: qshape-opt %t.mlir '--qshape-roll-loops=emit-remarks wire-order=0' -o /dev/null 2>&1 | FileCheck %s --check-prefix=CANON
 // RUN: FileCheck %s < %t.rolled.mlir
-// With 13 layers both orders are tried; only the kept one's remarks show
-// (the canonical order's loop of 7 copies is thrown away, and its remark).
+// With 13 layers, fewer than 16, the given order still goes first: its
+// layers pair wires (CNOTs) and no gate acts on all of them, so the
+// canonical order would interleave them (givenOrderGoesFirst's open
+// layers). Before that probe, both orders ran and the canonical order's
+// loop of 7 copies was thrown away.
 // RUN: %python %qshape_src/utils/gen/workloads.py w3 --ops 400 --angles const > %t.13.mlir
-// RUN: qshape-opt %t.13.mlir '--qshape-roll-loops=emit-remarks' -o /dev/null 2>&1 | FileCheck %s --check-prefix=BOTH
+// RUN: qshape-opt %t.13.mlir '--qshape-roll-loops=emit-remarks' -o /dev/null 2>&1 | FileCheck %s --check-prefix=OPEN
+// With 3 layers both orders are tried; only the kept one's remarks show.
+// RUN: %python %qshape_src/utils/gen/workloads.py w3 --ops 100 --angles const > %t.3.mlir
+// RUN: qshape-opt %t.3.mlir '--qshape-roll-loops=emit-remarks' -o /dev/null 2>&1 | FileCheck %s --check-prefix=BOTH
 // StronglyEntanglingLayers (6 wires, 12 layers): the CNOT range changes
 // from layer to layer, so with their wires the gates repeat every 5 layers
 // only (2.4 times), but without them every layer, on the same wires
@@ -47,11 +53,12 @@
 // CANON: remark: qshape-roll-loops: canonical order: {{[0-9]+}} ops; kept the canonical order
 // CANON: remark: qshape-roll-loops: rolled 26 copies of a 31-op body into a loop
 
-// BOTH-NOT: rolled 7 copies
-// BOTH: remark: qshape-roll-loops: canonical order: {{[0-9]+}} ops; given order: {{[0-9]+}} ops; kept the given order
-// BOTH-NOT: rolled 7 copies
-// BOTH: remark: qshape-roll-loops: rolled 13 copies of a 31-op body into a loop
-// BOTH-NOT: rolled
+// OPEN: remark: qshape-roll-loops: given order: 109 ops; the canonical order was not tried
+// OPEN: remark: qshape-roll-loops: rolled 13 copies of a 31-op body into a loop
+// OPEN-NOT: rolled
+
+// BOTH: remark: qshape-roll-loops: canonical order: 190 ops; given order: 109 ops; kept the given order
+// BOTH: remark: qshape-roll-loops: rolled 3 copies of a 31-op body into a loop
 
 // CHECK-LABEL: func.func public @circuit
 // CHECK-NOT: quantum.custom

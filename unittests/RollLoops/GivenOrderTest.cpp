@@ -4,8 +4,11 @@
 // and must not see blocks that differ in a wire (QPE's controlled powers)
 // or too few layers. givenOrderRepeatsLayers must see layers that pair
 // wires otherwise from layer to layer, and neither layers alike nor chains
-// of gates on one wire after another. hoistConstants must move every constant, and nothing
-// else, to the start of its block in order. The quantum ops are
+// of gates on one wire after another. givenOrderGoesFirst must also see a
+// few layers that pair wires (QAOA's), which the canonical order would
+// interleave, and not layers closed by a gate on all their wires
+// (Grover's). hoistConstants must move every constant, and nothing else,
+// to the start of its block in order. The quantum ops are
 // unregistered, as the upstream mlir-opt plugin sees them.
 //
 //===----------------------------------------------------------------------===//
@@ -58,6 +61,16 @@ public:
     qubit[c] = out + "#0", qubit[t] = out + "#1";
   }
 
+  void toffoli(unsigned a, unsigned b, unsigned t) {
+    std::string out = def("\"quantum.custom\"(" + qubit[a] + ", " + qubit[b] + ", " + qubit[t] +
+                              ") <{gate_name = \"Toffoli\", operandSegmentSizes = array<i32: 0, "
+                              "3, 0, 0>, resultSegmentSizes = array<i32: 3, 0>}> : (!quantum.bit, "
+                              "!quantum.bit, !quantum.bit) -> (!quantum.bit, !quantum.bit, "
+                              "!quantum.bit)",
+                          3);
+    qubit[a] = out + "#0", qubit[b] = out + "#1", qubit[t] = out + "#2";
+  }
+
   std::string finish() { return text + "  return\n}\n"; }
 
 private:
@@ -91,6 +104,18 @@ struct GivenOrder : ::testing::Test {
       for (unsigned w = 0; w < 3; ++w)
         p.rx(w, 0.1 * l + w);
       p.cnot(0, 1), p.cnot(1, 2);
+    }
+    return p.finish();
+  }
+
+  /// `layers` layers on 3 wires, each closed by a gate on all three: RX on
+  /// each, then Toffoli(0, 1, 2).
+  static std::string closed(unsigned layers) {
+    Program p(3);
+    for (unsigned l = 0; l < layers; ++l) {
+      for (unsigned w = 0; w < 3; ++w)
+        p.rx(w, 0.1 * l + w);
+      p.toffoli(0, 1, 2);
     }
     return p.finish();
   }
@@ -163,6 +188,11 @@ TEST_F(GivenOrder, SeesLayersThatPairWiresOtherwise) {
   ASSERT_TRUE(func);
   EXPECT_FALSE(givenOrderRepeatsWhole(func, 3));
   EXPECT_TRUE(givenOrderRepeatsLayers(func, 3));
+  // 3 layers, fewer than the ranges: with their wires they never repeat.
+  func = parse(entangling(3));
+  ASSERT_TRUE(func);
+  EXPECT_FALSE(givenOrderRepeatsWhole(func, 2));
+  EXPECT_TRUE(givenOrderRepeatsLayers(func, 3));
   // Layers that pair wires alike repeat whole; chains that each act on
   // another wire are no layers.
   func = parse(layered(8));
@@ -171,9 +201,35 @@ TEST_F(GivenOrder, SeesLayersThatPairWiresOtherwise) {
   func = parse(chains(3, 2));
   ASSERT_TRUE(func);
   EXPECT_FALSE(givenOrderRepeatsLayers(func, 3));
+  // (two gates of one chain, where the probe looks, act on one wire alike)
+  func = parse(chains(8, 2));
+  ASSERT_TRUE(func);
+  EXPECT_FALSE(givenOrderRepeatsLayers(func, 3));
   func = parse(blocks(/*sameControl=*/false));
   ASSERT_TRUE(func);
   EXPECT_FALSE(givenOrderRepeatsLayers(func, 3));
+}
+
+TEST_F(GivenOrder, SendsFewLayersFirstWhenTheCanonicalOrderWouldInterleaveThem) {
+  // 8 layers are fewer than the 16 that roll whole for sure, and they pair
+  // wires alike: only the open-layers probe sees them.
+  Operation *func = parse(layered(8));
+  ASSERT_TRUE(func);
+  EXPECT_FALSE(givenOrderRepeatsWhole(func, 16));
+  EXPECT_FALSE(givenOrderRepeatsLayers(func, 3));
+  EXPECT_TRUE(givenOrderGoesFirst(func, 16, 3));
+  // Too few layers; layers closed by a gate on all their wires; gates that
+  // each act on one wire.
+  func = parse(layered(3));
+  ASSERT_TRUE(func);
+  EXPECT_FALSE(givenOrderGoesFirst(func, 16, 3));
+  func = parse(closed(8));
+  ASSERT_TRUE(func);
+  EXPECT_TRUE(givenOrderRepeatsWhole(func, 8));
+  EXPECT_FALSE(givenOrderGoesFirst(func, 16, 3));
+  func = parse(chains(8, 2));
+  ASSERT_TRUE(func);
+  EXPECT_FALSE(givenOrderGoesFirst(func, 16, 3));
 }
 
 TEST_F(GivenOrder, HoistsConstantsAndNothingElse) {

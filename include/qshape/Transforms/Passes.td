@@ -246,9 +246,11 @@ def QShapeRollLoops : Pass<"qshape-roll-loops", "mlir::ModuleOp"> {
     result is kept when it is at least a quarter smaller, or smaller at all
     where the canonical loop cut layers. Where the gates, in the order they
     came in and with their wires, repeat one period exactly at least 16
-    times (layers that differ only in their angles), or repeat layers alike
-    in their gates that pair wires otherwise (StronglyEntanglingLayers),
-    that order goes first. The second order is not tried where the first
+    times (layers that differ only in their angles), or at least 4 times in
+    layers that pair wires with no gate on all of them (QAOA's, which the
+    canonical order would interleave), or repeat layers alike in their
+    gates that pair wires otherwise (StronglyEntanglingLayers), that order
+    goes first. The second order is not tried where the first
     leaves at most 1/16 of the ops, too few gates outside its loops for
     another, or gates that with the ops only they use make less than a
     quarter of its ops.
@@ -309,8 +311,9 @@ def QShapeRollLoops : Pass<"qshape-roll-loops", "mlir::ModuleOp"> {
            "reading qubits by wire from a "
            "carried register, and keep that result when it is a quarter smaller "
            "(or smaller, where the canonical loop cut layers); where the gates "
-           "repeat whole layers, or layers that pair wires otherwise, roll in "
-           "that order first">,
+           "repeat whole layers (16 or more, or 4 or more that pair wires "
+           "with no gate on all of them), or layers that pair wires otherwise, "
+           "roll in that order first">,
   ];
   let statistics = [
     Statistic<"numLoops", "loops-created", "Loops created">,

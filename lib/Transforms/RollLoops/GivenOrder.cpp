@@ -217,6 +217,15 @@ public:
     return wires;
   }
 
+  /// The most wires one gate of [from, to) acts on (with wires).
+  size_t widest(size_t from, size_t to) {
+    (void)(*this)[to - 1];
+    size_t most = 0;
+    for (size_t i = from; i < to; ++i)
+      most = std::max<size_t>(most, wireStart[i + 1] - wireStart[i]);
+    return most;
+  }
+
 private:
   uint64_t tokenOf(Operation *op);
 
@@ -305,19 +314,41 @@ static size_t wholePeriod(GateTokens &gates, unsigned minCopies) {
 
 /// givenOrderRepeatsLayers on the tokens with wires of a function.
 static bool repeatsLayers(Operation *func, GateTokens &withWires, unsigned minTripCount) {
+  // With their wires the layers repeat less often, or not at all (fewer
+  // layers than ranges).
   size_t wired = wholePeriod(withWires, 2);
-  if (!wired)
-    return false;
   GateTokens alone(func, /*withWires=*/false);
   size_t period = wholePeriod(alone, minTripCount);
-  if (!period || period >= wired || wired % period)
+  if (!period || (wired && (period >= wired || wired % period)))
     return false;
-  // Layers act on the same wires, paired otherwise; copies on other wires
-  // (one chain of gates per wire) roll as well in the canonical order.
-  // (Where layers begin is not known: any span of a layer's length holds
-  // the wires of a layer.)
+  // Each layer acts on all the wires, paired otherwise; copies on other
+  // wires (one chain of gates per wire, two gates of one chain) roll as
+  // well in the canonical order. (Where layers begin is not known: any
+  // span of a layer's length holds the wires of a layer.)
   size_t a = withWires.size() / 10;
-  return withWires.wiresOf(a, a + period) == withWires.wiresOf(a + period, a + 2 * period);
+  llvm::SmallVector<int64_t> all =
+      wired ? withWires.wiresOf(a, a + wired) : withWires.wiresOf(0, withWires.size());
+  return withWires.wiresOf(a, a + period) == all &&
+         withWires.wiresOf(a + period, a + 2 * period) == all;
+}
+
+/// The fewest open layers that go first in the given order: fewer leave
+/// too little for the order to matter.
+constexpr unsigned kOpenLayerCopies = 4;
+
+/// Whether the gates with their wires repeat whole at least `minCopies`
+/// times in layers on the same wires that pair some of them and have no
+/// gate on all of them: the canonical order would start a layer on the
+/// wires the last one freed first, and cut its loop across layers.
+static bool repeatsOpenLayers(GateTokens &withWires, unsigned minCopies) {
+  size_t period = wholePeriod(withWires, minCopies);
+  if (!period)
+    return false;
+  size_t a = withWires.size() / 10;
+  llvm::SmallVector<int64_t> wires = withWires.wiresOf(a, a + period);
+  size_t widest = withWires.widest(a, a + period);
+  return widest >= 2 && widest < wires.size() &&
+         wires == withWires.wiresOf(a + period, a + 2 * period);
 }
 
 bool givenOrderRepeatsWhole(Operation *func, unsigned minCopies) {
@@ -331,9 +362,10 @@ bool givenOrderRepeatsLayers(Operation *func, unsigned minTripCount) {
 }
 
 bool givenOrderGoesFirst(Operation *func, unsigned minCopies, unsigned minTripCount) {
-  // The second probe reads the tokens the first one made.
+  // The later probes read the tokens the first one made.
   GateTokens gates(func, /*withWires=*/true);
-  return wholePeriod(gates, minCopies) || repeatsLayers(func, gates, minTripCount);
+  return wholePeriod(gates, minCopies) || repeatsLayers(func, gates, minTripCount) ||
+         repeatsOpenLayers(gates, kOpenLayerCopies);
 }
 
 bool givenOrderRepeatsFiner(Operation *func, Operation *rolled) {

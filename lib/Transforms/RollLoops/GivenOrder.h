@@ -37,16 +37,19 @@ bool givenOrderRepeatsFiner(mlir::Operation *func, mlir::Operation *rolled);
 bool givenOrderRepeatsWhole(mlir::Operation *func, unsigned minCopies);
 
 /// Whether the gates of `func`'s body, in the order they came in, repeat
-/// whole (as above) at least twice with their wires, and at least
-/// `minTripCount` times, with a shorter period, without them: layers alike
-/// in their gates that pair wires differently from layer to layer
-/// (StronglyEntanglingLayers' CNOT ranges), which the canonical order
-/// interleaves and cannot roll.
+/// whole (as above) at least `minTripCount` times without their wires, and
+/// with them only with a longer period or not at all, each layer acting on
+/// all the wires: layers alike in their gates that pair wires differently
+/// from layer to layer (StronglyEntanglingLayers' CNOT ranges), which the
+/// canonical order interleaves and cannot roll.
 bool givenOrderRepeatsLayers(mlir::Operation *func, unsigned minTripCount);
 
 /// givenOrderRepeatsWhole(func, minCopies) or
-/// givenOrderRepeatsLayers(func, minTripCount), with the gates' tokens made
-/// once for both.
+/// givenOrderRepeatsLayers(func, minTripCount), or open layers: the gates
+/// with their wires repeat whole at least 4 times, each layer on the same
+/// wires, pairing some and with no gate on all of them (QAOA's rings,
+/// which the canonical order would interleave and cut). The gates' tokens
+/// are made once for all three.
 bool givenOrderGoesFirst(mlir::Operation *func, unsigned minCopies, unsigned minTripCount);
 
 /// Moves the constants of every block of `root` to its start, in order
