@@ -16,6 +16,8 @@
 #include "llvm/Support/Endian.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cstring>
+
 using namespace mlir;
 
 namespace qshape::roll {
