@@ -7,7 +7,6 @@
 #include "qshape/GateView/GateView.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
-#include "mlir/IR/Matchers.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/Hashing.h"
 #include "llvm/ADT/STLExtras.h"
@@ -26,13 +25,6 @@ static uint64_t gateToken(const GateView &g) {
                             op->getNumOperands(), op->getNumResults());
 }
 
-/// The constant each copy of a table reads, compared by value.
-static Attribute constantIn(Value v) {
-  Attribute a;
-  matchPattern(v, m_Constant(&a));
-  return a;
-}
-
 /// 1 when table `b` holds in each copy what `a` holds in the next, 0 when
 /// the tables are equal, -1 otherwise.
 static int tableShift(const OperandPlan &a, const OperandPlan &b) {
@@ -41,11 +33,11 @@ static int tableShift(const OperandPlan &a, const OperandPlan &b) {
     return -1;
   bool equal = true, next = true;
   for (size_t c = 0; c < n && (equal || next); ++c) {
-    Attribute x = constantIn(a.perCopy[c]), y = constantIn(b.perCopy[c]);
+    Attribute x = constantValue(a.perCopy[c]), y = constantValue(b.perCopy[c]);
     if (!x || !y)
       return -1; // not a table of constants: nothing to compare
     equal &= x == y;
-    next &= c + 1 == n || y == constantIn(a.perCopy[c + 1]);
+    next &= c + 1 == n || y == constantValue(a.perCopy[c + 1]);
   }
   return equal ? 0 : next ? 1 : -1;
 }

@@ -6,10 +6,8 @@
 
 #include "qshape/GateView/GateView.h"
 
-#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/BuiltinAttributes.h"
-#include "mlir/IR/Matchers.h"
 #include "mlir/IR/OperationSupport.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
@@ -82,19 +80,6 @@ private:
   /// The register `reg` holds wire `w` of: walks back over inserts at
   /// other wires.
   Value reduce(Value reg, int64_t w);
-  /// The constant `v` is, or null. m_Constant asks every op for its traits
-  /// and folds it; a constant-like op has no operands, which is cheaper to
-  /// ask first, and arith.constant holds its value.
-  static Attribute constantOf(Value v) {
-    Operation *def = v.getDefiningOp();
-    if (!def || def->getNumOperands() != 0)
-      return {};
-    if (auto c = dyn_cast<arith::ConstantOp>(def))
-      return c.getValue();
-    Attribute a;
-    matchPattern(v, m_Constant(&a));
-    return a;
-  }
   /// RegisterAccess::get(op), once per op: every iteration walks the same
   /// chains of the body, and each look-up reads the op table by name.
   std::optional<RegisterAccess> access(Operation *op) {
@@ -129,7 +114,7 @@ DenseElementsAttr ReplayChecker::tableRead(Value v, unsigned c, uint64_t &index)
   auto ex = v.getDefiningOp<tensor::ExtractOp>();
   DenseElementsAttr table;
   if (!ex || !inLoop(ex) || ex.getIndices().size() != 1 || inLoop(ex.getTensor().getDefiningOp()) ||
-      !(table = dyn_cast_if_present<DenseElementsAttr>(constantOf(ex.getTensor()))))
+      !(table = dyn_cast_if_present<DenseElementsAttr>(constantValue(ex.getTensor()))))
     return {};
   std::optional<APInt> i = intAt(ex.getIndices()[0], c);
   if (!i || i->isNegative() || i->getZExtValue() >= uint64_t(table.getNumElements()))
@@ -141,7 +126,7 @@ DenseElementsAttr ReplayChecker::tableRead(Value v, unsigned c, uint64_t &index)
 std::optional<APInt> ReplayChecker::intAt(Value v, unsigned c) {
   if (v == loop.getInductionVar())
     return APInt(64, c);
-  if (auto constant = dyn_cast_if_present<IntegerAttr>(constantOf(v)))
+  if (auto constant = dyn_cast_if_present<IntegerAttr>(constantValue(v)))
     return constant.getValue();
   Operation *def = v.getDefiningOp();
   if (!inLoop(def))
@@ -199,7 +184,7 @@ bool ReplayChecker::sameConstant(Value lv, unsigned c, Attribute constant) {
     if (DenseElementsAttr table = tableRead(lv, c, i))
       return holdsBits(table, i, f.getValue());
   }
-  Attribute mine = constantOf(lv);
+  Attribute mine = constantValue(lv);
   return mine && mine == constant;
 }
 
@@ -234,7 +219,7 @@ bool ReplayChecker::sameValue(Value lv, unsigned c, Value ov) {
   if (clone != cloneIndex.end() &&
       ov == at(c, clone->second)->getResult(cast<OpResult>(lv).getResultNumber()))
     return true;
-  if (Attribute constant = constantOf(ov))
+  if (Attribute constant = constantValue(ov))
     return sameConstant(lv, c, constant);
   if (!inLoop(ld))
     return false; // a value from before the loop is itself

@@ -5,6 +5,8 @@
 #include "qshape/Fingerprint/CanonicalForm.h"
 #include "qshape/GateView/GateView.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/OpDefinition.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/DenseSet.h"
@@ -15,6 +17,17 @@ using namespace mlir;
 namespace qshape::roll {
 
 bool isConstant(Operation *op) { return canonical::isConstantOp(op); }
+
+Attribute constantValue(Value v) {
+  Operation *def = v.getDefiningOp();
+  if (!def || def->getNumOperands() != 0)
+    return {};
+  if (auto c = dyn_cast<arith::ConstantOp>(def))
+    return c.getValue();
+  Attribute a;
+  matchPattern(v, m_Constant(&a));
+  return a;
+}
 
 bool isFloatingPure(Operation *op) {
   // The cheap test first: isMergeable asks the op for its memory effects.

@@ -26,6 +26,11 @@ namespace qshape::roll {
 /// The canonical form's constant predicate, so both agree on what a constant is.
 bool isConstant(mlir::Operation *op);
 
+/// The attribute the constant `v` is, or null. m_Constant asks every op for
+/// its traits and folds it; a constant-like op has no operands, which is
+/// cheaper to ask first, and arith.constant holds its value.
+mlir::Attribute constantValue(mlir::Value v);
+
 /// Pure, region-free, registered, non-quantum: may be hoisted freely.
 bool isFloatingPure(mlir::Operation *op);
 
