@@ -235,8 +235,9 @@ unsigned CanonicalView::recentSlot(Operation *op) const {
 }
 
 void CanonicalView::growRecent() {
-  recentOps.assign(kRecent, {nullptr, kNone});
-  for (Idx o = ops.size() - std::min<size_t>(ops.size(), kRecent); o < ops.size(); ++o)
+  size_t slots = std::min<size_t>(2 * recentOps.size(), kRecent);
+  recentOps.assign(slots, {nullptr, kNone});
+  for (Idx o = ops.size() - std::min<size_t>(ops.size(), slots); o < ops.size(); ++o)
     recentOps[recentSlot(ops[o].op)] = {ops[o].op, o};
 }
 
@@ -259,7 +260,7 @@ bool CanonicalView::addOp(Operation *op, Idx parentBlock) {
   Idx o = ops.size();
   if (o >= kArgBit || valueDef.size() + op->getNumResults() >= kArgBit)
     return false;
-  if (o == kRecentFirst)
+  if (o == recentOps.size() && o < kRecent)
     growRecent();
   OpRec &r = ops.emplace_back();
   OpState &st = state.emplace_back();
