@@ -106,7 +106,7 @@ ArrayRef<CanonicalRuleInfo> canonicalRules() { return fpview::CanonicalView::rul
 
 LogicalResult canonicalize(Operation *root, const CanonicalizeOptions &options,
                            CanonicalizeStats *stats, BlockOrder *order) {
-  std::unique_ptr<fpview::CanonicalView> view = fpview::CanonicalView::build(root);
+  std::unique_ptr<fpview::CanonicalView> view = fpview::CanonicalView::build(root, options.texts);
   if (!view)
     return failure(); // diagnosed by build
   view->canonicalize();

@@ -394,16 +394,20 @@ bool CanonicalView::addRegions(Idx o, Operation *op) {
   return true;
 }
 
-std::unique_ptr<CanonicalView> CanonicalView::build(Operation *root) {
-  std::unique_ptr<CanonicalView> v = buildShadow(root);
+std::unique_ptr<CanonicalView> CanonicalView::build(Operation *root, EncoderTexts *texts) {
+  std::unique_ptr<CanonicalView> v = buildShadow(root, texts);
   if (!v)
     root->emitError("qshape canonical form: the module exceeds the canonical view's limits "
                     "(2^31 ops, values or blocks, 2^16 op names); split it");
   return v;
 }
 
-std::unique_ptr<CanonicalView> CanonicalView::buildShadow(Operation *root) {
+std::unique_ptr<CanonicalView> CanonicalView::buildShadow(Operation *root, EncoderTexts *texts) {
   std::unique_ptr<CanonicalView> v(new CanonicalView());
+  if (texts) {
+    v->exactEncoder.shareTexts(*texts);
+    v->shapeEncoder.shareTexts(*texts);
+  }
   v->valueName = StringAttr::get(root->getContext(), "value");
   v->recentOps.assign(kRecentFirst, {nullptr, kNone});
   v->buildFacts.emplace();

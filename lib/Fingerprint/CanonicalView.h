@@ -130,7 +130,8 @@ public:
   /// outside it are the view's external values (only their types count).
   /// Returns null, with an error at `root`, when the tree exceeds the view's
   /// limits (2^31 ops, values or blocks, 2^16 op names).
-  static std::unique_ptr<CanonicalView> build(mlir::Operation *root);
+  /// `texts`, if given, holds and receives the printed types and attributes.
+  static std::unique_ptr<CanonicalView> build(mlir::Operation *root, EncoderTexts *texts = nullptr);
 
   /// Applies the canonical form to every function-like op of the view, rule
   /// by rule as CanonicalRules.def orders them.
@@ -245,7 +246,7 @@ private:
   };
 
   // Building.
-  static std::unique_ptr<CanonicalView> buildShadow(mlir::Operation *root);
+  static std::unique_ptr<CanonicalView> buildShadow(mlir::Operation *root, EncoderTexts *texts);
   bool addOp(mlir::Operation *op, Idx parentBlock);
   /// addOp for the blocks of op `o`'s regions and the ops in them.
   bool addRegions(Idx o, mlir::Operation *op);

@@ -17,7 +17,7 @@ bool isQShapeAnnotation(StringRef name) {
 }
 
 const std::string &StructuralEncoder::typeText(Type type) {
-  auto [it, inserted] = typeCache.try_emplace(type);
+  auto [it, inserted] = texts->types.try_emplace(type);
   if (inserted) {
     llvm::raw_string_ostream os(it->second);
     type.print(os);
@@ -26,7 +26,7 @@ const std::string &StructuralEncoder::typeText(Type type) {
 }
 
 const std::string &StructuralEncoder::attrText(Attribute attr) {
-  auto [it, inserted] = attrCache.try_emplace(attr);
+  auto [it, inserted] = texts->attrs.try_emplace(attr);
   if (inserted) {
     llvm::raw_string_ostream os(it->second);
     attr.print(os);

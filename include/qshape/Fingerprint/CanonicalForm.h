@@ -24,12 +24,17 @@
 
 namespace qshape {
 
+struct EncoderTexts;
+
 struct CanonicalizeOptions {
   /// Sort floating-point constants by value (the constants rule). Off, they
   /// keep the order they were found in: for a pass that canonicalizes again
   /// before it finishes and would sort them for nothing (qshape-roll-loops
   /// moves most angles into tables). Fingerprints do not depend on it.
   bool sortFloatConstants = true;
+  /// Printed types and attributes to reuse, for a caller that canonicalizes
+  /// in one context again and again (null: the view prints its own).
+  EncoderTexts *texts = nullptr;
 };
 
 /// A rule of the canonical form, as the rule table lists it.

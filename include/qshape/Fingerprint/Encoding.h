@@ -53,11 +53,27 @@ private:
   llvm::SmallVector<char, 256> buf;
 };
 
+/// The printed text of types and attributes (what StructuralEncoder
+/// encodes when it has no structural rule), kept by their uniqued storage:
+/// valid as long as their MLIRContext. A pass that encodes the same types
+/// again and again (a canonical view per round, a tokenizer per block)
+/// shares one, so each type is printed once per run, not once per encoder.
+struct EncoderTexts {
+  llvm::DenseMap<mlir::Type, std::string> types;
+  llvm::DenseMap<mlir::Attribute, std::string> attrs;
+};
+
 class StructuralEncoder {
 public:
   /// With `abstractFloats`, floating-point values (FloatAttr, float dense
   /// elements) are encoded by type and shape only.
   explicit StructuralEncoder(bool abstractFloats) : abstractFloats(abstractFloats) {}
+  StructuralEncoder(const StructuralEncoder &) = delete;
+  StructuralEncoder &operator=(const StructuralEncoder &) = delete;
+
+  /// Prints into `shared` (and reads what is there) instead of a table of
+  /// its own, which the encoder no longer uses.
+  void shareTexts(EncoderTexts &shared) { texts = &shared; }
 
   void encodeType(mlir::Type type, ByteSink &out);
   void encodeAttr(mlir::Attribute attr, ByteSink &out);
@@ -76,8 +92,8 @@ private:
   const std::string &typeText(mlir::Type type);
   const std::string &attrText(mlir::Attribute attr);
   bool abstractFloats;
-  llvm::DenseMap<mlir::Type, std::string> typeCache;
-  llvm::DenseMap<mlir::Attribute, std::string> attrCache;
+  EncoderTexts own;
+  EncoderTexts *texts = &own;
 };
 
 } // namespace qshape

@@ -36,6 +36,7 @@
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/RegionKindInterface.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/Support/Debug.h"
 
 #include <limits>
@@ -77,6 +78,10 @@ struct QShapeRollLoopsPass : qshape::impl::QShapeRollLoopsBase<QShapeRollLoopsPa
   /// `asGiven`, in the order it came in and with register-addressed bodies.
   /// Sets `opsBefore` when it canonicalizes first.
   LogicalResult rollCopy(Operation *func, Attempt &attempt, bool asGiven, uint64_t &opsBefore);
+
+  /// runOnOperation's printed types and attributes, while it runs: every
+  /// tokenizer and canonical view of the run prints each type once.
+  EncoderTexts *texts = nullptr;
 };
 
 /// Whether the pass rolls the ops of `block`: straight-line code in a
@@ -239,6 +244,7 @@ LogicalResult QShapeRollLoopsPass::rollCopy(Operation *func, Attempt &attempt, b
   options.paramTables = paramTables;
   options.emitRemarks = emitRemarks;
   options.byWire = asGiven;
+  options.texts = texts;
   roll::BlockRoller roller(options, attempt.stats);
   // The canonical form keeps every op a barrier pins on its side of it
   // (qshape::isBarrier, isPinnedByBarriers: the rule the roller uses too).
@@ -255,6 +261,7 @@ LogicalResult QShapeRollLoopsPass::rollCopy(Operation *func, Attempt &attempt, b
   // canonicalization.
   CanonicalizeOptions firstCopts, copts;
   firstCopts.sortFloatConstants = false;
+  firstCopts.texts = copts.texts = texts;
   CanonicalizeStats firstStats;
   BlockOrder order; // the blocks, innermost first, with their ops
   if (asGiven) {
@@ -371,6 +378,9 @@ void QShapeRollLoopsPass::runOnOperation() {
     }
     return WalkResult::advance();
   });
+  EncoderTexts runTexts;
+  texts = &runTexts;
+  llvm::scope_exit forget([&] { texts = nullptr; });
   for (Operation *func : funcs) {
     Attempt canonicalOrder, givenOrder;
     uint64_t opsBefore = 0;

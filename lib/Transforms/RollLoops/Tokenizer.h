@@ -29,6 +29,8 @@ public:
   /// (blocks are rolled innermost first, so a nest's bodies are tokenized
   /// once, not once per level): call after ops are created or erased.
   void clearRegionTokens() { regionTokens.clear(); }
+  /// Prints types and attributes into `texts` (see StructuralEncoder).
+  void shareTexts(EncoderTexts &texts) { enc.shareTexts(texts); }
 
 private:
   static bool sameTokenInputs(mlir::Operation *a, mlir::Operation *b);
