@@ -268,11 +268,13 @@ bool BlockRoller::tryRunAt(RunAnalyzer &analyzer, unsigned s, unsigned p, unsign
   return bool(v);
 }
 
-std::vector<RunPlan> BlockRoller::chooseRuns(const BlockScan &scan, RunAnalyzer &analyzer) {
+SmallVector<RunPlan, 0> BlockRoller::chooseRuns(const BlockScan &scan, RunAnalyzer &analyzer) {
   SmallVector<Candidate> candidates = findRepeats(scan.tokens, opts.minTripCount, opts.maxPeriod);
   // Accepted runs as disjoint [start, end) intervals keyed by start.
   std::map<unsigned, unsigned> taken;
-  std::vector<RunPlan> accepted;
+  // (A SmallVector grows by moving; std::vector copied every plan's
+  // tables, as SmallVector's move constructor is not noexcept.)
+  SmallVector<RunPlan, 0> accepted;
   // Work spent on each run, over all the periods it offers.
   DenseMap<std::pair<unsigned, unsigned>, uint64_t> runWork;
   for (const Candidate &c : candidates) {
@@ -335,7 +337,7 @@ std::vector<RunPlan> BlockRoller::chooseRuns(const BlockScan &scan, RunAnalyzer 
 }
 
 unsigned BlockRoller::buildLoops(ArrayRef<Operation *> ops, const OpPositions &index,
-                                 std::vector<RunPlan> &accepted) {
+                                 SmallVector<RunPlan, 0> &accepted) {
   // Build from the back so earlier indices stay valid.
   llvm::sort(accepted, [](const RunPlan &a, const RunPlan &b) { return a.start > b.start; });
   unsigned built = 0;
@@ -368,12 +370,11 @@ unsigned BlockRoller::buildLoops(ArrayRef<Operation *> ops, const OpPositions &i
 
 unsigned BlockRoller::rollBlock(Block &block, const std::vector<Operation *> *knownOps) {
   BlockScan scan = scanBlock(block, knownOps);
-  OpPositions index;
   index.assign(scan.ops);
   RunAnalyzer analyzer(scan.ops, index, opts.paramTables, scan.segments ? &*scan.segments : nullptr,
                        facts);
   analyzer.byWire = opts.byWire;
-  std::vector<RunPlan> accepted = chooseRuns(scan, analyzer);
+  SmallVector<RunPlan, 0> accepted = chooseRuns(scan, analyzer);
   if (accepted.empty())
     return 0;
   unsigned built = buildLoops(scan.ops, index, accepted);

@@ -36,6 +36,8 @@ struct RollOptions {
   /// in (the chained register form: the first round of this order has no
   /// canonical form to read past the inserts).
   bool byWire = false;
+  /// Printed types and attributes shared with the caller's other encoders.
+  EncoderTexts *texts = nullptr;
 };
 
 /// Why candidate runs were not rolled, for the pass statistics.
@@ -52,7 +54,10 @@ struct RollStats {
 
 class BlockRoller {
 public:
-  BlockRoller(const RollOptions &opts, RollStats &stats) : opts(opts), stats(stats) {}
+  BlockRoller(const RollOptions &opts, RollStats &stats) : opts(opts), stats(stats) {
+    if (opts.texts)
+      tokenizer.shareTexts(*opts.texts);
+  }
   /// Rolls what it can in `block`, whose ops are `knownOps` when given;
   /// returns the number of loops created.
   unsigned rollBlock(mlir::Block &block, const std::vector<mlir::Operation *> *knownOps);
@@ -71,20 +76,24 @@ private:
   };
   BlockScan scanBlock(mlir::Block &block, const std::vector<mlir::Operation *> *knownOps);
   /// The runs to roll: disjoint, each saving at least opts.minSavings.
-  std::vector<RunPlan> chooseRuns(const BlockScan &scan, RunAnalyzer &analyzer);
+  llvm::SmallVector<RunPlan, 0> chooseRuns(const BlockScan &scan, RunAnalyzer &analyzer);
   /// The most copies of period `p` from `s` within [s, limit) that the
   /// analyzer accepts, searching until its work reaches `budget`.
   bool tryRunAt(RunAnalyzer &analyzer, unsigned s, unsigned p, unsigned limit, uint64_t budget,
                 RunPlan &plan);
   /// Builds each accepted run's loop, keeping those that replay their run.
   unsigned buildLoops(llvm::ArrayRef<mlir::Operation *> ops, const OpPositions &index,
-                      std::vector<RunPlan> &accepted);
+                      llvm::SmallVector<RunPlan, 0> &accepted);
   void countRejection(const Verdict &v);
 
   const RollOptions &opts;
   RollStats &stats;
   Tokenizer tokenizer;
   RollFacts facts;
+  /// The scanned block's op positions; kept for its table, which the next
+  /// block reuses (the first touch of a fresh table costs more than filling
+  /// it).
+  OpPositions index;
 };
 
 } // namespace qshape::roll
