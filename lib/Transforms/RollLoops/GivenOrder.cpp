@@ -13,6 +13,8 @@
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallVector.h"
 
+#include <optional>
+
 using namespace mlir;
 
 namespace qshape::roll {
@@ -304,6 +306,17 @@ static size_t wholePeriod(GateTokens &gates, unsigned minCopies) {
   return 0;
 }
 
+/// The wires of a layer of `period` gates, if the next layer acts on the
+/// same ones. (Where layers begin is not known: any span of a layer's
+/// length holds the wires of a layer; the spans start a tenth in.)
+static std::optional<llvm::SmallVector<int64_t>> layerWires(GateTokens &withWires, size_t period) {
+  size_t a = withWires.size() / 10;
+  llvm::SmallVector<int64_t> wires = withWires.wiresOf(a, a + period);
+  if (wires != withWires.wiresOf(a + period, a + 2 * period))
+    return std::nullopt;
+  return wires;
+}
+
 /// givenOrderRepeatsLayers on the tokens with wires of a function.
 static bool repeatsLayers(Operation *func, GateTokens &withWires, unsigned minTripCount) {
   // With their wires the layers repeat less often, or not at all (fewer
@@ -315,13 +328,12 @@ static bool repeatsLayers(Operation *func, GateTokens &withWires, unsigned minTr
     return false;
   // Each layer acts on all the wires, paired otherwise; copies on other
   // wires (one chain of gates per wire, two gates of one chain) roll as
-  // well in the canonical order. (Where layers begin is not known: any
-  // span of a layer's length holds the wires of a layer.)
+  // well in the canonical order.
   size_t a = withWires.size() / 10;
   llvm::SmallVector<int64_t> all =
       wired ? withWires.wiresOf(a, a + wired) : withWires.wiresOf(0, withWires.size());
-  return withWires.wiresOf(a, a + period) == all &&
-         withWires.wiresOf(a + period, a + 2 * period) == all;
+  std::optional<llvm::SmallVector<int64_t>> wires = layerWires(withWires, period);
+  return wires && *wires == all;
 }
 
 /// The fewest open layers that go first in the given order: fewer leave
@@ -336,11 +348,12 @@ static bool repeatsOpenLayers(GateTokens &withWires, unsigned minCopies) {
   size_t period = wholePeriod(withWires, minCopies);
   if (!period)
     return false;
+  std::optional<llvm::SmallVector<int64_t>> wires = layerWires(withWires, period);
+  if (!wires)
+    return false;
   size_t a = withWires.size() / 10;
-  llvm::SmallVector<int64_t> wires = withWires.wiresOf(a, a + period);
   size_t widest = withWires.widest(a, a + period);
-  return widest >= 2 && widest < wires.size() &&
-         wires == withWires.wiresOf(a + period, a + 2 * period);
+  return widest >= 2 && widest < wires->size();
 }
 
 bool givenOrderRepeatsWhole(Operation *func, unsigned minCopies) {
