@@ -36,7 +36,6 @@
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/RegionKindInterface.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
-#include "llvm/ADT/ScopeExit.h"
 #include "llvm/Support/Debug.h"
 
 #include <limits>
@@ -71,17 +70,15 @@ struct QShapeRollLoopsPass : qshape::impl::QShapeRollLoopsBase<QShapeRollLoopsPa
   using QShapeRollLoopsBase::QShapeRollLoopsBase;
 
   void runOnOperation() override;
-  /// Rolls `func` in one order or both, each into its attempt.
+  /// Rolls `func` in one order or both, each into its attempt. `texts` is
+  /// the run's: every tokenizer and canonical view prints each type once.
   LogicalResult rollFunction(Operation *func, Attempt &canonicalOrder, Attempt &givenOrder,
-                             uint64_t &opsBefore);
+                             uint64_t &opsBefore, EncoderTexts &texts);
   /// Rolls a copy of `func` into `attempt`: in canonical order, or, with
   /// `asGiven`, in the order it came in and with register-addressed bodies.
   /// Sets `opsBefore` when it canonicalizes first.
-  LogicalResult rollCopy(Operation *func, Attempt &attempt, bool asGiven, uint64_t &opsBefore);
-
-  /// runOnOperation's printed types and attributes, while it runs: every
-  /// tokenizer and canonical view of the run prints each type once.
-  EncoderTexts *texts = nullptr;
+  LogicalResult rollCopy(Operation *func, Attempt &attempt, bool asGiven, uint64_t &opsBefore,
+                         EncoderTexts &texts);
 };
 
 /// Whether the pass rolls the ops of `block`: straight-line code in a
@@ -223,7 +220,7 @@ static uint64_t countOps(Operation *func) {
 }
 
 LogicalResult QShapeRollLoopsPass::rollCopy(Operation *func, Attempt &attempt, bool asGiven,
-                                            uint64_t &opsBefore) {
+                                            uint64_t &opsBefore, EncoderTexts &texts) {
   // The work is done on a copy: a function in which nothing rolls stays
   // exactly as it came in (it would otherwise be canonicalized for
   // nothing), and the function itself is the reference of
@@ -244,7 +241,7 @@ LogicalResult QShapeRollLoopsPass::rollCopy(Operation *func, Attempt &attempt, b
   options.paramTables = paramTables;
   options.emitRemarks = emitRemarks;
   options.byWire = asGiven;
-  options.texts = texts;
+  options.texts = &texts;
   roll::BlockRoller roller(options, attempt.stats);
   // The canonical form keeps every op a barrier pins on its side of it
   // (qshape::isBarrier, isPinnedByBarriers: the rule the roller uses too).
@@ -261,7 +258,7 @@ LogicalResult QShapeRollLoopsPass::rollCopy(Operation *func, Attempt &attempt, b
   // canonicalization.
   CanonicalizeOptions firstCopts, copts;
   firstCopts.sortFloatConstants = false;
-  firstCopts.texts = copts.texts = texts;
+  firstCopts.texts = copts.texts = &texts;
   CanonicalizeStats firstStats;
   BlockOrder order; // the blocks, innermost first, with their ops
   if (asGiven) {
@@ -322,7 +319,8 @@ LogicalResult QShapeRollLoopsPass::rollCopy(Operation *func, Attempt &attempt, b
 }
 
 LogicalResult QShapeRollLoopsPass::rollFunction(Operation *func, Attempt &canonicalOrder,
-                                                Attempt &givenOrder, uint64_t &opsBefore) {
+                                                Attempt &givenOrder, uint64_t &opsBefore,
+                                                EncoderTexts &texts) {
   // Layers that differ only in their angles, or in which wires their gates
   // pair, roll whole in the order they came in: that order goes first, and
   // where it leaves little the canonical one is not tried (its normal form
@@ -330,7 +328,7 @@ LogicalResult QShapeRollLoopsPass::rollFunction(Operation *func, Attempt &canoni
   bool givenFirst = wireOrder && roll::givenOrderGoesFirst(func, kLittle, minTripCount);
   if (givenFirst) {
     opsBefore = countOps(func);
-    if (failed(rollCopy(func, givenOrder, /*asGiven=*/true, opsBefore)))
+    if (failed(rollCopy(func, givenOrder, /*asGiven=*/true, opsBefore, texts)))
       return failure();
     if (givenOrder.work && leavesLittle(givenOrder, opsBefore, minTripCount))
       return success();
@@ -339,12 +337,12 @@ LogicalResult QShapeRollLoopsPass::rollFunction(Operation *func, Attempt &canoni
   // the order the function came in, with register-addressed bodies (layers
   // that differ in which wires their gates pair, which the canonical order
   // interleaves). The smaller result is kept.
-  if (failed(rollCopy(func, canonicalOrder, /*asGiven=*/false, opsBefore)))
+  if (failed(rollCopy(func, canonicalOrder, /*asGiven=*/false, opsBefore, texts)))
     return failure();
   if (givenFirst || !wireOrder ||
       !wantsSecondAttempt(func, canonicalOrder, opsBefore, minTripCount))
     return success();
-  return rollCopy(func, givenOrder, /*asGiven=*/true, opsBefore);
+  return rollCopy(func, givenOrder, /*asGiven=*/true, opsBefore, texts);
 }
 
 /// The remark that says which orders were tried and which was kept.
@@ -378,13 +376,11 @@ void QShapeRollLoopsPass::runOnOperation() {
     }
     return WalkResult::advance();
   });
-  EncoderTexts runTexts;
-  texts = &runTexts;
-  llvm::scope_exit forget([&] { texts = nullptr; });
+  EncoderTexts texts;
   for (Operation *func : funcs) {
     Attempt canonicalOrder, givenOrder;
     uint64_t opsBefore = 0;
-    if (failed(rollFunction(func, canonicalOrder, givenOrder, opsBefore))) {
+    if (failed(rollFunction(func, canonicalOrder, givenOrder, opsBefore, texts))) {
       for (Attempt *attempt : {&canonicalOrder, &givenOrder})
         if (attempt->work)
           attempt->work->erase();
