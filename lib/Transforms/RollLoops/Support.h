@@ -2,7 +2,8 @@
 //
 // What the roller's components agree on: which ops may be in a loop body,
 // which float freely, the marker on the loops the pass creates, and the
-// memory helpers that large blocks need (prefetching, a position table).
+// memory helpers that large blocks need (prefetching, a position table,
+// a table of qubit wires).
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,6 +14,7 @@
 
 #include "mlir/IR/Operation.h"
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 
@@ -104,6 +106,29 @@ private:
   }
   std::vector<std::pair<mlir::Operation *, unsigned>> slots;
   unsigned shift = 64;
+};
+
+/// The wires of qubit values, each read once, by the op that consumes it
+/// (qubits are linear). Most are read a few gates after they are made, so a
+/// small direct-mapped table holds them, and only those a collision pushes
+/// out go to a map: a map of every value of a function of 10^6 gates
+/// misses the cache on every access.
+class QubitWires {
+public:
+  /// Sized for about `values` values (the table holds at most kRecent).
+  explicit QubitWires(size_t values);
+  void set(mlir::Value v, int64_t wire);
+  /// The wire of `v`, forgotten; -1 when it has none.
+  int64_t take(mlir::Value v);
+
+private:
+  static constexpr size_t kRecent = 4096;
+  size_t slotOf(const void *key) const {
+    return size_t((uint64_t(reinterpret_cast<uintptr_t>(key)) * 0x9E3779B97F4A7C15ull) >> 32) &
+           (recent.size() - 1);
+  }
+  std::vector<std::pair<void *, int64_t>> recent;
+  llvm::DenseMap<void *, int64_t> spilled;
 };
 
 } // namespace qshape::roll
