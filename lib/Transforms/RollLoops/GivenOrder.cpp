@@ -230,7 +230,7 @@ private:
   /// With wires, those of gate i are wireList[wireStart[i], wireStart[i + 1]).
   llvm::SmallVector<int64_t> wireList;
   llvm::SmallVector<unsigned> wireStart{0};
-  std::optional<QubitWires> wireOf;
+  RecentValueMap<int64_t> wireOf; ///< qubits are read once
 };
 } // namespace
 
@@ -238,7 +238,6 @@ GateTokens::GateTokens(Operation *func, bool withWires)
     : qubit(getQubitType(func->getContext())), withWires(withWires) {
   // Each name is looked up in the op table once.
   llvm::SmallDenseMap<OperationName, QOpKind, 16> kinds;
-  llvm::SmallVector<std::pair<Value, int64_t>> extracted;
   for (Region &region : func->getRegions())
     for (Block &block : region)
       for (Operation &op : block) {
@@ -250,18 +249,15 @@ GateTokens::GateTokens(Operation *func, bool withWires)
         } else if (withWires && it->second == QOpKind::Extract) {
           std::optional<RegisterAccess> a = RegisterAccess::get(&op);
           if (std::optional<int64_t> w = a->wire())
-            extracted.push_back({a->result, *w});
+            wireOf.set(a->result, *w);
         }
       }
   // Sized once: on 10^6 gates, growing them copies tens of megabytes.
   tokens.reserve(gates.size());
-  if (!withWires)
-    return;
-  wireList.reserve(gates.size());
-  wireStart.reserve(gates.size() + 1);
-  wireOf.emplace(gates.size() + extracted.size());
-  for (auto [value, wire] : extracted)
-    wireOf->set(value, wire);
+  if (withWires) {
+    wireList.reserve(gates.size());
+    wireStart.reserve(gates.size() + 1);
+  }
 }
 
 uint64_t GateTokens::tokenOf(Operation *op) {
@@ -274,11 +270,11 @@ uint64_t GateTokens::tokenOf(Operation *op) {
   for (Value in : op->getOperands()) {
     if (in.getType() != qubit)
       continue;
-    int64_t w = wireOf->take(in);
+    int64_t w = wireOf.take(in).value_or(-1);
     token = llvm::hash_combine(token, w);
     wireList.push_back(w);
     if (next != out.end())
-      wireOf->set(*next++, w);
+      wireOf.set(*next++, w);
   }
   wireStart.push_back(wireList.size());
   return token;

@@ -90,45 +90,68 @@ static bool isRolledBlock(Block *block, Operation *func) {
          classify(parent) == QOpKind::Ctrl;
 }
 
-/// Region::cloneInto, op by op where that is sound. cloneInto creates
-/// every op without operands and sets them afterwards (a later block may
-/// define what an earlier one uses), which allocates each op's operand
-/// storage twice; in one block of SSA code every operand is defined, and
-/// mapped, before its user, so each op is cloned whole.
-static void cloneRegion(Region &from, Region &to, IRMapping &mapper) {
-  if (mayBeGraphRegion(from) || !from.hasOneBlock()) {
+/// The copy of `v` (`v` itself when it is defined outside the copy), read
+/// by its one user (then forgotten) or by one of several.
+static Value copyOf(Value v, roll::RecentValueMap<Value> &copies) {
+  std::optional<Value> copy = v.hasOneUse() ? copies.take(v) : copies.lookup(v);
+  return copy ? *copy : v;
+}
+
+/// A copy of `op` whose operands are the copies of its own. An op with
+/// regions is cloned whole, through an IRMapping of the values it and its
+/// regions read from outside it.
+static Operation *copyOp(Operation &op, roll::RecentValueMap<Value> &copies) {
+  if (op.getNumRegions()) {
+    IRMapping mapper;
+    for (Value v : op.getOperands())
+      mapper.map(v, copyOf(v, copies));
+    for (Value v : roll::capturedValues(&op))
+      mapper.map(v, copyOf(v, copies));
+    return op.clone(mapper);
+  }
+  SmallVector<Value, 8> operands;
+  for (Value v : op.getOperands())
+    operands.push_back(copyOf(v, copies));
+  // What Operation::clone creates, without its map of every op and value.
+  return Operation::create(op.getLoc(), op.getName(), op.getResultTypes(), operands,
+                           op.getRawDictionaryAttrs(), op.getPropertiesStorage(), {}, 0);
+}
+
+/// Region::cloneInto, op by op where that is sound. cloneInto creates every
+/// op without operands and sets them afterwards (a later block may define
+/// what an earlier one uses), which allocates each op's operand storage
+/// twice, and maps every op and value in a DenseMap: on a function of 10^6
+/// ops that map, and sizing it, were a third of the roll. In one block of
+/// SSA code every operand is defined before its user, and most are read
+/// soon after (RecentValueMap).
+static void cloneRegion(Region &from, Region &to) {
+  // (a branch in a one-block region targets that block, which cloneInto maps)
+  auto branches = [](Block &b) { return !b.empty() && b.back().getNumSuccessors(); };
+  if (mayBeGraphRegion(from) || !from.hasOneBlock() || branches(from.front())) {
+    IRMapping mapper;
     from.cloneInto(&to, mapper);
     return;
   }
   Block &source = from.front();
   auto *block = new Block();
   to.push_back(block);
+  roll::RecentValueMap<Value> copies;
   for (BlockArgument arg : source.getArguments())
-    mapper.map(arg, block->addArgument(arg.getType(), arg.getLoc()));
-  for (Operation &op : source)
-    block->push_back(op.clone(mapper));
+    copies.set(arg, block->addArgument(arg.getType(), arg.getLoc()));
+  for (Operation &op : source) {
+    Operation *copy = copyOp(op, copies);
+    block->push_back(copy);
+    for (auto [result, copied] : llvm::zip(op.getResults(), copy->getResults()))
+      copies.set(result, copied);
+  }
 }
 
-/// func->clone() with the mapper's tables sized first: cloning maps every
-/// value and op of the function, and on a large one growing those tables
-/// rehashes them all several times (each insert a cache miss, each new
-/// table a fresh allocation the size of the last).
+/// func->clone(), block by block (cloneRegion). A function is isolated from
+/// above: its body reads nothing the copy does not define.
 static Operation *cloneFunction(Operation *func) {
-  size_t ops = 0, values = 0;
-  func->walk([&](Operation *op) {
-    ++ops;
-    values += op->getNumResults();
-    for (Region &region : op->getRegions())
-      for (Block &block : region)
-        values += block.getNumArguments();
-  });
-  IRMapping mapper;
-  // IRMapping has no reserve(); its tables are its own, not const.
-  const_cast<DenseMap<Value, Value> &>(mapper.getValueMap()).reserve(values);
-  const_cast<DenseMap<Operation *, Operation *> &>(mapper.getOperationMap()).reserve(ops);
-  Operation *copy = func->cloneWithoutRegions(mapper);
+  Operation *copy = func->cloneWithoutRegions();
   for (auto [from, to] : llvm::zip(func->getRegions(), copy->getRegions()))
-    cloneRegion(from, to, mapper);
+    cloneRegion(from, to);
   return copy;
 }
 

@@ -12,8 +12,6 @@
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/Support/MathExtras.h"
 
-#include <algorithm>
-
 using namespace mlir;
 
 namespace qshape::roll {
@@ -134,32 +132,6 @@ void OpPositions::assign(ArrayRef<Operation *> ops) {
       h = (h + 1) & (capacity - 1);
     slots[h] = {ops[i], unsigned(i)};
   }
-}
-
-QubitWires::QubitWires(size_t values)
-    : recent(std::min<size_t>(kRecent, llvm::NextPowerOf2(2 * values)), {nullptr, 0}) {}
-
-void QubitWires::set(Value v, int64_t wire) {
-  std::pair<void *, int64_t> &slot = recent[slotOf(v.getAsOpaquePointer())];
-  if (slot.first && slot.first != v.getAsOpaquePointer())
-    spilled[slot.first] = slot.second;
-  slot = {v.getAsOpaquePointer(), wire};
-}
-
-int64_t QubitWires::take(Value v) {
-  std::pair<void *, int64_t> &slot = recent[slotOf(v.getAsOpaquePointer())];
-  if (slot.first == v.getAsOpaquePointer()) {
-    slot.first = nullptr;
-    return slot.second;
-  }
-  if (spilled.empty())
-    return -1;
-  auto it = spilled.find(v.getAsOpaquePointer());
-  if (it == spilled.end())
-    return -1;
-  int64_t wire = it->second;
-  spilled.erase(it);
-  return wire;
 }
 
 } // namespace qshape::roll

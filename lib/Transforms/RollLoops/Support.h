@@ -2,8 +2,8 @@
 //
 // What the roller's components agree on: which ops may be in a loop body,
 // which float freely, the marker on the loops the pass creates, and the
-// memory helpers that large blocks need (prefetching, a position table,
-// a table of qubit wires).
+// memory helpers that large blocks need (prefetching, a position table, a
+// map of recently made values).
 //
 //===----------------------------------------------------------------------===//
 
@@ -108,27 +108,73 @@ private:
   unsigned shift = 64;
 };
 
-/// The wires of qubit values, each read once, by the op that consumes it
-/// (qubits are linear). Most are read a few gates after they are made, so a
-/// small direct-mapped table holds them, and only those a collision pushes
-/// out go to a map: a map of every value of a function of 10^6 gates
-/// misses the cache on every access.
-class QubitWires {
+/// A map from the values of a block walked in order to what the walk made
+/// of them (a qubit's wire, a value's copy), for values that are mostly read
+/// a few ops after they are made: a small direct-mapped table holds them,
+/// and only those a collision pushes out go to a map. Reads with take()
+/// forget, which keeps the table for values still to be read. (A map of
+/// every value of a block of 10^6 ops misses the cache on every access, and
+/// sizing one for them touches tens of megabytes.) The table starts small
+/// and doubles with the values set, up to kRecent slots: a small function
+/// touches little fresh memory.
+template <typename T> class RecentValueMap {
 public:
-  /// Sized for about `values` values (the table holds at most kRecent).
-  explicit QubitWires(size_t values);
-  void set(mlir::Value v, int64_t wire);
-  /// The wire of `v`, forgotten; -1 when it has none.
-  int64_t take(mlir::Value v);
+  RecentValueMap() : recent(kFirst) {}
+  void set(mlir::Value v, T to) {
+    if (++sets > recent.size() && recent.size() < kRecent)
+      grow();
+    Slot &slot = recent[slotOf(v.getAsOpaquePointer())];
+    if (slot.key && slot.key != v.getAsOpaquePointer())
+      spilled[slot.key] = slot.value;
+    slot = {v.getAsOpaquePointer(), to};
+  }
+  /// What `v` maps to, if anything.
+  std::optional<T> lookup(mlir::Value v) const {
+    const Slot &slot = recent[slotOf(v.getAsOpaquePointer())];
+    if (slot.key == v.getAsOpaquePointer())
+      return slot.value;
+    if (spilled.empty())
+      return std::nullopt;
+    auto it = spilled.find(v.getAsOpaquePointer());
+    return it == spilled.end() ? std::nullopt : std::optional<T>(it->second);
+  }
+  /// lookup(v), and `v` forgotten.
+  std::optional<T> take(mlir::Value v) {
+    Slot &slot = recent[slotOf(v.getAsOpaquePointer())];
+    if (slot.key == v.getAsOpaquePointer()) {
+      slot.key = nullptr;
+      return slot.value;
+    }
+    if (spilled.empty())
+      return std::nullopt;
+    auto it = spilled.find(v.getAsOpaquePointer());
+    if (it == spilled.end())
+      return std::nullopt;
+    T to = it->second;
+    spilled.erase(it);
+    return to;
+  }
 
 private:
-  static constexpr size_t kRecent = 4096;
+  static constexpr size_t kFirst = 256, kRecent = 4096;
+  struct Slot {
+    void *key = nullptr;
+    T value{};
+  };
   size_t slotOf(const void *key) const {
     return size_t((uint64_t(reinterpret_cast<uintptr_t>(key)) * 0x9E3779B97F4A7C15ull) >> 32) &
            (recent.size() - 1);
   }
-  std::vector<std::pair<void *, int64_t>> recent;
-  llvm::DenseMap<void *, int64_t> spilled;
+  void grow() {
+    std::vector<Slot> old(2 * recent.size());
+    old.swap(recent);
+    for (Slot &slot : old)
+      if (slot.key)
+        recent[slotOf(slot.key)] = slot; // twice the slots: no collisions
+  }
+  std::vector<Slot> recent;
+  llvm::DenseMap<void *, T> spilled;
+  size_t sets = 0;
 };
 
 } // namespace qshape::roll
