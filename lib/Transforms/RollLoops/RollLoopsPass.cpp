@@ -19,6 +19,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "FunctionCopy.h"
 #include "GivenOrder.h"
 #include "RegisterNormalForm.h"
 #include "RollDriver.h"
@@ -33,8 +34,6 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Diagnostics.h"
-#include "mlir/IR/IRMapping.h"
-#include "mlir/IR/RegionKindInterface.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/Support/Debug.h"
 
@@ -76,7 +75,7 @@ struct QShapeRollLoopsPass : qshape::impl::QShapeRollLoopsBase<QShapeRollLoopsPa
                              uint64_t &opsBefore, EncoderTexts &texts);
   /// Rolls a copy of `func` into `attempt`: in canonical order, or, with
   /// `asGiven`, in the order it came in and with register-addressed bodies.
-  /// Sets `opsBefore` when it canonicalizes first.
+  /// Sets `opsBefore`: the ops of `func`, itself excluded.
   LogicalResult rollCopy(Operation *func, Attempt &attempt, bool asGiven, uint64_t &opsBefore,
                          EncoderTexts &texts);
 };
@@ -88,71 +87,6 @@ static bool isRolledBlock(Block *block, Operation *func) {
   return parent == func || parent->getName().getStringRef() == "scf.for" ||
          parent->getName().getStringRef() == "scf.if" || classify(parent) == QOpKind::Adjoint ||
          classify(parent) == QOpKind::Ctrl;
-}
-
-/// The copy of `v` (`v` itself when it is defined outside the copy), read
-/// by its one user (then forgotten) or by one of several.
-static Value copyOf(Value v, roll::RecentValueMap<Value> &copies) {
-  std::optional<Value> copy = v.hasOneUse() ? copies.take(v) : copies.lookup(v);
-  return copy ? *copy : v;
-}
-
-/// A copy of `op` whose operands are the copies of its own. An op with
-/// regions is cloned whole, through an IRMapping of the values it and its
-/// regions read from outside it.
-static Operation *copyOp(Operation &op, roll::RecentValueMap<Value> &copies) {
-  if (op.getNumRegions()) {
-    IRMapping mapper;
-    for (Value v : op.getOperands())
-      mapper.map(v, copyOf(v, copies));
-    for (Value v : roll::capturedValues(&op))
-      mapper.map(v, copyOf(v, copies));
-    return op.clone(mapper);
-  }
-  SmallVector<Value, 8> operands;
-  for (Value v : op.getOperands())
-    operands.push_back(copyOf(v, copies));
-  // What Operation::clone creates, without its map of every op and value.
-  return Operation::create(op.getLoc(), op.getName(), op.getResultTypes(), operands,
-                           op.getRawDictionaryAttrs(), op.getPropertiesStorage(), {}, 0);
-}
-
-/// Region::cloneInto, op by op where that is sound. cloneInto creates every
-/// op without operands and sets them afterwards (a later block may define
-/// what an earlier one uses), which allocates each op's operand storage
-/// twice, and maps every op and value in a DenseMap: on a function of 10^6
-/// ops that map, and sizing it, were a third of the roll. In one block of
-/// SSA code every operand is defined before its user, and most are read
-/// soon after (RecentValueMap).
-static void cloneRegion(Region &from, Region &to) {
-  // (a branch in a one-block region targets that block, which cloneInto maps)
-  auto branches = [](Block &b) { return !b.empty() && b.back().getNumSuccessors(); };
-  if (mayBeGraphRegion(from) || !from.hasOneBlock() || branches(from.front())) {
-    IRMapping mapper;
-    from.cloneInto(&to, mapper);
-    return;
-  }
-  Block &source = from.front();
-  auto *block = new Block();
-  to.push_back(block);
-  roll::RecentValueMap<Value> copies;
-  for (BlockArgument arg : source.getArguments())
-    copies.set(arg, block->addArgument(arg.getType(), arg.getLoc()));
-  for (Operation &op : source) {
-    Operation *copy = copyOp(op, copies);
-    block->push_back(copy);
-    for (auto [result, copied] : llvm::zip(op.getResults(), copy->getResults()))
-      copies.set(result, copied);
-  }
-}
-
-/// func->clone(), block by block (cloneRegion). A function is isolated from
-/// above: its body reads nothing the copy does not define.
-static Operation *cloneFunction(Operation *func) {
-  Operation *copy = func->cloneWithoutRegions();
-  for (auto [from, to] : llvm::zip(func->getRegions(), copy->getRegions()))
-    cloneRegion(from, to);
-  return copy;
 }
 
 /// A roll that leaves at most 1/kLittle of a function's ops leaves too
@@ -222,19 +156,6 @@ static bool mayRollAgain(Block &block, unsigned minTripCount) {
   return false;
 }
 
-/// The blocks of `root`, inner blocks first, with their ops in order: the
-/// order the function came in, for the attempt that keeps it.
-static BlockOrder blocksAsGiven(Operation *root) {
-  BlockOrder order;
-  root->walk([&](Block *block) {
-    order.blocks.push_back(block);
-    std::vector<Operation *> &ops = order.ops.emplace_back();
-    for (Operation &op : *block)
-      ops.push_back(&op);
-  });
-  return order;
-}
-
 /// The ops of `func`, itself excluded (what the canonical form counts).
 static uint64_t countOps(Operation *func) {
   uint64_t ops = 0;
@@ -247,9 +168,12 @@ LogicalResult QShapeRollLoopsPass::rollCopy(Operation *func, Attempt &attempt, b
   // The work is done on a copy: a function in which nothing rolls stays
   // exactly as it came in (it would otherwise be canonicalized for
   // nothing), and the function itself is the reference of
-  // verify-roundtrip.
+  // verify-roundtrip. In the given order the copy comes with its constants
+  // first and its blocks recorded.
   attempt.tried = true;
-  Operation *work = cloneFunction(func);
+  BlockOrder order; // the blocks, innermost first, with their ops
+  roll::FunctionCopy copy = roll::copyFunction(func, asGiven ? &order : nullptr);
+  Operation *work = copy.func;
   ScopedDiagnosticHandler holdRemarks(func->getContext(), [&](Diagnostic &diag) {
     if (diag.getSeverity() != DiagnosticSeverity::Remark)
       return failure(); // to the handlers before this one
@@ -283,10 +207,8 @@ LogicalResult QShapeRollLoopsPass::rollCopy(Operation *func, Attempt &attempt, b
   firstCopts.sortFloatConstants = false;
   firstCopts.texts = copts.texts = &texts;
   CanonicalizeStats firstStats;
-  BlockOrder order; // the blocks, innermost first, with their ops
   if (asGiven) {
-    roll::hoistConstants(work);
-    order = blocksAsGiven(work);
+    opsBefore = copy.ops;
   } else {
     if (failed(normalForm(firstCopts, &firstStats, order)))
       return fail();
@@ -303,7 +225,7 @@ LogicalResult QShapeRollLoopsPass::rollCopy(Operation *func, Attempt &attempt, b
         if (block->getParentOp()->hasAttr(roll::kRolledMarker))
           moved |= roll::readLatestRegisters(*block);
       if (moved)
-        order = blocksAsGiven(work);
+        order = roll::blocksAsGiven(work);
     }
     unsigned created = 0;
     bool again = false;
@@ -350,7 +272,6 @@ LogicalResult QShapeRollLoopsPass::rollFunction(Operation *func, Attempt &canoni
   // alone costs a third of a parse of the function).
   bool givenFirst = wireOrder && roll::givenOrderGoesFirst(func, kLittle, minTripCount);
   if (givenFirst) {
-    opsBefore = countOps(func);
     if (failed(rollCopy(func, givenOrder, /*asGiven=*/true, opsBefore, texts)))
       return failure();
     if (givenOrder.work && leavesLittle(givenOrder, opsBefore, minTripCount))
