@@ -70,6 +70,16 @@ TEST(RecentValueMap, KeepsTheLastMappingOfAValue) {
   wires.set(fake(1), 5);
   EXPECT_EQ(wires.take(fake(1)), 5);
   EXPECT_EQ(wires.take(fake(1)), std::nullopt);
+  // Mapped again after a collision pushed it out: the old mapping is gone.
+  constexpr unsigned kValues = 20000;
+  for (unsigned i = 0; i < kValues; ++i)
+    wires.set(fake(i), 1);
+  for (unsigned i = 0; i < kValues; ++i)
+    wires.set(fake(i), 2);
+  for (unsigned i = 0; i < kValues; ++i)
+    ASSERT_EQ(wires.take(fake(i)), 2) << "value " << i;
+  for (unsigned i = 0; i < kValues; ++i)
+    ASSERT_EQ(wires.lookup(fake(i)), std::nullopt) << "value " << i;
 }
 
 } // namespace

@@ -123,6 +123,8 @@ public:
   void set(mlir::Value v, T to) {
     if (++sets > recent.size() && recent.size() < kRecent)
       grow();
+    if (!spilled.empty())
+      spilled.erase(v.getAsOpaquePointer()); // pushed out before: its slot holds it now
     Slot &slot = recent[slotOf(v.getAsOpaquePointer())];
     if (slot.key && slot.key != v.getAsOpaquePointer())
       spilled[slot.key] = slot.value;
