@@ -78,9 +78,8 @@ void BlockCopier::place(Operation *copy) {
     return;
   }
   if (isConstant(copy)) {
-    dest.getOperations().insert(lastConstant ? std::next(Block::iterator(lastConstant))
-                                             : dest.begin(),
-                                copy);
+    dest.getOperations().insert(
+        lastConstant ? std::next(Block::iterator(lastConstant)) : dest.begin(), copy);
     lastConstant = copy;
     constants.push_back(copy);
     return;
