@@ -85,6 +85,12 @@ constexpr unsigned kAhead = 8;
 /// each of those reads is otherwise a cache miss taken one at a time.
 void prefetchAhead(llvm::ArrayRef<mlir::Operation *> ops, size_t i, int step = 1);
 
+/// A pointer's bits spread over the high ones (Fibonacci hashing): the
+/// slot of a pointer in the direct tables below is taken from the top bits.
+inline uint64_t spreadPointer(const void *p) {
+  return uint64_t(reinterpret_cast<uintptr_t>(p)) * 0x9E3779B97F4A7C15ull;
+}
+
 /// Positions of the ops of a block scan: an open-addressing table whose
 /// slots can be prefetched while it is filled (on large blocks every insert
 /// and lookup of a node-keyed map is a cache miss).
@@ -101,9 +107,7 @@ public:
   }
 
 private:
-  size_t slotOf(mlir::Operation *op) const {
-    return size_t((uint64_t(reinterpret_cast<uintptr_t>(op)) * 0x9E3779B97F4A7C15ull) >> shift);
-  }
+  size_t slotOf(mlir::Operation *op) const { return size_t(spreadPointer(op) >> shift); }
   std::vector<std::pair<mlir::Operation *, unsigned>> slots;
   unsigned shift = 64;
 };
@@ -164,8 +168,7 @@ private:
     T value{};
   };
   size_t slotOf(const void *key) const {
-    return size_t((uint64_t(reinterpret_cast<uintptr_t>(key)) * 0x9E3779B97F4A7C15ull) >> 32) &
-           (recent.size() - 1);
+    return size_t(spreadPointer(key) >> 32) & (recent.size() - 1);
   }
   void grow() {
     std::vector<Slot> old(2 * recent.size());
